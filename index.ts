@@ -1,0 +1,18 @@
+// Plugin entry (loaded by index.js through tsx). Hosts use the `apps` export; `lingxi` lets the
+// standalone host and the tests reach the running instance.
+import { LingxiPanel } from './apps/panel.js'
+import { ensureStarted, running, setStarter, stopRunning, type Running } from './lib/lifecycle.js'
+import { startLingxi } from './routes/index.js'
+
+setStarter(async (): Promise<Running> => {
+  const l = await startLingxi()
+  return { rt: l.rt, baseUrls: l.web.baseUrls, localUrl: l.web.localUrl, stop: l.stop }
+})
+
+export const apps = { LingxiPanel }
+
+export const lingxi = {
+  start: ensureStarted,
+  running,
+  stop: stopRunning
+}

@@ -1,0 +1,67 @@
+// Secrets never leave the plugin: they are shown masked (sk-****abcd) and a masked value sent back
+// keeps the stored secret (DECISIONS part 4).
+
+const SECRET_KEYS = new Set(['apikey', 'key', 'secret', 'jwtsecret', 'password', 'token', 'accesstoken'])
+/** Objects whose every value is secret (MCP env and headers, request header templates). */
+const SECRET_MAPS = new Set(['env', 'headers', 'headerstemplate'])
+
+export function isSecretKey (key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase())
+}
+
+export function maskSecret (value: string): string {
+  if (!value) return ''
+  if (value.length <= 8) return '****'
+  return `${value.slice(0, 3)}****${value.slice(-4)}`
+}
+
+export function looksMasked (value: unknown): value is string {
+  return typeof value === 'string' && value.includes('****')
+}
+
+type Json = unknown
+
+/** A deep copy with every secret value masked. */
+export function maskSecrets<T>(value: T, inSecretMap = false): T {
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, false)) as T
+  if (value && typeof value === 'object') {
+    const out: Record<string, Json> = {}
+    for (const [k, v] of Object.entries(value as Record<string, Json>)) {
+      if (typeof v === 'string' && (inSecretMap || isSecretKey(k))) out[k] = maskSecret(v)
+      else out[k] = maskSecrets(v, SECRET_MAPS.has(k.toLowerCase()))
+    }
+    return out as T
+  }
+  return value
+}
+
+function sameItem (a: Json, b: Json): boolean {
+  const an = (a as { name?: unknown } | null)?.name
+  const bn = (b as { name?: unknown } | null)?.name
+  return an !== undefined && an === bn
+}
+
+/**
+ * Returns `incoming` where every masked secret that matches the mask of the stored value is replaced
+ * by the stored value. List items are matched by `name` when they have one, else by position.
+ */
+export function keepMaskedSecrets<T>(incoming: T, stored: unknown, inSecretMap = false): T {
+  if (Array.isArray(incoming)) {
+    const old = Array.isArray(stored) ? stored : []
+    return incoming.map((item, i) => {
+      const match = old.find((o) => sameItem(o, item)) ?? (((item as { name?: unknown } | null)?.name === undefined) ? old[i] : undefined)
+      return keepMaskedSecrets(item, match, false)
+    }) as T
+  }
+  if (incoming && typeof incoming === 'object') {
+    const prev = (stored && typeof stored === 'object') ? stored as Record<string, Json> : {}
+    const out: Record<string, Json> = {}
+    for (const [k, v] of Object.entries(incoming as Record<string, Json>)) {
+      const secret = inSecretMap || isSecretKey(k)
+      if (secret && looksMasked(v) && typeof prev[k] === 'string' && maskSecret(prev[k] as string) === v) out[k] = prev[k]
+      else out[k] = keepMaskedSecrets(v, prev[k], SECRET_MAPS.has(k.toLowerCase()))
+    }
+    return out as T
+  }
+  return incoming
+}

@@ -1,0 +1,176 @@
+// The configuration: committed defaults (config/default.yaml) plus the user's file, validated by one
+// schema, written atomically with the user's comments kept. Other domains read it through get() and
+// change it through update(); every change is published on the event bus.
+import { existsSync } from 'node:fs'
+import { rename } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { Document } from 'yaml'
+import { AppError, type FieldError } from '../core/errors.js'
+import type { EventBus } from '../core/event-bus.js'
+import type { PluginLogger } from '../core/logger.js'
+import { deepMerge, getPath, isPlainObject, leafPaths, objectAt, sameJson, type PlainObject } from './object-paths.js'
+import { configSchema, SECTIONS, type Config, type SectionName } from './schema.js'
+import { keepMaskedSecrets, maskSecrets } from './secrets.js'
+import { docToObject, parseYaml, readYamlFile, setInDoc, writeFileAtomic } from './yaml-file.js'
+
+export interface ConfigServiceOptions {
+  defaultFile: string
+  userFile: string
+  bus?: EventBus
+  log?: PluginLogger
+  now?: () => number
+}
+
+export interface UpdateResult { updated: string[] }
+
+export class ConfigService {
+  private defaults: PlainObject = {}
+  private userDoc = new Document({})
+  private current!: Config
+  /** Set when the user's file could not be used at start; the next write moves it aside first. */
+  private brokenUserFile = false
+  loadError: string | undefined
+
+  constructor (private readonly opts: ConfigServiceOptions) {
+    this.loadSync()
+  }
+
+  /** The validated, merged configuration. Treat as read-only. */
+  get (): Config { return this.current }
+
+  /** The configuration with secrets masked, for clients. */
+  getMasked (): Config { return maskSecrets(this.current) }
+
+  section<K extends SectionName>(name: string): Config[K] {
+    if (!(SECTIONS as string[]).includes(name)) throw new AppError('SECTION_NOT_FOUND', `Section ${name} does not exist`)
+    return this.current[name as K]
+  }
+
+  /** Validates a fragment merged over the current configuration without applying it. */
+  validate (fragment: unknown): FieldError[] {
+    if (!isPlainObject(fragment)) return [{ path: '', message: 'configuration must be an object' }]
+    const merged = deepMerge(this.current as unknown as PlainObject, keepMaskedSecrets(fragment, this.current))
+    return schemaErrors(merged)
+  }
+
+  /** Merges a nested partial configuration (null removes a user override) and writes it. */
+  async update (partial: unknown): Promise<UpdateResult> {
+    if (!isPlainObject(partial)) throw new AppError('INVALID_CONFIG', 'configuration must be an object', { errors: [{ path: '', message: 'expected an object' }] })
+    const incoming = keepMaskedSecrets(partial, this.current)
+    const userObj = deepMerge(docToObject(this.userDoc), incoming)
+    const merged = deepMerge(this.defaults, userObj)
+    const errors = schemaErrors(merged)
+    if (errors.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
+    const next = configSchema.parse(merged)
+    const changed = changedPaths(this.current as unknown as PlainObject, next as unknown as PlainObject)
+    if (changed.length === 0) return { updated: [] }
+    for (const path of leafPaths(incoming)) setInDoc(this.userDoc, path, getPath(incoming, path))
+    await this.persist()
+    this.current = next
+    const updated = changed.map((p) => p.join('.'))
+    this.opts.bus?.emit('config', updated)
+    return { updated }
+  }
+
+  /** Variant 1 of PUT /api/config: one dotted path and its value. */
+  async set (path: string, value: unknown): Promise<UpdateResult> {
+    const keys = path.split('.').filter(Boolean)
+    if (keys.length === 0) throw new AppError('INVALID_CONFIG', 'path is required', { errors: [{ path: 'path', message: 'required' }] })
+    if (!(SECTIONS as string[]).includes(keys[0] as string)) throw new AppError('SECTION_NOT_FOUND', `Section ${keys[0]} does not exist`)
+    return this.update(objectAt(keys, value))
+  }
+
+  /** Re-reads both files. A broken user file is refused and the running configuration kept. */
+  reload (): void {
+    const prev = this.current
+    const defaults = docToObject(parseYaml(readFileSync(this.opts.defaultFile, 'utf8'), 'default.yaml'))
+    const user = readYamlFile(this.opts.userFile)
+    const userDoc = user?.doc ?? new Document({})
+    const merged = deepMerge(defaults, docToObject(userDoc, 'config.yaml'))
+    const errors = schemaErrors(merged)
+    if (errors.length) throw new AppError('INVALID_CONFIG', `config.yaml is invalid: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
+    this.defaults = defaults
+    this.userDoc = userDoc
+    this.current = configSchema.parse(merged)
+    this.brokenUserFile = false
+    this.loadError = undefined
+    const changed = changedPaths(prev as unknown as PlainObject, this.current as unknown as PlainObject).map((p) => p.join('.'))
+    if (changed.length) this.opts.bus?.emit('config', changed)
+  }
+
+  /** The whole configuration as YAML (defaults' comments, user values, secrets masked). */
+  exportYaml (): string {
+    const doc = parseYaml(readFileSync(this.opts.defaultFile, 'utf8'), 'default.yaml')
+    const masked = maskSecrets(docToObject(this.userDoc)) as PlainObject
+    for (const path of leafPaths(masked)) setInDoc(doc, path, getPath(masked, path))
+    return String(doc)
+  }
+
+  /** Applies an exported (or hand-written) YAML configuration. */
+  async importYaml (text: string): Promise<{ imported: boolean; changes: number }> {
+    const obj = docToObject(parseYaml(text, 'Imported YAML'))
+    const unknownTop = Object.keys(obj).filter((k) => !(SECTIONS as string[]).includes(k))
+    if (unknownTop.length) {
+      throw new AppError('INVALID_CONFIG', `Unknown configuration keys: ${unknownTop.join(', ')}`, { errors: unknownTop.map((k) => ({ path: k, message: 'unknown key' })) })
+    }
+    const { updated } = await this.update(obj)
+    return { imported: true, changes: updated.length }
+  }
+
+  private loadSync (): void {
+    this.defaults = docToObject(parseYaml(readFileSync(this.opts.defaultFile, 'utf8'), 'default.yaml'))
+    const base = configSchema.safeParse(this.defaults)
+    if (!base.success) throw new Error(`config/default.yaml is invalid: ${formatIssues(base.error.issues)[0]?.path}`)
+    this.current = base.data
+    let user: ReturnType<typeof readYamlFile>
+    try {
+      user = readYamlFile(this.opts.userFile)
+    } catch (err) {
+      this.brokenUserFile = true
+      this.loadError = `${this.opts.userFile} could not be parsed (${(err as Error).message}); running on defaults, the file was left untouched`
+      this.opts.log?.error(this.loadError)
+      return
+    }
+    if (!user) return
+    this.userDoc = user.doc
+    let userObj: PlainObject
+    try { userObj = docToObject(user.doc, 'config.yaml') } catch (err) {
+      this.brokenUserFile = true
+      this.userDoc = new Document({})
+      this.loadError = `${this.opts.userFile} is not a mapping (${(err as Error).message}); running on defaults, the file was left untouched`
+      this.opts.log?.error(this.loadError)
+      return
+    }
+    const merged = deepMerge(this.defaults, userObj)
+    const result = configSchema.safeParse(merged)
+    if (result.success) { this.current = result.data; return }
+    const errors = formatIssues(result.error.issues)
+    this.loadError = `${this.opts.userFile} has invalid values (${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}); running on defaults until they are fixed`
+    this.opts.log?.error(this.loadError)
+  }
+
+  private async persist (): Promise<void> {
+    if (this.brokenUserFile && existsSync(this.opts.userFile)) {
+      const aside = `${this.opts.userFile}.corrupt-${(this.opts.now ?? Date.now)()}`
+      await rename(this.opts.userFile, aside)
+      this.opts.log?.warn(`The unreadable config file was moved aside to ${aside} before saving`)
+      this.brokenUserFile = false
+    }
+    await writeFileAtomic(this.opts.userFile, String(this.userDoc))
+  }
+}
+
+function formatIssues (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {
+  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
+}
+
+function schemaErrors (candidate: PlainObject): FieldError[] {
+  const r = configSchema.safeParse(candidate)
+  return r.success ? [] : formatIssues(r.error.issues)
+}
+
+function changedPaths (a: PlainObject, b: PlainObject): string[][] {
+  const paths = new Map<string, string[]>()
+  for (const p of [...leafPaths(a), ...leafPaths(b)]) paths.set(p.join('.'), p)
+  return [...paths.values()].filter((p) => !sameJson(getPath(a, p), getPath(b, p)))
+}

@@ -1,0 +1,60 @@
+// Reading and atomically writing YAML documents, keeping the user's comments (yaml's Document API).
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { Document, parseDocument, isMap, isSeq, type YAMLMap } from 'yaml'
+import { AppError, type FieldError } from '../core/errors.js'
+import { isPlainObject, type PlainObject } from './object-paths.js'
+
+/** Parses YAML text; throws PARSE_ERROR with line and column on a syntax error. */
+export function parseYaml (text: string, what = 'YAML'): Document {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+  if (doc.errors.length) {
+    const errors: FieldError[] = doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}:${e.linePos[0].col}` : '', message: e.message.split('\n')[0] ?? e.message }))
+    throw new AppError('PARSE_ERROR', `${what} could not be parsed: ${errors[0]?.message ?? 'syntax error'}`, { errors })
+  }
+  return doc
+}
+
+export function docToObject (doc: Document, what = 'YAML'): PlainObject {
+  const value: unknown = doc.toJS()
+  if (value === null || value === undefined) return {}
+  if (!isPlainObject(value)) throw new AppError('PARSE_ERROR', `${what} must be a mapping of keys to values`)
+  return value
+}
+
+export function readYamlFile (file: string): { doc: Document; text: string } | undefined {
+  if (!existsSync(file)) return undefined
+  const text = readFileSync(file, 'utf8')
+  return { doc: parseYaml(text, basename(file)), text }
+}
+
+let writeChain: Promise<void> = Promise.resolve()
+
+/** Writes through a temp file and rename, one write at a time, so a crash never leaves half a file. */
+export function writeFileAtomic (file: string, text: string): Promise<void> {
+  const run = async (): Promise<void> => {
+    await mkdir(dirname(file), { recursive: true })
+    const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
+    await writeFile(tmp, text, { mode: 0o600 })
+    await rename(tmp, file)
+  }
+  const next = writeChain.then(run, run)
+  writeChain = next.catch(() => {})
+  return next
+}
+
+/** Sets `value` at `path` in the document, creating maps on the way; keeps comments around it. */
+export function setInDoc (doc: Document, path: string[], value: unknown): void {
+  if (value === undefined || value === null) { doc.deleteIn(path); pruneEmptyMaps(doc, path.slice(0, -1)); return }
+  if (!isMap(doc.contents) && !isSeq(doc.contents)) doc.contents = doc.createNode({}) as YAMLMap
+  doc.setIn(path, doc.createNode(value))
+}
+
+function pruneEmptyMaps (doc: Document, path: string[]): void {
+  for (let p = path; p.length > 0; p = p.slice(0, -1)) {
+    const node = doc.getIn(p, true)
+    if (isMap(node) && node.items.length === 0) doc.deleteIn(p)
+    else break
+  }
+}

@@ -1,0 +1,140 @@
+// The one module through which the plugin reaches the host (Miao-Yunzai, TRSS-Yunzai or the standalone
+// host). Globals are read lazily inside functions, never at import time, except the `plugin` base class.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { HostAccount, HostEvent, HostLogger, HostSegments, HostTarget, Id, PluginCtor, Sendable, SendResult, SharedExpress } from './types.js'
+
+export type HostKind = 'miao' | 'trss' | 'standalone'
+
+interface BotLike extends Partial<Omit<HostAccount, 'uin'>> {
+  uin?: Id | Id[]
+  express?: SharedExpress
+  server?: unknown
+  url?: string
+  [id: string]: unknown
+}
+
+const g = globalThis as unknown as {
+  plugin?: PluginCtor
+  Bot?: BotLike
+  logger?: HostLogger
+  segment?: HostSegments
+  __lingxiHostKind?: HostKind
+}
+
+/** The host's global `plugin` class; the only global needed when a module is evaluated. */
+export function pluginBase(): PluginCtor {
+  if (typeof g.plugin !== 'function') {
+    throw new Error('lingxi-plugin must be loaded by a Yunzai host (global `plugin` is missing)')
+  }
+  return g.plugin
+}
+
+/** Root folder of the host (its cwd). */
+export function hostRoot(): string {
+  return process.cwd()
+}
+
+let kindCache: HostKind | undefined
+export function hostKind(): HostKind {
+  if (g.__lingxiHostKind) return g.__lingxiHostKind
+  if (kindCache) return kindCache
+  let name = ''
+  try {
+    name = String((JSON.parse(readFileSync(join(hostRoot(), 'package.json'), 'utf8')) as { name?: unknown }).name ?? '')
+  } catch { /* no package.json: treat by features */ }
+  kindCache = name === 'trss-yunzai' || (g.Bot?.express && g.Bot?.server) ? 'trss' : 'miao'
+  return kindCache
+}
+
+// Outside a host (tests, scripts). LINGXI_QUIET=1 keeps test output readable.
+const quiet = (): boolean => process.env.LINGXI_QUIET === '1'
+const fallbackLogger: HostLogger = {
+  trace: () => {}, debug: () => {},
+  info: (...a) => { if (!quiet()) console.log(...a) },
+  warn: (...a) => { if (!quiet()) console.warn(...a) },
+  error: (...a) => { if (!quiet()) console.error(...a) },
+  fatal: (...a) => console.error(...a),
+  mark: (...a) => { if (!quiet()) console.log(...a) }
+}
+
+export function hostLogger(): HostLogger {
+  return g.logger ?? fallbackLogger
+}
+
+export function segment(): HostSegments {
+  return g.segment ?? {
+    image: (file) => ({ type: 'image', file: typeof file === 'string' ? file : `base64://${file.toString('base64')}` }),
+    at: (id) => ({ type: 'at', qq: id })
+  }
+}
+
+function account(botId?: Id): BotLike | undefined {
+  const bot = g.Bot
+  if (!bot) return undefined
+  if (botId !== undefined && bot[String(botId)] && typeof bot[String(botId)] === 'object') return bot[String(botId)] as BotLike
+  return bot
+}
+
+/** Ids of the bot's accounts (TRSS: array; Miao: one number). */
+export function botIds(): string[] {
+  const uin = g.Bot?.uin
+  if (Array.isArray(uin)) return uin.map(String)
+  return uin === undefined || uin === null || uin === '' ? [] : [String(uin)]
+}
+
+export function botNickname(botId?: Id): string {
+  const acc = account(botId)
+  return typeof acc?.nickname === 'string' ? acc.nickname : ''
+}
+
+async function send(target: HostTarget | undefined, msg: Sendable): Promise<SendResult | undefined> {
+  if (!target) return undefined
+  return target.sendMsg(msg)
+}
+
+export async function sendPrivate(userId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {
+  const acc = account(botId)
+  return send(acc?.pickFriend?.(userId), msg)
+}
+
+export async function sendGroup(groupId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {
+  const acc = account(botId)
+  return send(acc?.pickGroup?.(groupId), msg)
+}
+
+interface HostCfg { masterQQ?: unknown[]; master?: Record<string, unknown[]> }
+
+/** Master ids from the host configuration. For events, `e.isMaster` is the authority. */
+export async function masters(botId?: Id): Promise<string[]> {
+  try {
+    const mod = await import(pathToFileURL(join(hostRoot(), 'lib/config/config.js')).href) as { default?: HostCfg }
+    const cfg = mod.default ?? {}
+    if (hostKind() === 'trss' && cfg.master) {
+      const ids = botId !== undefined ? cfg.master[String(botId)] : Object.values(cfg.master).flat()
+      if (ids && ids.length) return [...new Set(ids.map(String))]
+    }
+    return (cfg.masterQQ ?? []).map(String)
+  } catch {
+    return []
+  }
+}
+
+/** TRSS shared HTTP server (Bot.express) when present. */
+export function sharedExpress(): SharedExpress | undefined {
+  const bot = g.Bot
+  return hostKind() === 'trss' && bot?.express && typeof bot.express.use === 'function' ? bot.express : undefined
+}
+
+/** TRSS advertised base URL (Bot.url). */
+export function sharedBaseUrl(): string | undefined {
+  const url = g.Bot?.url
+  return typeof url === 'string' && url ? url.replace(/\/$/, '') : undefined
+}
+
+export function isSelfMessage(e: HostEvent): boolean {
+  return String(e.user_id) === String(e.self_id)
+}
+
+export type { HostEvent, Id, Sendable }

@@ -1,0 +1,216 @@
+// Usage statistics, kept as running totals and daily rollups so no query scans history.
+// Writes are debounced: statistics may lose the last second on a crash, never the file.
+import { join } from 'node:path'
+import { type Clock, systemClock } from '../core/clock.js'
+import type { PluginLogger } from '../core/logger.js'
+import { Store } from '../core/store.js'
+
+export interface ModelRequest {
+  source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
+  channelId: string
+  channelName?: string
+  model: string
+  userId?: string
+  nickname?: string
+  groupId?: string
+  promptTokens?: number
+  completionTokens?: number
+  latencyMs: number
+  success: boolean
+  error?: string
+}
+
+export interface ToolCall { name: string; durationMs: number; success: boolean; userId?: string; groupId?: string }
+
+interface Counters { messages: number; responses: number; toolCalls: number; tokens: number }
+interface DayBucket extends Counters { users: Record<string, number>; groups: Record<string, Counters & { users: Record<string, number> }> }
+
+interface StatsData {
+  days: Record<string, DayBucket>
+  models: Record<string, { requests: number; tokens: number; latencySum: number; errors: number }>
+  tools: Record<string, { calls: number; durationSum: number; successes: number }>
+  users: Record<string, { nickname: string; messages: number; tokens: number; lastActive: number }>
+  groups: Record<string, { messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Record<string, 1> }>
+  channels: Record<string, { name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string }>
+}
+
+const EMPTY: StatsData = { days: {}, models: {}, tools: {}, users: {}, groups: {}, channels: {} }
+const counters = (): Counters => ({ messages: 0, responses: 0, toolCalls: 0, tokens: 0 })
+
+export type Period = 'day' | 'week' | 'month' | 'all'
+const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
+
+export class StatsStore {
+  private timer: NodeJS.Timeout | undefined
+  private dirty = false
+
+  private constructor (private readonly store: Store<StatsData>, private readonly clock: Clock, private readonly flushMs: number) {}
+
+  static async open (dataDir: string, opts: { clock?: Clock; log?: PluginLogger; flushMs?: number } = {}): Promise<StatsStore> {
+    const store = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, opts.log ? { log: opts.log } : {})
+    return new StatsStore(store, opts.clock ?? systemClock, opts.flushMs ?? 1000)
+  }
+
+  private day (time = this.clock.now()): DayBucket {
+    const key = new Date(time).toISOString().slice(0, 10)
+    const d = this.store.data.days
+    return (d[key] ??= { ...counters(), users: {}, groups: {} })
+  }
+
+  private groupOf (day: DayBucket, groupId: string): Counters & { users: Record<string, number> } {
+    return (day.groups[groupId] ??= { ...counters(), users: {} })
+  }
+
+  /** An incoming chat message the bot saw (whether or not it answered). */
+  recordMessage (m: { userId: string; nickname?: string; groupId?: string }): void {
+    const now = this.clock.now()
+    const day = this.day(now)
+    day.messages++
+    day.users[m.userId] = (day.users[m.userId] ?? 0) + 1
+    const u = (this.store.data.users[m.userId] ??= { nickname: '', messages: 0, tokens: 0, lastActive: 0 })
+    u.messages++
+    u.lastActive = now
+    if (m.nickname) u.nickname = m.nickname
+    if (m.groupId) {
+      const g = this.groupOf(day, m.groupId)
+      g.messages++
+      g.users[m.userId] = (g.users[m.userId] ?? 0) + 1
+      const tg = (this.store.data.groups[m.groupId] ??= { messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: {} })
+      tg.messages++
+      tg.lastActive = now
+      if (!tg.userIds[m.userId]) { tg.userIds[m.userId] = 1; tg.users++ }
+    }
+    this.schedule()
+  }
+
+  recordModelRequest (r: ModelRequest): void {
+    const now = this.clock.now()
+    const tokens = (r.promptTokens ?? 0) + (r.completionTokens ?? 0)
+    const day = this.day(now)
+    if (r.success && r.source === 'chat') day.responses++
+    day.tokens += tokens
+    const m = (this.store.data.models[r.model] ??= { requests: 0, tokens: 0, latencySum: 0, errors: 0 })
+    m.requests++
+    m.tokens += tokens
+    m.latencySum += r.latencyMs
+    if (!r.success) m.errors++
+    const c = (this.store.data.channels[r.channelId] ??= { name: r.channelName ?? r.channelId, requests: 0, errors: 0, latencySum: 0, lastUsed: 0, lastError: '' })
+    c.requests++
+    c.latencySum += r.latencyMs
+    c.lastUsed = now
+    if (r.channelName) c.name = r.channelName
+    if (!r.success) { c.errors++; c.lastError = r.error ?? 'error' }
+    if (r.userId) {
+      const u = (this.store.data.users[r.userId] ??= { nickname: '', messages: 0, tokens: 0, lastActive: 0 })
+      u.tokens += tokens
+      u.lastActive = now
+      if (r.nickname) u.nickname = r.nickname
+    }
+    if (r.groupId) {
+      const g = this.groupOf(day, r.groupId)
+      g.tokens += tokens
+      if (r.success && r.source === 'chat') g.responses++
+      const tg = (this.store.data.groups[r.groupId] ??= { messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: {} })
+      tg.tokens += tokens
+      if (r.success && r.source === 'chat') tg.responses++
+    }
+    this.schedule()
+  }
+
+  recordToolCall (t: ToolCall): void {
+    const day = this.day()
+    day.toolCalls++
+    if (t.groupId) this.groupOf(day, t.groupId).toolCalls++
+    const s = (this.store.data.tools[t.name] ??= { calls: 0, durationSum: 0, successes: 0 })
+    s.calls++
+    s.durationSum += t.durationMs
+    if (t.success) s.successes++
+    this.schedule()
+  }
+
+  summary (period: Period = 'all', groupId?: string): { summary: Record<string, number>; daily: Array<{ date: string; messages: number; responses: number; toolCalls: number; tokens: number }> } {
+    const days = this.daysIn(period)
+    const users = new Set<string>()
+    const groups = new Set<string>()
+    const total = counters()
+    const daily = days.map(([date, d]) => {
+      const src: Counters & { users: Record<string, number> } = groupId ? (d.groups[groupId] ?? { ...counters(), users: {} }) : d
+      total.messages += src.messages; total.responses += src.responses; total.toolCalls += src.toolCalls; total.tokens += src.tokens
+      for (const u of Object.keys(src.users)) users.add(u)
+      if (!groupId) for (const g of Object.keys(d.groups)) groups.add(g)
+      else if (d.groups[groupId]) groups.add(groupId)
+      return { date, messages: src.messages, responses: src.responses, toolCalls: src.toolCalls, tokens: src.tokens }
+    })
+    return {
+      summary: { totalMessages: total.messages, aiResponses: total.responses, toolCalls: total.toolCalls, tokensUsed: total.tokens, activeUsers: users.size, activeGroups: groups.size },
+      daily
+    }
+  }
+
+  models (): Array<{ model: string; requests: number; tokens: number; avgLatency: number; errors: number }> {
+    return Object.entries(this.store.data.models).map(([model, m]) => ({
+      model, requests: m.requests, tokens: m.tokens, avgLatency: m.requests ? Math.round(m.latencySum / m.requests) : 0, errors: m.errors
+    })).sort((a, b) => b.requests - a.requests)
+  }
+
+  tools (): Array<{ name: string; calls: number; avgDuration: number; successRate: number }> {
+    return Object.entries(this.store.data.tools).map(([name, t]) => ({
+      name, calls: t.calls, avgDuration: t.calls ? Math.round(t.durationSum / t.calls) : 0, successRate: t.calls ? t.successes / t.calls : 0
+    })).sort((a, b) => b.calls - a.calls)
+  }
+
+  users (limit = 20, sort: 'messages' | 'tokens' = 'messages'): Array<{ userId: string; nickname: string; messages: number; tokens: number; lastActive: string }> {
+    return Object.entries(this.store.data.users)
+      .sort((a, b) => b[1][sort] - a[1][sort])
+      .slice(0, limit)
+      .map(([userId, u]) => ({ userId, nickname: u.nickname, messages: u.messages, tokens: u.tokens, lastActive: new Date(u.lastActive).toISOString() }))
+  }
+
+  groups (limit = 20): Array<{ groupId: string; messages: number; responses: number; tokens: number; users: number; lastActive: string }> {
+    return Object.entries(this.store.data.groups)
+      .sort((a, b) => b[1].messages - a[1].messages)
+      .slice(0, limit)
+      .map(([groupId, g]) => ({ groupId, messages: g.messages, responses: g.responses, tokens: g.tokens, users: g.users, lastActive: new Date(g.lastActive).toISOString() }))
+  }
+
+  channels (): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string }> {
+    return Object.entries(this.store.data.channels).map(([id, c]) => ({
+      id, name: c.name, requests: c.requests, errors: c.errors, avgLatency: c.requests ? Math.round(c.latencySum / c.requests) : 0,
+      lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError
+    }))
+  }
+
+  /** Totals across all time (for the live metric stream). */
+  totals (): { messages: number; tokens: number; toolCalls: number } {
+    let messages = 0; let tokens = 0; let toolCalls = 0
+    for (const d of Object.values(this.store.data.days)) { messages += d.messages; tokens += d.tokens; toolCalls += d.toolCalls }
+    return { messages, tokens, toolCalls }
+  }
+
+  async flush (): Promise<void> {
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined }
+    if (!this.dirty) return
+    this.dirty = false
+    await this.store.write()
+  }
+
+  private daysIn (period: Period): Array<[string, DayBucket]> {
+    const n = PERIOD_DAYS[period]
+    const entries = Object.entries(this.store.data.days)
+    if (n === Infinity) return entries.sort((a, b) => a[0].localeCompare(b[0]))
+    const out: Array<[string, DayBucket]> = []
+    const now = this.clock.now()
+    for (let i = n - 1; i >= 0; i--) {
+      const date = new Date(now - i * 86400000).toISOString().slice(0, 10)
+      out.push([date, this.store.data.days[date] ?? { ...counters(), users: {}, groups: {} }])
+    }
+    return out
+  }
+
+  private schedule (): void {
+    this.dirty = true
+    if (this.timer) return
+    this.timer = setTimeout(() => { this.timer = undefined; this.flush().catch(() => {}) }, this.flushMs)
+    this.timer.unref()
+  }
+}

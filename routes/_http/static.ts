@@ -1,0 +1,37 @@
+// Serves the dashboard: built files from resources/dist when present, else resources/public.
+// Unknown non-API paths get index.html so client-side routes (/login, /channels) work on reload.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Context, Next } from 'koa'
+import send from 'koa-send'
+
+export function dashboardRoot (pluginDir: string): string {
+  const dist = join(pluginDir, 'resources', 'dist')
+  return existsSync(join(dist, 'index.html')) ? dist : join(pluginDir, 'resources', 'public')
+}
+
+export function staticMiddleware (pluginDir: string) {
+  return async function dashboard (ctx: Context, next: Next): Promise<void> {
+    await next()
+    if (ctx.body !== undefined || ctx.respond === false) return
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return
+    if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path.startsWith('/mcp')) return
+    const root = dashboardRoot(pluginDir)
+    const isAsset = /\.[a-z0-9]+$/i.test(ctx.path)
+    try {
+      // koa-send resolves inside root and refuses traversal.
+      await send(ctx, isAsset ? ctx.path : '/index.html', {
+        root,
+        maxage: isAsset && ctx.path.startsWith('/assets/') ? 31536000000 : 0,
+        immutable: isAsset && ctx.path.startsWith('/assets/'),
+        gzip: true
+      })
+      if (!isAsset) ctx.set('Cache-Control', 'no-cache')
+    } catch (err) {
+      const status = (err as { status?: number }).status
+      if (status !== 404) throw err
+      ctx.status = 404
+      ctx.body = 'Not found'
+    }
+  }
+}

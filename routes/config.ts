@@ -1,0 +1,106 @@
+// Spec 4.3 (style A): variant 2 (nested partial, sections, reload, export/import, validate) plus
+// variant 1's `{path, value}` body on PUT /api/config, and per-group settings.
+import Router from '@koa/router'
+import { z } from 'zod'
+import { AppError } from '../lib/core/errors.js'
+import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
+import { maskSecrets } from '../lib/config/secrets.js'
+import { isPlainObject } from '../lib/config/object-paths.js'
+import type { Runtime } from '../lib/runtime.js'
+import { A, reply } from './_http/envelope.js'
+import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
+
+const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
+const groupPut = groupConfigSchema.partial().extend({ trigger: groupConfigSchema.shape.trigger.unwrap().partial().optional() })
+
+function groupView (cfg: Config, id: string): Record<string, unknown> {
+  const g = cfg.groups[id]
+  return {
+    groupId: id,
+    preset: g?.preset || cfg.presets.defaultId,
+    enabled: g?.enabled ?? true,
+    trigger: { type: g?.trigger?.type ?? cfg.trigger.group, randomRate: g?.trigger?.randomRate ?? cfg.trigger.randomRate },
+    custom: g !== undefined
+  }
+}
+
+export function configRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/config' })
+  const cfg = rt.config
+
+  r.get('/', A(() => cfg.getMasked()))
+
+  r.put('/', A(async (ctx) => {
+    const body = bodyOf(ctx)
+    if (!isPlainObject(body)) throw new AppError('INVALID_CONFIG', 'Body must be a JSON object', { errors: [{ path: '', message: 'expected an object' }] })
+    const keys = Object.keys(body)
+    // Variant 1: { path: 'trigger.prefix', value: ... }
+    if (typeof body.path === 'string' && keys.every((k) => k === 'path' || k === 'value')) {
+      if (!('value' in body)) throw new AppError('INVALID_CONFIG', 'value is required', { errors: [{ path: 'value', message: 'required' }] })
+      await cfg.set(body.path, body.value)
+      return { updated: [body.path] }
+    }
+    return cfg.update(body)
+  }))
+
+  r.get('/export', (ctx) => {
+    ctx.state.style = 'A'
+    ctx.type = 'text/yaml; charset=utf-8'
+    ctx.set('Content-Disposition', 'attachment; filename="lingxi-config.yaml"')
+    ctx.body = cfg.exportYaml()
+  })
+
+  r.post('/import', A(async (ctx) => {
+    const body: unknown = ctx.request.body
+    if (typeof body !== 'string' || !ctx.is('text/*', 'application/yaml', 'application/x-yaml')) {
+      throw new AppError('INVALID_ARGS', 'Send the YAML text as the request body with Content-Type: text/yaml')
+    }
+    return cfg.importYaml(body)
+  }))
+
+  r.post('/reload', A(() => {
+    cfg.reload()
+    return reply(undefined, { message: 'Configuration reloaded from files' })
+  }))
+
+  r.post('/validate', A((ctx) => {
+    const errors = cfg.validate(bodyOf(ctx))
+    if (errors.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
+    return reply({ valid: true }, { message: 'Configuration is valid' })
+  }))
+
+  r.get('/groups/:groupId', A((ctx) => {
+    const id = parseWith(groupId, ctx.params.groupId)
+    return groupView(cfg.get(), id)
+  }))
+
+  r.put('/groups/:groupId', A(async (ctx) => {
+    const id = parseWith(groupId, ctx.params.groupId)
+    const parsed = groupPut.safeParse(bodyOf(ctx))
+    if (!parsed.success) {
+      const errors = issuesToErrors(parsed.error.issues)
+      throw new AppError('INVALID_CONFIG', `Invalid group config: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
+    }
+    const current = cfg.get().groups[id] ?? {}
+    const patch = parsed.data
+    const next = { ...current, ...patch, trigger: { ...(current as { trigger?: object }).trigger, ...patch.trigger } }
+    const { updated } = await cfg.update({ groups: { [id]: next } })
+    return { ...groupView(cfg.get(), id), updated }
+  }))
+
+  r.get('/:section', A((ctx) => maskSecrets(cfg.section(ctx.params.section ?? ''))))
+
+  r.put('/:section', A(async (ctx) => {
+    const name = ctx.params.section ?? ''
+    if (!(SECTIONS as string[]).includes(name)) throw new AppError('SECTION_NOT_FOUND', `Section ${name} does not exist`)
+    const body = bodyOf(ctx)
+    const current: unknown = cfg.get()[name as keyof Config]
+    if (Array.isArray(current) !== Array.isArray(body) || (typeof current === 'object') !== (typeof body === 'object') || body === null) {
+      throw new AppError('INVALID_CONFIG', `Section ${name} expects ${Array.isArray(current) ? 'an array' : typeof current === 'object' ? 'an object' : typeof current}`, { errors: [{ path: name, message: 'wrong type' }] })
+    }
+    const { updated } = await cfg.update({ [name]: body })
+    return { updated, section: maskSecrets(cfg.get()[name as keyof Config]) }
+  }))
+
+  return r
+}

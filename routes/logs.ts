@@ -1,0 +1,76 @@
+// Spec 4.2 logs part (style A, variant 1) plus the log file list and template placeholders.
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import Router from '@koa/router'
+import { z } from 'zod'
+import { LOG_LEVELS } from '../lib/core/logger.js'
+import type { Runtime } from '../lib/runtime.js'
+import { PLACEHOLDERS, renderTemplate } from '../lib/templates/placeholders.js'
+import { A } from './_http/envelope.js'
+import { intParam, parseBody, parseQuery } from './_http/validate.js'
+
+const logsQuery = z.object({
+  level: z.enum(LOG_LEVELS as ['error', 'warn', 'info', 'debug'], { error: 'level must be error, warn, info or debug' }).optional(),
+  before: z.string().optional().refine((s) => s === undefined || !Number.isNaN(Date.parse(s)) || /^\d+$/.test(s), 'before must be an ISO timestamp or milliseconds')
+})
+const toolLogsQuery = z.object({
+  toolName: z.string().max(200).optional(),
+  userId: z.string().max(64).optional(),
+  status: z.enum(['success', 'error'], { error: 'status must be success or error' }).optional()
+})
+const previewBody = z.object({
+  template: z.string({ error: 'template is required' }).max(100_000),
+  context: z.record(z.string(), z.unknown()).default({})
+})
+
+async function logFiles (dir: string): Promise<Array<{ name: string; size: number; modified: string }>> {
+  let names: string[]
+  try { names = await readdir(dir) } catch { return [] }
+  const files = await Promise.all(names.filter((n) => n.endsWith('.log')).map(async (name) => {
+    const s = await stat(join(dir, name))
+    return { name, size: s.size, modified: s.mtime.toISOString() }
+  }))
+  return files.sort((a, b) => b.name.localeCompare(a.name))
+}
+
+export function logsRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/logs' })
+
+  r.get('/', A((ctx) => {
+    const q = parseQuery(ctx, logsQuery)
+    const before = q.before === undefined ? undefined : /^\d+$/.test(q.before) ? Number(q.before) : Date.parse(q.before)
+    return { logs: rt.log.query({ ...(q.level ? { level: q.level } : {}), limit: intParam(ctx.query.limit, 100, 1, 2000), ...(before !== undefined ? { before } : {}) }) }
+  }))
+
+  r.get('/tools', A((ctx) => {
+    const q = parseQuery(ctx, toolLogsQuery)
+    const limit = intParam(ctx.query.limit, 50, 1, 1000)
+    return { logs: rt.providers.toolLogs?.({ ...q, limit }) ?? [] }
+  }))
+
+  r.get('/errors', A((ctx) => ({ errors: rt.log.errors(intParam(ctx.query.limit, 100, 1, 500)) })))
+
+  r.get('/recent', A(async (ctx) => {
+    const lines = intParam(ctx.query.lines, 100, 1, 5000)
+    await rt.log.flush()
+    const out: string[] = []
+    for (const f of await logFiles(rt.paths.logsDir)) {
+      const text = await readFile(join(rt.paths.logsDir, f.name), 'utf8')
+      const errs = text.split('\n').filter((l) => l.includes('[ERROR]') || l.includes('[WARN]'))
+      out.unshift(...errs)
+      if (out.length >= lines) break
+    }
+    return { lines: out.slice(-lines) }
+  }))
+
+  r.get('/files', A(async () => logFiles(rt.paths.logsDir)))
+
+  r.get('/placeholders', A(() => ({ placeholders: PLACEHOLDERS })))
+
+  r.post('/placeholders/preview', A((ctx) => {
+    const { template, context } = parseBody(ctx, previewBody)
+    return { template, result: renderTemplate(template, context, rt.clock.now()) }
+  }))
+
+  return r
+}

@@ -1,0 +1,41 @@
+// Spec 4.2 statistics part (style A), read from the daily rollups of the stats store.
+import Router from '@koa/router'
+import { z } from 'zod'
+import type { Runtime } from '../lib/runtime.js'
+import { A } from './_http/envelope.js'
+import { intParam, parseQuery } from './_http/validate.js'
+
+const summaryQuery = z.object({
+  period: z.enum(['day', 'week', 'month', 'all'], { error: 'period must be day, week, month or all' }).default('all'),
+  groupId: z.string().regex(/^[\w-]{1,64}$/, 'groupId must be an id').optional()
+})
+const usersQuery = z.object({ sort: z.enum(['messages', 'tokens'], { error: 'sort must be messages or tokens' }).default('messages') })
+
+export function statsRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/stats' })
+
+  r.get('/', A((ctx) => {
+    const q = parseQuery(ctx, summaryQuery)
+    return rt.stats.summary(q.period, q.groupId)
+  }))
+  r.get('/models', A(() => ({ models: rt.stats.models() })))
+  r.get('/tools', A(() => ({ tools: rt.stats.tools() })))
+  r.get('/users', A((ctx) => {
+    const { sort } = parseQuery(ctx, usersQuery)
+    return { users: rt.stats.users(intParam(ctx.query.limit, 20, 1, 500), sort) }
+  }))
+  r.get('/groups', A((ctx) => ({ groups: rt.stats.groups(intParam(ctx.query.limit, 20, 1, 500)) })))
+  r.get('/channels', A(() => {
+    const recorded = new Map(rt.stats.channels().map((c) => [c.id, c]))
+    const channels = rt.config.get().channels.map((c) => {
+      const id = c.id ?? c.name
+      const s = recorded.get(id)
+      recorded.delete(id)
+      return { id, name: c.name, status: c.enabled ? (s?.lastError && s.errors === s.requests ? 'error' : 'active') : 'disabled', requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '' }
+    })
+    for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed })
+    return { channels }
+  }))
+
+  return r
+}

@@ -2,6 +2,7 @@
 // receive this object; nothing else holds global state.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { ChatHooks } from './chat/contracts.js'
 import { LoginTokens } from './auth/login-tokens.js'
 import { Sessions } from './auth/sessions.js'
 import { type Clock, systemClock } from './core/clock.js'
@@ -25,6 +26,8 @@ export interface Runtime {
   sessions: Sessions
   loginLimiter: RateLimiter
   stats: StatsStore
+  /** Plug-in points of the chat pipeline (lib/chat/contracts.ts). */
+  chat: ChatHooks
   /** Figures other domains provide once they exist (tool registry, MCP manager, channels). */
   providers: Providers
   /** Functions run at stop, last registered first (close watchers, flush stores). */
@@ -65,6 +68,7 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     loginLimiter: new RateLimiter(() => config.get().web.loginRateLimit, 60_000, clock),
     stats,
     providers: {},
+    chat: { contributors: [], observers: [] },
     onStop: []
   }
   rt.onStop.push(() => stats.flush(), () => log.flush())

@@ -1,0 +1,145 @@
+// Contracts between the chat pipeline and the domains that feed it. The channels/chat domain owns
+// the pipeline and the model gateway; presets, tools, skills, memory and knowledge plug in here
+// through `rt.chat` (see lib/runtime.ts). Keep these types stable: several domains depend on them.
+
+/** One message in OpenAI chat format (what the gateway sends to the model). */
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool'
+export interface ChatMessage {
+  role: ChatRole
+  content: string
+  /** assistant messages that called tools */
+  toolCalls?: ToolCallRequest[]
+  /** tool result messages */
+  toolCallId?: string
+  name?: string
+}
+
+export interface ToolCallRequest { id: string; name: string; arguments: string }
+
+/** A tool offered to the model (JSON schema parameters). */
+export interface ToolDefinition { name: string; description: string; parameters: Record<string, unknown> }
+
+export interface Usage { promptTokens: number; completionTokens: number; totalTokens: number }
+
+/** Who is talking, where: built from a host event or an API call. */
+export interface ChatScope {
+  userId: string
+  groupId?: string
+  nickname?: string
+  groupName?: string
+  botId?: string
+  botName?: string
+  isMaster: boolean
+  /** 'bot' = a QQ chat through the host; 'api' = POST /api/chat; 'mcp' = our MCP endpoint; 'admin-test' = tool test panel */
+  via: 'bot' | 'api' | 'mcp' | 'admin-test'
+  /** Stable id of the conversation (e.g. `private:10001`, `group:123:10001`). */
+  conversationId: string
+}
+
+/** Sampling and behaviour resolved from the preset in effect. */
+export interface ResolvedPreset {
+  id: string
+  name: string
+  /** Rendered system prompt (placeholders already substituted). */
+  systemPrompt: string
+  temperature?: number
+  maxTokens?: number
+  topP?: number
+  frequencyPenalty?: number
+  presencePenalty?: number
+  model?: string
+  tools: { enabled: boolean; allowedTools: string[]; excludedTools: string[]; allowDangerous: boolean }
+  memory: { enabled: boolean; maxMemories: number }
+  /** Knowledge documents bound to this preset are retrieved into the prompt. */
+  knowledge?: { enabled: boolean }
+}
+
+/** Presets domain: which preset applies to a scope (user/group choice, default). */
+export interface PresetResolver {
+  resolve(scope: ChatScope, presetId?: string): Promise<ResolvedPreset>
+}
+
+/** The turn being answered, given to contributors and observers. */
+export interface TurnContext {
+  scope: ChatScope
+  preset: ResolvedPreset
+  /** The user's message text of this turn. */
+  input: string
+  /** Image URLs attached to the message. */
+  images?: string[]
+}
+
+/** Adds a section to the system prompt for a turn (memory, knowledge, active skills). */
+export interface PromptContributor {
+  name: string
+  /** Lower runs first. */
+  order: number
+  contribute(turn: TurnContext): Promise<string | undefined>
+}
+
+export interface ToolResult { content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>; isError: boolean }
+
+/** Tools domain: the tools offered in a turn and their execution (with permission and approval gate). */
+export interface ToolProvider {
+  definitionsFor(turn: TurnContext): Promise<ToolDefinition[]>
+  execute(name: string, args: Record<string, unknown>, turn: TurnContext): Promise<ToolResult>
+}
+
+/** Runs after a turn was answered (memory extraction queues, statistics). Must not throw. */
+export interface TurnObserver {
+  name: string
+  afterTurn(turn: TurnContext, exchange: { user: string; assistant: string }): void | Promise<void>
+}
+
+/** Request to a model through a channel. */
+export interface ModelRequest {
+  messages: ChatMessage[]
+  /** Channel name; default: the best available channel. */
+  channel?: string
+  model?: string
+  temperature?: number
+  maxTokens?: number
+  topP?: number
+  frequencyPenalty?: number
+  presencePenalty?: number
+  tools?: ToolDefinition[]
+  signal?: AbortSignal
+  /** For statistics. */
+  source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
+  scope?: Pick<ChatScope, 'userId' | 'groupId' | 'nickname'>
+}
+
+export interface ModelResponse {
+  content: string
+  toolCalls: ToolCallRequest[]
+  usage: Usage
+  model: string
+  channel: string
+  finishReason: string
+  latencyMs: number
+}
+
+/** Channels domain: the only way any domain calls a language model. */
+export interface ModelGateway {
+  complete(req: ModelRequest): Promise<ModelResponse>
+  /** Streams text deltas; resolves with the full response. */
+  stream(req: ModelRequest, onDelta: (text: string) => void): Promise<ModelResponse>
+  /** OpenAI images API through a channel (drawing). Returns image URLs or base64 data URLs. */
+  generateImages?(req: { prompt: string; model?: string; channel?: string; n?: number; size?: string; signal?: AbortSignal; image?: string }): Promise<string[]>
+}
+
+/** Chat entry used by the bot command handler, the API chat routes and the game mode. */
+export interface ChatService {
+  /** Answers one user message in a conversation (serialised per conversation). */
+  reply(scope: ChatScope, input: string, opts?: { presetId?: string; images?: string[]; onDelta?: (text: string) => void; signal?: AbortSignal; systemPromptOverride?: string; temperature?: number; maxTokens?: number; toolsEnabled?: boolean }): Promise<{ response: string; usage: Usage; conversationId: string }>
+}
+
+/** The registry on the runtime through which domains plug into chat. */
+export interface ChatHooks {
+  presets?: PresetResolver
+  tools?: ToolProvider
+  contributors: PromptContributor[]
+  observers: TurnObserver[]
+  models?: ModelGateway
+  chat?: ChatService
+}

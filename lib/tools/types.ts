@@ -1,0 +1,50 @@
+// Contract of the live tool registry. The tools domain owns the registry (lib/tools/registry.ts);
+// tool sources plug into it: built-in, custom (JSON), script (files) and MCP servers (one source per
+// server, tools named `mcp:<server>:<tool>`).
+import type { ChatScope, ToolResult } from '../chat/contracts.js'
+
+export type ToolSourceKind = 'builtin' | 'custom' | 'script' | 'mcp'
+export type ToolRisk = 'low' | 'medium' | 'high'
+
+/** Who is calling a tool: the chat scope plus the flags of the admin test panel. */
+export interface ToolCallContext {
+  scope: ChatScope
+  userPermission: 'master' | 'admin' | 'member'
+  isMaster: boolean
+  isAdminTest?: boolean
+  signal?: AbortSignal
+}
+
+export interface RegisteredTool {
+  /** Unique name in the registry (MCP tools: `mcp:<server>:<tool>`). */
+  name: string
+  description: string
+  category: string
+  source: ToolSourceKind
+  /** MCP server name for MCP tools. */
+  server?: string
+  inputSchema: { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown }
+  /** Default risk; the configuration may override (dangerous list, approval risk lists). */
+  risk: ToolRisk
+  dangerous: boolean
+  execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
+}
+
+export interface ToolSource {
+  id: string
+  kind: ToolSourceKind
+  list(): RegisteredTool[]
+  /** Called by the source when its tool list changed (MCP listChanged, file edits). */
+  onChange?(fn: () => void): void
+}
+
+/** The registry surface other domains use (MCP manager, MCP endpoint, memory/knowledge tools). */
+export interface ToolRegistryApi {
+  addSource(source: ToolSource): void
+  removeSource(id: string): void
+  get(name: string): RegisteredTool | undefined
+  list(opts?: { includeDisabled?: boolean }): RegisteredTool[]
+  isEnabled(name: string): boolean
+  /** Runs a tool through the permission, dangerous-tool and approval gate; logs and records stats. */
+  call(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
+}

@@ -1,0 +1,146 @@
+// A fake OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: models list, chat
+// completions with and without streaming, tool calls, usage, images, errors, slow and stalled streams.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+export interface Behavior {
+  /** HTTP error status to answer with (401, 429, 500...). */
+  status?: number
+  errorMessage?: string
+  content?: string
+  toolCalls?: Array<{ name: string; arguments: Record<string, unknown> | string }>
+  /** Delay before the response headers. */
+  delayMs?: number
+  /** Streaming: delay between chunks. */
+  chunkDelayMs?: number
+  /** Streaming: stop sending (but keep the connection open) after this many content chunks. */
+  stallAfterChunks?: number
+  usage?: { prompt_tokens: number; completion_tokens: number }
+}
+
+export interface RecordedRequest {
+  path: string
+  method: string
+  headers: IncomingMessage['headers']
+  body: any
+  time: number
+}
+
+export interface FakeOpenAI {
+  /** Base URL including /v1 (what a channel's baseUrl holds). */
+  url: string
+  requests: RecordedRequest[]
+  models: string[]
+  /** Keys accepted (empty: any key). */
+  validKeys: string[]
+  /** Behaviors consumed in order by the next chat requests, before `respond`. */
+  enqueue(...b: Behavior[]): void
+  /** Decides the behavior per request when the queue is empty (default: echo the last user message). */
+  respond: (body: any, req: RecordedRequest) => Behavior
+  chatRequests(): RecordedRequest[]
+  reset(): void
+  close(): Promise<void>
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+function lastUser (body: any): string {
+  const msgs: Array<{ role: string; content: unknown }> = Array.isArray(body?.messages) ? body.messages : []
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i]?.role === 'user') return typeof msgs[i]?.content === 'string' ? msgs[i]?.content as string : JSON.stringify(msgs[i]?.content)
+  return ''
+}
+
+export function defaultBehavior (body: any): Behavior {
+  const model = String(body?.model ?? '')
+  if (model.startsWith('fail-')) return { status: Number(model.slice(5)) || 500 }
+  if (model.startsWith('slow-')) return { delayMs: Number(model.slice(5)) || 100, content: `slow reply from ${model}` }
+  if (model === 'stall') return { content: 'this stream stalls forever', stallAfterChunks: 1 }
+  return { content: `echo: ${lastUser(body)}` }
+}
+
+export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: string[] } = {}): Promise<FakeOpenAI> {
+  const queue: Behavior[] = []
+  const sockets = new Set<Socket>()
+  const fake: FakeOpenAI = {
+    url: '',
+    requests: [],
+    models: opts.models ?? ['gpt-4o-mini', 'gpt-4o', 'deepseek-chat'],
+    validKeys: opts.validKeys ?? [],
+    enqueue: (...b) => { queue.push(...b) },
+    respond: defaultBehavior,
+    chatRequests: () => fake.requests.filter((r) => r.path.endsWith('/chat/completions')),
+    reset: () => { queue.length = 0; fake.requests.length = 0; fake.respond = defaultBehavior },
+    close: () => new Promise((resolve) => { server.close(() => resolve()); for (const s of sockets) s.destroy() })
+  }
+
+  const server: Server = createServer((req, res) => { void handle(req, res) })
+  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)) })
+
+  async function handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const c of req) chunks.push(c as Buffer)
+    const raw = Buffer.concat(chunks).toString('utf8')
+    let body: any = {}
+    try { body = raw ? JSON.parse(raw) : {} } catch { body = raw }
+    const rec: RecordedRequest = { path: req.url ?? '', method: req.method ?? '', headers: req.headers, body, time: Date.now() }
+    fake.requests.push(rec)
+    const auth = String(req.headers.authorization ?? '')
+    const key = auth.replace(/^Bearer\s+/i, '')
+    const json = (status: number, obj: unknown): void => { res.writeHead(status, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(obj)) }
+    if (fake.validKeys.length && !fake.validKeys.includes(key)) {
+      json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }); return
+    }
+    const path = (req.url ?? '').split('?')[0] ?? ''
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      json(200, { object: 'list', data: fake.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) }); return
+    }
+    if (req.method === 'POST' && path.endsWith('/images/generations')) {
+      const b = queue.shift() ?? fake.respond(body, rec)
+      if (b.delayMs) await sleep(b.delayMs)
+      if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}` } }); return }
+      const n = Math.max(1, Number(body?.n ?? 1))
+      json(200, { created: 0, data: Array.from({ length: n }, () => ({ b64_json: Buffer.from('fake-png').toString('base64') })) }); return
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) { json(404, { error: { message: 'not found' } }); return }
+
+    const b = queue.shift() ?? fake.respond(body, rec)
+    if (b.delayMs) await sleep(b.delayMs)
+    if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}`, type: 'fake' } }); return }
+    const model = String(body?.model ?? 'fake')
+    const content = b.content ?? ''
+    const usage = b.usage ?? { prompt_tokens: Math.ceil(JSON.stringify(body?.messages ?? '').length / 4), completion_tokens: Math.max(1, Math.ceil(content.length / 4)) }
+    const toolCalls = (b.toolCalls ?? []).map((t, i) => ({ id: `call_${Date.now()}_${i}`, type: 'function', function: { name: t.name, arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments) } }))
+    const finish = toolCalls.length ? 'tool_calls' : 'stop'
+    const totalUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens }
+    if (!body?.stream) {
+      json(200, { id: 'chatcmpl-fake', object: 'chat.completion', created: 0, model, choices: [{ index: 0, message: { role: 'assistant', content: toolCalls.length ? null : content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }], usage: totalUsage })
+      return
+    }
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' })
+    const send = (obj: unknown): void => { res.write(`data: ${JSON.stringify(obj)}\n\n`) }
+    const chunk = (delta: unknown, finishReason: string | null = null): void => send({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+    chunk({ role: 'assistant', content: '' })
+    const parts = content.match(/.{1,8}/gsu) ?? []
+    let sent = 0
+    for (const p of parts) {
+      if (b.stallAfterChunks !== undefined && sent >= b.stallAfterChunks) return // keep the socket open, send nothing more
+      if (b.chunkDelayMs) await sleep(b.chunkDelayMs)
+      if (res.destroyed) return
+      chunk({ content: p })
+      sent++
+    }
+    if (b.stallAfterChunks !== undefined && sent >= b.stallAfterChunks) return
+    toolCalls.forEach((tc, i) => {
+      chunk({ tool_calls: [{ index: i, id: tc.id, type: 'function', function: { name: tc.function.name, arguments: '' } }] })
+      chunk({ tool_calls: [{ index: i, function: { arguments: tc.function.arguments } }] })
+    })
+    chunk({}, finish)
+    if (body?.stream_options?.include_usage) send({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model, choices: [], usage: totalUsage })
+    res.write('data: [DONE]\n\n')
+    res.end()
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
+  return fake
+}

@@ -1,6 +1,7 @@
 // Starts the plugin's services and web server, with every group's router in order. Earlier routers
 // win where paths overlap (DECISIONS part 2: the variant named first wins).
 import type Router from '@koa/router'
+import { initDomains } from '../lib/domains.js'
 import { createRuntime, stopRuntime, type Runtime, type RuntimeOptions } from '../lib/runtime.js'
 import { startWebServer, type WebServer } from './_http/server.js'
 import { authRoutes } from './auth.js'
@@ -16,6 +17,7 @@ export interface Lingxi {
 }
 
 export function buildRouters (rt: Runtime): Router[] {
+  // Order matters where paths overlap: the variant named first in DECISIONS part 2 comes first.
   return [
     authRoutes(rt),
     systemRoutes(rt),
@@ -28,6 +30,7 @@ export function buildRouters (rt: Runtime): Router[] {
 export async function startLingxi (opts: RuntimeOptions = {}): Promise<Lingxi> {
   const rt = await createRuntime(opts)
   try {
+    await initDomains(rt)
     const web = await startWebServer(rt, buildRouters(rt))
     let stopped: Promise<void> | undefined
     return {

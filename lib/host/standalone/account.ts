@@ -57,7 +57,9 @@ export function createAccount(opts: AccountOptions): Account {
     const name = nick(userId)
     return {
       user_id: hostId(profile, userId), group_id: hostId(profile, groupId), nickname: name, card: name, role,
-      is_owner: role === 'owner', is_admin: role === 'admin', _info: { role }, info: { role }
+      // icqq counts the owner as an admin; OneBot (TRSS) does not, its loader does instead
+      is_owner: role === 'owner', is_admin: role === 'admin' || (profile === 'miao' && role === 'owner'),
+      _info: { role }, info: { role }
     }
   }
   const pickGroup = (id: Id): GroupTarget => {

@@ -1,7 +1,15 @@
 // Module-level context state behind plugin.setContext/getContext/finish/awaitContext (host-contract
 // §2.2). One store per host instance: the real hosts keep it in a private variable of plugin.js,
 // which is per process; several standalone hosts may live in one test process.
-import type { StandaloneEvent } from './types.js'
+import type { Profile, StandaloneEvent } from './types.js'
+
+type KeyEvent = Pick<StandaloneEvent, 'self_id' | 'user_id' | 'group_id'> | undefined
+
+/** Miao `${name}.${id}`, TRSS `${name}.${self_id}.${id}`; id is the group id when isGroup. */
+export function contextKey(profile: Profile, name: string, e: KeyEvent, isGroup: boolean): string {
+  const id = isGroup ? e?.group_id : e?.user_id
+  return profile === 'trss' ? `${name}.${e?.self_id}.${id}` : `${name}.${id}`
+}
 
 type Timer = ReturnType<typeof setTimeout>
 type Waiter = (e: StandaloneEvent | false) => void

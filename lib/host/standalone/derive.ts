@@ -61,10 +61,10 @@ export function stripAlias(e: StandaloneEvent, aliases: string[]): void {
 }
 
 /** onlyReplyAt: 0 everything, 1 only @bot or alias, 2 like 1 but masters are exempt; private chat always passes. */
-export function passesGate(e: StandaloneEvent, group: GroupConfig): boolean {
+export function passesGate(e: StandaloneEvent, group: GroupConfig, hasAlias = Boolean(e.hasAlias)): boolean {
   if (!e.isGroup || !group.onlyReplyAt) return true
   if (group.onlyReplyAt === 2 && e.isMaster) return true
-  return Boolean(e.atBot || e.hasAlias)
+  return Boolean(e.atBot || hasAlias)
 }
 
 const SR_PREFIX = /^#?(\*|星铁|崩铁|崩坏星穹铁道)\s*/

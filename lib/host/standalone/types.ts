@@ -106,6 +106,12 @@ export interface PluginInstance {
   e?: StandaloneEvent
   init?(): unknown
   accept?(e: StandaloneEvent): unknown
+  reply(msg?: Sendable, quote?: boolean, data?: ReplyOpts): ReturnType<StandaloneEvent['reply']> | false
+  conKey(isGroup?: boolean): string
+  setContext(type: string, isGroup?: boolean, time?: number, timeout?: string): StandaloneEvent
+  getContext(type?: string, isGroup?: boolean): StandaloneEvent | Record<string, StandaloneEvent> | undefined
+  finish(type: string, isGroup?: boolean): void
+  awaitContext(isGroup?: boolean, time?: number, timeout?: string): Promise<StandaloneEvent | false>
   [method: string]: unknown
 }
 export type PluginClass = new (opts?: PluginOptions, e?: StandaloneEvent) => PluginInstance

@@ -1,0 +1,47 @@
+// DECISIONS part 1: hosts import index.js with plain node; after `git clone` + install, and after a
+// later `git pull` with no rebuild, the host must load the current TypeScript code.
+import { expect } from 'chai'
+import { execFile } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+const repo = resolve(import.meta.dirname, '../..')
+const script = join(repo, 'tests/host/fixtures/plain-node-host.mjs')
+
+async function loadApps (dir: string): Promise<Array<{ key: string; name: string; dsc: string }>> {
+  // A clean environment: no NODE_OPTIONS carrying the test runner's tsx loader.
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }
+  const { stdout } = await run(process.execPath, [script, dir], { env, cwd: dir, timeout: 30000 })
+  return stdout.trim().split('\n').map((l) => JSON.parse(l) as { key: string; name: string; dsc: string })
+}
+
+describe('loading without a build step', function () {
+  this.timeout(60000)
+  let copy: string
+  before(() => {
+    copy = mkdtempSync(join(tmpdir(), 'lingxi-clone-'))
+    for (const part of ['index.js', 'index.ts', 'package.json', 'apps', 'lib', 'routes', 'config', 'resources']) {
+      if (existsSync(join(repo, part))) cpSync(join(repo, part), join(copy, part), { recursive: true })
+    }
+    symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'))
+  })
+  after(() => { rmSync(copy, { recursive: true, force: true }) })
+
+  it('plain node loads the TypeScript plugin through index.js', async () => {
+    expect(existsSync(join(copy, 'dist'))).to.equal(false)
+    const apps = await loadApps(copy)
+    expect(apps.map((a) => a.name)).to.include('lingxi-panel')
+  })
+
+  it('picks up edited sources on the next start, as after a git pull', async () => {
+    const file = join(copy, 'apps/panel.ts')
+    const src = readFileSync(file, 'utf8')
+    expect(src).to.include("dsc: '灵犀管理面板登录'")
+    writeFileSync(file, src.replace("dsc: '灵犀管理面板登录'", "dsc: 'pulled change'"))
+    const apps = await loadApps(copy)
+    expect(apps.find((a) => a.name === 'lingxi-panel')?.dsc).to.equal('pulled change')
+  })
+})

@@ -11,7 +11,12 @@ import { A, reply } from './_http/envelope.js'
 import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
 
 const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
-const groupPut = groupConfigSchema.partial().extend({ trigger: groupConfigSchema.shape.trigger.unwrap().partial().optional() })
+// A patch: no defaults, so fields left out keep their stored values.
+const groupPut = z.strictObject({
+  preset: z.string().max(100).optional(),
+  enabled: z.boolean().optional(),
+  trigger: groupConfigSchema.shape.trigger.unwrap().optional()
+})
 
 function groupView (cfg: Config, id: string): Record<string, unknown> {
   const g = cfg.groups[id]

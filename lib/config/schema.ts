@@ -41,9 +41,10 @@ export const groupConfigSchema = z.strictObject({
   preset: z.string().default(''),
   enabled: z.boolean().default(true),
   trigger: z.strictObject({
-    type: z.enum(['at', 'prefix', 'both', 'off']).default('at'),
-    randomRate: z.number().min(0).max(1).default(0)
-  }).partial().default({})
+    // Unset fields fall back to the global trigger section.
+    type: z.enum(['at', 'prefix', 'both', 'off']).optional(),
+    randomRate: z.number().min(0).max(1).optional()
+  }).default({})
 })
 
 const stringList = z.array(z.string()).default([])

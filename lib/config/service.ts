@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { Document } from 'yaml'
 import { AppError, type FieldError } from '../core/errors.js'
 import type { EventBus } from '../core/event-bus.js'
@@ -127,8 +128,8 @@ export class ConfigService {
       user = readYamlFile(this.opts.userFile)
     } catch (err) {
       this.brokenUserFile = true
-      this.loadError = `${this.opts.userFile} could not be parsed (${(err as Error).message}); running on defaults, the file was left untouched`
-      this.opts.log?.error(this.loadError)
+      this.loadError = `${basename(this.opts.userFile)} could not be parsed (${(err as Error).message}); running on defaults, the file was left untouched`
+      this.opts.log?.error(this.loadError, { file: this.opts.userFile })
       return
     }
     if (!user) return
@@ -137,16 +138,16 @@ export class ConfigService {
     try { userObj = docToObject(user.doc, 'config.yaml') } catch (err) {
       this.brokenUserFile = true
       this.userDoc = new Document({})
-      this.loadError = `${this.opts.userFile} is not a mapping (${(err as Error).message}); running on defaults, the file was left untouched`
-      this.opts.log?.error(this.loadError)
+      this.loadError = `${basename(this.opts.userFile)} is not a mapping (${(err as Error).message}); running on defaults, the file was left untouched`
+      this.opts.log?.error(this.loadError, { file: this.opts.userFile })
       return
     }
     const merged = deepMerge(this.defaults, userObj)
     const result = configSchema.safeParse(merged)
     if (result.success) { this.current = result.data; return }
     const errors = formatIssues(result.error.issues)
-    this.loadError = `${this.opts.userFile} has invalid values (${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}); running on defaults until they are fixed`
-    this.opts.log?.error(this.loadError)
+    this.loadError = `${basename(this.opts.userFile)} has invalid values (${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}); running on defaults until they are fixed`
+    this.opts.log?.error(this.loadError, { file: this.opts.userFile })
   }
 
   private async persist (): Promise<void> {

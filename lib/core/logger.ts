@@ -42,11 +42,12 @@ export class PluginLogger {
 
   error (message: string, meta: Record<string, unknown> = {}, err?: unknown): void {
     const withErr = err instanceof Error ? { ...meta, error: err.message } : meta
-    this.write('error', message, withErr)
+    this.write('error', message, withErr, err instanceof Error ? err.stack : undefined)
     this.errorEntries.push({
       timestamp: new Date(this.clock.now()).toISOString(),
       error: err instanceof Error ? `${message}: ${err.message}` : message,
-      stack: err instanceof Error ? (err.stack ?? '') : '',
+      // Clients get the error's first line only; the full trace (with internal paths) goes to the log file.
+      stack: err instanceof Error ? `${err.name}: ${err.message}` : '',
       context: meta
     })
   }
@@ -76,20 +77,21 @@ export class PluginLogger {
   /** Resolves when every line written so far reached the log file. */
   flush (): Promise<void> { return this.pendingFile }
 
-  private write (level: LogLevel, message: string, meta: Record<string, unknown>): void {
+  /** `stack` goes to the host console and the log file only, never to the ring buffer clients read. */
+  private write (level: LogLevel, message: string, meta: Record<string, unknown>, stack?: string): void {
     const entry: LogEntry = { timestamp: new Date(this.clock.now()).toISOString(), level, message, meta }
     this.entries.push(entry)
     this.opts.bus.emit('log', entry)
     const host = this.opts.host()
-    const line = Object.keys(meta).length ? `${PREFIX} ${message} ${safeJson(meta)}` : `${PREFIX} ${message}`
+    const line = (Object.keys(meta).length ? `${PREFIX} ${message} ${safeJson(meta)}` : `${PREFIX} ${message}`) + (stack ? `\n${stack}` : '')
     if (level === 'debug') { if (this.opts.debug?.()) host.info(line); else host.debug(line) } else host[level](line)
-    if (this.opts.logsDir) this.appendToFile(entry)
+    if (this.opts.logsDir) this.appendToFile(entry, stack)
   }
 
-  private appendToFile (entry: LogEntry): void {
+  private appendToFile (entry: LogEntry, stack?: string): void {
     const dir = this.opts.logsDir as string
     const file = join(dir, `lingxi-${entry.timestamp.slice(0, 10)}.log`)
-    const text = `${entry.timestamp} [${entry.level.toUpperCase()}] ${entry.message}${Object.keys(entry.meta).length ? ' ' + safeJson(entry.meta) : ''}\n`
+    const text = `${entry.timestamp} [${entry.level.toUpperCase()}] ${entry.message}${Object.keys(entry.meta).length ? ' ' + safeJson(entry.meta) : ''}\n${stack ? stack.replace(/^/gm, '    ') + '\n' : ''}`
     this.pendingFile = this.pendingFile
       .then(() => mkdir(dir, { recursive: true }))
       .then(() => appendFile(file, text))

@@ -5,9 +5,11 @@ import { arch, platform, totalmem } from 'node:os'
 import { botIds, hostKind } from '../host/port.js'
 import type { Runtime } from '../runtime.js'
 
+const TOTAL_MEM = totalmem()
+
 export function systemStatus (rt: Runtime): Record<string, unknown> {
-  const rss = process.memoryUsage().rss
-  const total = totalmem()
+  const rss = process.memoryUsage.rss()
+  const total = TOTAL_MEM
   const bots = botIds()
   return {
     status: 'running',
@@ -42,10 +44,12 @@ export async function systemHealth (rt: Runtime): Promise<{ healthy: boolean; ch
   const channels = rt.config.get().channels
   const available = rt.providers.availableChannels?.() ?? channels.filter((c) => c.enabled).length
   const bots = botIds()
+  const configError = rt.config.loadError
   return {
-    healthy: dbStatus === 'ok',
+    healthy: dbStatus === 'ok' && configError === undefined,
     checks: {
       database: { status: dbStatus, latency },
+      config: configError === undefined ? { status: 'ok' } : { status: 'error', message: configError },
       bot: { status: bots.length > 0 ? 'connected' : 'disconnected' },
       channels: { status: available > 0 ? 'ok' : (channels.length ? 'degraded' : 'unconfigured'), available }
     }

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import Koa from 'koa'
 import Router from '@koa/router'
-import { koaBody } from 'koa-body'
 import { AppError } from '../../lib/core/errors.js'
 import { sharedBaseUrl, sharedExpress } from '../../lib/host/port.js'
 import type { Runtime } from '../../lib/runtime.js'
@@ -54,24 +53,33 @@ export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware
     if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store')
     await next()
   })
+  // The body parser is rebuilt only when the configured limit changes, so a change applies at once.
+  let parser: { limit: string; mw: Koa.Middleware } | undefined
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/') && !ctx.path.startsWith('/mcp')) return next()
-    // Limits are read per request so a config change applies without a restart.
-    return koaBody({
-      jsonLimit: limit(), textLimit: limit(), formLimit: limit(),
-      textTypes: ['text/*', 'application/yaml', 'application/x-yaml'],
-      multipart: false, jsonStrict: false
-    })(ctx, next)
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next()
+    const l = limit()
+    if (parser?.limit !== l) {
+      // Loaded on the first request with a body: it is the heaviest import of the server (start time).
+      const { koaBody } = await import('koa-body')
+      parser = { limit: l, mw: koaBody({
+        jsonLimit: l, textLimit: l, formLimit: l,
+        textTypes: ['text/*', 'application/yaml', 'application/x-yaml'],
+        multipart: false, jsonStrict: false
+      }) as unknown as Koa.Middleware }
+    }
+    return parser.mw(ctx, next)
   })
   for (const mw of extra) app.use(mw)
   app.use(authMiddleware(rt))
-  for (const r of routers) { app.use(r.routes()); app.use(r.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed'), notImplemented: () => new AppError('METHOD_NOT_ALLOWED', 'Method not implemented') })) }
+  // Upstream of the routers so each router's allowedMethods (405) runs before this 404 does.
   app.use(async (ctx, next) => {
     await next()
     if (ctx.body === undefined && ctx.respond !== false && (ctx.path.startsWith('/api/') || ctx.path === '/api')) {
       throw new AppError('NOT_FOUND', `No API route ${ctx.method} ${ctx.path}`)
     }
   })
+  for (const r of routers) { app.use(r.routes()); app.use(r.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed'), notImplemented: () => new AppError('METHOD_NOT_ALLOWED', 'Method not implemented') })) }
   app.use(staticMiddleware(rt.paths.pluginDir))
   return app
 }

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Next } from 'koa'
-import send from 'koa-send'
 
 export function dashboardRoot (pluginDir: string): string {
   const dist = join(pluginDir, 'resources', 'dist')
@@ -18,6 +17,7 @@ export function staticMiddleware (pluginDir: string) {
     if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path.startsWith('/mcp')) return
     const root = dashboardRoot(pluginDir)
     const isAsset = /\.[a-z0-9]+$/i.test(ctx.path)
+    const { default: send } = await import('koa-send')
     try {
       // koa-send resolves inside root and refuses traversal.
       await send(ctx, isAsset ? ctx.path : '/index.html', {

@@ -1,0 +1,150 @@
+// Spec 2.5, 2.6, 4.2: statistics from the daily rollups, the log ring buffer, log files, placeholders.
+import { expect } from 'chai'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import sinon from 'sinon'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+describe('stats routes', () => {
+  let s: TestServer
+  before(async () => { s = await startTestServer() })
+  after(async () => { await s.close() })
+
+  it('answers zero figures on a fresh install', async () => {
+    const r = await s.api('/api/stats')
+    expect(r.status).to.equal(200)
+    expect(r.body.data.summary.totalMessages ?? r.body.data.summary.messages ?? 0).to.equal(0)
+    expect((await s.api('/api/stats/models')).body.data.models).to.deep.equal([])
+  })
+
+  it('aggregates recorded messages, model requests and tool calls by period, group, user, model, channel', async () => {
+    const st = s.lx.rt.stats
+    const clock = sinon.useFakeTimers({ now: Date.parse('2026-11-01T10:00:00Z'), toFake: ['Date'] })
+    try {
+      st.recordMessage({ userId: 'u-old', groupId: 'g1' })
+      st.recordModelRequest({ source: 'chat', channelId: 'c1', channelName: 'Main', model: 'm-old', latencyMs: 100, success: true, promptTokens: 10, completionTokens: 5, userId: 'u-old', groupId: 'g1' })
+      clock.setSystemTime(Date.now() + 20 * 86400_000)
+      for (let i = 0; i < 3; i++) st.recordMessage({ userId: 'u1', nickname: 'Alice', groupId: 'g1' })
+      st.recordMessage({ userId: 'u2', nickname: 'Bob' })
+      st.recordModelRequest({ source: 'chat', channelId: 'c1', channelName: 'Main', model: 'm1', latencyMs: 200, success: true, promptTokens: 100, completionTokens: 50, userId: 'u1', nickname: 'Alice', groupId: 'g1' })
+      st.recordModelRequest({ source: 'chat', channelId: 'c1', channelName: 'Main', model: 'm1', latencyMs: 400, success: false, error: 'HTTP 500', userId: 'u2' })
+      st.recordToolCall({ name: 'get_time', durationMs: 4, success: true, groupId: 'g1' })
+      st.recordToolCall({ name: 'get_time', durationMs: 6, success: false })
+
+      const day = (await s.api('/api/stats?period=day')).body.data
+      const all = (await s.api('/api/stats?period=all')).body.data
+      const dayJson = JSON.stringify(day.summary)
+      expect(JSON.stringify(all.summary)).to.not.equal(dayJson)
+      expect(day.daily.reduce((n: number, d: { messages: number }) => n + d.messages, 0)).to.equal(4)
+      expect(all.daily.reduce((n: number, d: { messages: number }) => n + d.messages, 0)).to.equal(5)
+      expect(day.daily.reduce((n: number, d: { tokens: number }) => n + d.tokens, 0)).to.equal(150)
+      const g = (await s.api('/api/stats?period=day&groupId=g1')).body.data
+      expect(g.daily.reduce((n: number, d: { messages: number }) => n + d.messages, 0)).to.equal(3)
+
+      const models = (await s.api('/api/stats/models')).body.data.models as Array<{ model: string; requests: number; errors: number; avgLatency: number; tokens: number }>
+      const m1 = models.find((m) => m.model === 'm1')
+      expect(m1).to.include({ requests: 2, errors: 1, avgLatency: 300, tokens: 150 })
+      const tools = (await s.api('/api/stats/tools')).body.data.tools
+      expect(tools[0]).to.include({ name: 'get_time', calls: 2, avgDuration: 5, successRate: 0.5 })
+      const users = (await s.api('/api/stats/users?limit=1&sort=messages')).body.data.users
+      expect(users).to.have.length(1)
+      expect(users[0]).to.include({ userId: 'u1', nickname: 'Alice', messages: 3 })
+      const byTokens = (await s.api('/api/stats/users?sort=tokens')).body.data.users
+      expect(byTokens[0].userId).to.equal('u1')
+      const groups = (await s.api('/api/stats/groups')).body.data.groups
+      expect(groups[0]).to.include({ groupId: 'g1', messages: 4 })
+      const channels = (await s.api('/api/stats/channels')).body.data.channels
+      expect(channels.find((c: { id: string }) => c.id === 'c1')).to.include({ requests: 3, errors: 1, status: 'removed' })
+    } finally { clock.restore() }
+  })
+
+  it('refuses bad query values with INVALID_ARGS', async () => {
+    for (const q of ['/api/stats?period=year', '/api/stats?groupId=../x', '/api/stats/users?sort=age']) {
+      const r = await s.api(q)
+      expect(r.status, q).to.equal(400)
+      expect(r.body).to.include({ success: false, code: 'INVALID_ARGS' })
+    }
+    expect((await s.api('/api/stats/users?limit=abc')).status).to.equal(200)
+  })
+
+  it('persists across a restart', async () => {
+    await s.lx.rt.stats.flush()
+    const again = await startTestServer({ dataDir: s.dataDir, keepData: true })
+    try {
+      const models = (await again.api('/api/stats/models')).body.data.models as Array<{ model: string }>
+      expect(models.map((m) => m.model)).to.include('m1')
+    } finally { await again.close() }
+  })
+})
+
+describe('logs routes', () => {
+  let s: TestServer
+  before(async () => { s = await startTestServer() })
+  after(async () => { await s.close() })
+
+  it('GET /api/logs filters by level, limit and before', async () => {
+    const log = s.lx.rt.log
+    log.info('first info line')
+    log.warn('a warning line')
+    log.error('an error line', { where: 'test' }, new Error('boom'))
+    const all = (await s.api('/api/logs?limit=500')).body.data.logs as Array<{ level: string; message: string; timestamp: string }>
+    expect(all.map((l) => l.message)).to.include.members(['first info line', 'a warning line', 'an error line'])
+    const errs = (await s.api('/api/logs?level=error')).body.data.logs as Array<{ level: string }>
+    expect(errs.length).to.be.greaterThan(0)
+    expect(errs.every((l) => l.level === 'error')).to.equal(true)
+    expect((await s.api('/api/logs?limit=1')).body.data.logs).to.have.length(1)
+    const oldest = all.reduce((a, b) => (a.timestamp < b.timestamp ? a : b))
+    const before = (await s.api(`/api/logs?before=${encodeURIComponent(oldest.timestamp)}`)).body.data.logs
+    expect(before).to.deep.equal([])
+    const bad = await s.api('/api/logs?level=loud')
+    expect(bad.status).to.equal(400)
+    expect(bad.body.code).to.equal('INVALID_ARGS')
+    expect((await s.api('/api/logs?before=yesterday')).status).to.equal(400)
+  })
+
+  it('errors, recent lines from the daily file, the file list', async () => {
+    s.lx.rt.log.error('disk is on fire')
+    const errors = (await s.api('/api/logs/errors?limit=5')).body.data.errors as Array<{ error: string; stack: string; timestamp: string; context: object }>
+    expect(errors.map((e) => e.error)).to.include('disk is on fire')
+    expect(errors[0]).to.have.keys(['timestamp', 'error', 'stack', 'context'])
+    const recent = (await s.api('/api/logs/recent?lines=50')).body.data.lines as string[]
+    expect(recent.some((l) => l.includes('disk is on fire') && l.includes('[ERROR]'))).to.equal(true)
+    const files = (await s.api('/api/logs/files')).body.data as Array<{ name: string; size: number }>
+    expect(files[0]?.name).to.match(/^lingxi-\d{4}-\d{2}-\d{2}\.log$/)
+    expect(files[0]?.size).to.be.greaterThan(0)
+  })
+
+  it('log responses carry no stack traces', async () => {
+    s.lx.rt.log.error('with a stack', {}, new Error('inner problem'))
+    for (const path of ['/api/logs?level=error', '/api/logs/errors']) {
+      const text = (await s.api(path)).text
+      expect(text).to.include('inner problem')
+      expect(text, path).to.not.match(/\\n\s+at /)
+      expect(text, path).to.not.include(s.lx.rt.paths.pluginDir)
+    }
+    await s.lx.rt.log.flush()
+    const files = readdirSync(s.lx.rt.paths.logsDir).map((f) => readFileSync(join(s.lx.rt.paths.logsDir, f), 'utf8')).join('')
+    expect(files, 'the log file keeps the full trace').to.match(/with a stack[^\n]*\n\s+Error: inner problem\n\s+at /)
+  })
+
+  it('tool logs answer an empty list until a tool registry provides them', async () => {
+    const r = await s.api('/api/logs/tools?status=success')
+    expect(r.status).to.equal(200)
+    expect(r.body.data.logs).to.be.an('array')
+    expect((await s.api('/api/logs/tools?status=maybe')).status).to.equal(400)
+  })
+
+  it('placeholders: list and preview substitution', async () => {
+    const list = (await s.api('/api/logs/placeholders')).body.data.placeholders as Array<{ name: string }>
+    expect(list.length).to.be.greaterThan(3)
+    const names = list.map((p) => p.name)
+    const r = await s.api('/api/logs/placeholders/preview', { method: 'POST', json: { template: 'Bearer {{apiKey}} for {{model}} {{unknown_thing}}', context: { apiKey: 'k-1', model: 'gpt-x' } } })
+    expect(r.status).to.equal(200)
+    expect(r.body.data.result).to.include('Bearer k-1 for gpt-x')
+    expect(names.length).to.equal(new Set(names).size)
+    const missing = await s.api('/api/logs/placeholders/preview', { method: 'POST', json: { context: {} } })
+    expect(missing.status).to.equal(400)
+    expect(missing.body.message).to.match(/template/)
+    expect((await s.api('/api/logs/placeholders/preview', { method: 'POST', json: { template: 5 } })).status).to.equal(400)
+  })
+})

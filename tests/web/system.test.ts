@@ -107,3 +107,25 @@ describe('system routes', () => {
     })
   })
 })
+
+describe('graceful stop', () => {
+  it('ends open SSE streams, flushes the stats and frees the port', async () => {
+    const s = await startTestServer()
+    const c = sseClient(`${s.base}/api/system/events`, { headers: { Authorization: `Bearer ${s.token}` } })
+    await c.response
+    await c.frames.next()
+    s.lx.rt.stats.recordMessage({ userId: 'u-stop' })
+    const { port } = s.lx.web
+    await s.lx.stop()
+    // The loop ends only when the server closed the stream (else the test times out).
+    const rest: string[] = []
+    for await (const f of c.frames) rest.push(f.event)
+    expect(rest.every((e) => e !== 'status')).to.equal(true)
+    const { readFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    expect(readFileSync(join(s.dataDir, 'stats.json'), 'utf8')).to.include('u-stop')
+    const again = await fetch(`http://127.0.0.1:${port}/api/system/health`).then(() => 'answered', () => 'refused')
+    expect(again).to.equal('refused')
+    await s.close()
+  })
+})

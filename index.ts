@@ -1,6 +1,11 @@
 // Plugin entry (loaded by index.js through tsx). Hosts use the `apps` export; `lingxi` lets the
 // standalone host and the tests reach the running instance.
 import { LingxiPanel } from './apps/panel.js'
+import { LingxiPreset } from './apps/preset.js'
+import { LingxiDraw } from './apps/draw.js'
+import { LingxiGame } from './apps/game.js'
+import { LingxiApproval } from './apps/approval.js'
+import { LingxiChat } from './apps/chat.js'
 import { ensureStarted, running, setStarter, stopRunning, type Running } from './lib/lifecycle.js'
 import { startLingxi } from './routes/index.js'
 
@@ -9,7 +14,7 @@ setStarter(async (): Promise<Running> => {
   return { rt: l.rt, baseUrls: l.web.baseUrls, localUrl: l.web.localUrl, stop: l.stop }
 })
 
-export const apps = { LingxiPanel }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiChat }
 
 export const lingxi = {
   start: ensureStarted,

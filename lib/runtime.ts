@@ -55,7 +55,8 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
   bus.on('config', () => { debug = config.get().debug })
   const sessions = await Sessions.open(paths.dataDir, () => config.get().web.sessionTtlHours * 3600_000, { clock, log })
   const stats = await StatsStore.open(paths.dataDir, { clock, log })
-  const rt: Runtime = {
+  // Domain services (rt.skills, ...) declared by each domain are assigned later by initDomains.
+  const rt = {
     version: readVersion(paths.pluginDir),
     startedAt: clock.now(),
     paths,
@@ -70,7 +71,7 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     providers: {},
     chat: { contributors: [], observers: [] },
     onStop: []
-  }
+  } as Partial<Runtime> as Runtime
   rt.onStop.push(() => stats.flush(), () => log.flush())
   return rt
 }

@@ -126,7 +126,11 @@ export const configSchema = z.strictObject({
     approvalBypassTools: stringList,
     approvalAllowSessionBypass: z.boolean(),
     approvalSessionBypassMaxRisk: risk,
-    maxRounds: z.number().int().min(1).max(50)
+    maxRounds: z.number().int().min(1).max(50),
+    // Tools domain additions: categories switched off, script-folder watcher, event reply probability.
+    disabledCategories: stringList.default([]),
+    watchScripts: z.boolean().default(true),
+    eventProbability: z.number().min(0).max(1).default(0.1)
   }),
   skills: z.strictObject({
     dir: z.string(),

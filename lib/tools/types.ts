@@ -36,6 +36,8 @@ export interface ToolSource {
   list(): RegisteredTool[]
   /** Called by the source when its tool list changed (MCP listChanged, file edits). */
   onChange?(fn: () => void): void
+  /** Optional: false when the list is out of date (checked on each listing; the registry re-lists). */
+  isCurrent?(): boolean
 }
 
 /** The registry surface other domains use (MCP manager, MCP endpoint, memory/knowledge tools). */

@@ -54,7 +54,9 @@ const STYLE_B_PREFIXES = [
   '/api/tools', '/api/skills', '/api/mcp', '/api/memory/', '/api/conversations', '/api/context',
   '/api/knowledge', '/api/image', '/api/game', '/api/test-panel'
 ]
-const STYLE_A_EXCEPTIONS = [/^\/api\/memories(\/|$)/, /^\/api\/chat(\/|$)/]
+const STYLE_A_EXCEPTIONS = [/^\/api\/memories(\/|$)/, /^\/api\/chat(\/|$)/, /^\/api\/conversations\/?$/, /^\/api\/conversations\/[^/]+\/clear$/, /^\/api\/skills\/toggle-(category|tool)$/,
+  /^\/api\/mcp\/servers\/[^/]+\/(connect|disconnect)$/, /^\/api\/tools\/?$/, /^\/api\/tools\/call$/,
+  /^\/api\/tools\/category\/[^/]+\/toggle$/, /^\/api\/tools\/(?!dangerous\/|watcher\/|builtin\/|toggle\/)[^/]+\/toggle$/, /^\/api\/skills\/mcp\/servers\/[^/]+\/(connect|disconnect|reload)$/]
 
 /** The style of a path when no handler chose one (unknown routes, body and auth errors). */
 export function styleForPath (path: string): Style {

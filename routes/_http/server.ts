@@ -14,6 +14,9 @@ import { staticMiddleware } from './static.js'
 
 export const SHARED_MOUNT = '/lingxi'
 
+/** Paths whose POST accepts multipart/form-data uploads (koa-body `ctx.request.files`). */
+export const MULTIPART_PATHS = new Set(['/api/presets/import'])
+
 export interface WebServer {
   app: Koa
   server: Server
@@ -55,10 +58,20 @@ export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware
   })
   // The body parser is rebuilt only when the configured limit changes, so a change applies at once.
   let parser: { limit: string; mw: Koa.Middleware } | undefined
+  let multipartParser: { limit: string; mw: Koa.Middleware } | undefined
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/') && !ctx.path.startsWith('/mcp')) return next()
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next()
     const l = limit()
+    // File uploads (multipart/form-data) only where a route expects one.
+    if (MULTIPART_PATHS.has(ctx.path) && ctx.is('multipart/form-data')) {
+      if (multipartParser?.limit !== l) {
+        const { koaBody } = await import('koa-body')
+        const maxFileSize = rt.config.get().web.bodyLimitKb * 1024
+        multipartParser = { limit: l, mw: koaBody({ multipart: true, formLimit: l, formidable: { maxFileSize, maxFiles: 1 } }) as unknown as Koa.Middleware }
+      }
+      return multipartParser.mw(ctx, next)
+    }
     if (parser?.limit !== l) {
       // Loaded on the first request with a body: it is the heaviest import of the server (start time).
       const { koaBody } = await import('koa-body')

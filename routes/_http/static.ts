@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Next } from 'koa'
+import { ensureDashboardBuilt } from '../../lib/web/build.js'
 
 export function dashboardRoot (pluginDir: string): string {
   const dist = join(pluginDir, 'resources', 'dist')
@@ -10,6 +11,12 @@ export function dashboardRoot (pluginDir: string): string {
 }
 
 export function staticMiddleware (pluginDir: string) {
+  // Start-time build when resources/dist is missing or older than resources/src (e.g. after a git pull
+  // without reinstall). In the background: resources/public serves until it is done. Tests that need the
+  // dashboard build it themselves (tests/dashboard), so other test processes don't spend CPU on it.
+  if (process.env.NODE_ENV !== 'test' || process.env.LINGXI_WEB_BUILD === '1') {
+    ensureDashboardBuilt(pluginDir).catch((err: Error) => { console.warn(`[lingxi] ${err.message}`) })
+  }
   return async function dashboard (ctx: Context, next: Next): Promise<void> {
     await next()
     if (ctx.body !== undefined || ctx.respond === false) return

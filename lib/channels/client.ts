@@ -1,0 +1,52 @@
+// Builds the `openai` client for one request on one channel with one key: custom path, header and
+// body templates rendered with the request's placeholders (lib/templates/placeholders.ts).
+import OpenAI from 'openai'
+import type { ChannelConfig } from '../config/schema.js'
+import { renderDeep, renderTemplate } from '../templates/placeholders.js'
+import type { ChannelKey } from './keys.js'
+
+export interface TemplateContext {
+  model: string
+  userId?: string | undefined
+  groupId?: string | undefined
+  nickname?: string | undefined
+}
+
+export interface ChannelClient {
+  client: OpenAI
+  /** Rendered body template, merged over each request body. */
+  extraBody: Record<string, unknown>
+}
+
+const trimSlash = (s: string): string => s.replace(/\/+$/, '')
+
+/** The URL a custom path points to: absolute URLs are used as they are, paths are appended to baseUrl. */
+export function customUrl (baseUrl: string, customPath: string): string {
+  if (/^https?:\/\//i.test(customPath)) return customPath
+  return `${trimSlash(baseUrl)}/${customPath.replace(/^\/+/, '')}`
+}
+
+export function buildClient (ch: ChannelConfig, key: ChannelKey | undefined, ctx: TemplateContext, now: number, timeoutMs: number): ChannelClient {
+  const values: Record<string, unknown> = {
+    apiKey: key?.key ?? '', model: ctx.model, baseUrl: ch.baseUrl, channel: ch.name,
+    userId: ctx.userId ?? '', groupId: ctx.groupId ?? '', nickname: ctx.nickname ?? ''
+  }
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(ch.headersTemplate)) headers[k] = renderTemplate(v, values, now)
+  const path = ch.customPath ? renderTemplate(ch.customPath, values, now) : ''
+  const base = trimSlash(ch.baseUrl)
+  const fetchWithPath: typeof fetch = (input, init) => {
+    // The client always posts chat requests to `${baseURL}/chat/completions`; a custom path replaces that URL.
+    if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return fetch(customUrl(ch.baseUrl, path), init)
+    return fetch(input, init)
+  }
+  const client = new OpenAI({
+    apiKey: key?.key || 'none',
+    baseURL: base,
+    timeout: timeoutMs,
+    maxRetries: 0,
+    defaultHeaders: headers,
+    fetch: fetchWithPath
+  })
+  return { client, extraBody: renderDeep(ch.bodyTemplate, values, now) }
+}

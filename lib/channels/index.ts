@@ -1,0 +1,23 @@
+// Start-up of the channels domain: channel service, model gateway and batch tests on the runtime.
+import type { Runtime } from '../runtime.js'
+import { BatchTests } from './batch-test.js'
+import { ChannelGateway } from './gateway.js'
+import { ChannelService } from './service.js'
+
+export interface ChannelsDomain {
+  service: ChannelService
+  gateway: ChannelGateway
+  tests: BatchTests
+}
+
+declare module '../runtime.js' {
+  interface Runtime { channels: ChannelsDomain }
+}
+
+export function initChannels (rt: Runtime): void {
+  const service = new ChannelService(rt)
+  const gateway = new ChannelGateway(rt, service)
+  rt.channels = { service, gateway, tests: new BatchTests(rt, service, gateway) }
+  rt.chat.models = gateway
+  rt.providers.availableChannels = () => service.availableCount()
+}

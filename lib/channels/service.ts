@@ -1,0 +1,199 @@
+// Model channels over the `channels` configuration section: CRUD written through rt.config.update
+// (atomic, validated, masked secrets kept), the live status of each channel, and the choice of the
+// best available channel for a request.
+import { z } from 'zod'
+import { channelSchema, type ChannelConfig } from '../config/schema.js'
+import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
+import { sameJson } from '../config/object-paths.js'
+import { AppError } from '../core/errors.js'
+import type { Runtime } from '../runtime.js'
+
+export type ChannelStatus = 'active' | 'error' | 'disabled'
+
+export interface ChannelHealth { status: 'active' | 'error'; lastError: string; lastUsed: number }
+
+export type ChannelView = Omit<ChannelConfig, 'apiKeys'> & {
+  id: string
+  status: ChannelStatus
+  lastError: string
+  lastUsed: string
+  apiKeys: Array<{ name: string; key: string; enabled: boolean; index: number }>
+}
+
+export const CHANNEL_NOT_FOUND = 'Channel does not exist'
+
+/** Fields of the view that clients may send back with a PUT; they are not configuration. */
+const VIEW_ONLY = ['status', 'lastError', 'lastUsed'] as const
+
+/** Defaults of every optional field, so a written channel only holds what differs from them. */
+const DEFAULTS = channelSchema.parse({ name: 'x', baseUrl: 'http://x' }) as Record<string, unknown>
+
+export class ChannelService {
+  private readonly health = new Map<string, ChannelHealth>()
+  private writing: Promise<unknown> = Promise.resolve()
+
+  constructor (private readonly rt: Runtime) {}
+
+  list (): ChannelConfig[] { return this.rt.config.get().channels }
+
+  /** A channel by name or id. */
+  find (nameOrId: string): ChannelConfig | undefined {
+    const list = this.list()
+    return list.find((c) => c.name === nameOrId) ?? list.find((c) => c.id === nameOrId)
+  }
+
+  get (nameOrId: string): ChannelConfig {
+    const ch = this.find(nameOrId)
+    if (!ch) throw new AppError('NOT_FOUND', CHANNEL_NOT_FOUND)
+    return ch
+  }
+
+  idOf (ch: ChannelConfig): string { return ch.id ?? ch.name }
+
+  status (ch: ChannelConfig): ChannelStatus {
+    if (!ch.enabled) return 'disabled'
+    return this.health.get(ch.name)?.status ?? 'active'
+  }
+
+  /** The channel as clients see it: secrets masked, keys numbered, live status. */
+  view (ch: ChannelConfig): ChannelView {
+    const masked = maskSecrets(ch)
+    const h = this.health.get(ch.name)
+    return {
+      ...masked,
+      id: this.idOf(ch),
+      apiKeys: masked.apiKeys.map((k, index) => ({ ...k, index })),
+      status: this.status(ch),
+      lastError: h?.lastError ?? '',
+      lastUsed: h?.lastUsed ? new Date(h.lastUsed).toISOString() : ''
+    }
+  }
+
+  views (): ChannelView[] { return this.list().map((c) => this.view(c)) }
+
+  /** Enabled channels not currently failing (GET /api/system/status). */
+  availableCount (): number { return this.list().filter((c) => this.status(c) === 'active').length }
+
+  markOk (ch: ChannelConfig): void { this.setHealth(ch, 'active', '') }
+
+  markError (ch: ChannelConfig, error: string): void { this.setHealth(ch, 'error', error) }
+
+  /**
+   * Channels to try for a request, best first. A named channel must exist and be enabled. Otherwise:
+   * channels listing the model (or listing none) first, then healthy ones, then by priority.
+   */
+  candidates (name?: string, model?: string, anyState = false): ChannelConfig[] {
+    if (name) {
+      const ch = this.find(name)
+      if (!ch) throw new AppError('CHANNEL_UNAVAILABLE', `Channel ${name} does not exist`)
+      if (!ch.enabled && !anyState) throw new AppError('CHANNEL_UNAVAILABLE', `Channel ${ch.name} is disabled`)
+      return [ch]
+    }
+    const enabled = this.list().map((c, order) => ({ c, order })).filter(({ c }) => c.enabled)
+    if (enabled.length === 0) throw new AppError('CHANNEL_UNAVAILABLE', 'No available channels')
+    const fits = (c: ChannelConfig): number => (!model || c.models.length === 0 || c.models.includes(model) || c.model === model ? 1 : 0)
+    const healthy = (c: ChannelConfig): number => (this.status(c) === 'active' ? 1 : 0)
+    return enabled
+      .sort((a, b) => fits(b.c) - fits(a.c) || healthy(b.c) - healthy(a.c) || b.c.priority - a.c.priority || a.order - b.order)
+      .map(({ c }) => c)
+  }
+
+  async create (input: unknown): Promise<ChannelConfig> {
+    return this.serial(async () => {
+      const ch = parseChannel(stripViewFields(input))
+      if (this.find(ch.name)) throw new AppError('CONFLICT', `Channel ${ch.name} already exists`)
+      const withId: ChannelConfig = { ...ch, id: ch.id ?? ch.name, apiKeys: nameKeys(ch.apiKeys) }
+      if (this.list().some((c) => this.idOf(c) === withId.id)) throw new AppError('CONFLICT', `Channel id ${withId.id} is already used`)
+      await this.write([...this.list(), withId])
+      return withId
+    })
+  }
+
+  async update (name: string, partial: unknown): Promise<ChannelConfig> {
+    return this.serial(async () => {
+      const current = this.get(name)
+      const patch = stripViewFields(partial)
+      if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new AppError('INVALID_CONFIG', 'Body must be a JSON object', { errors: [{ path: '', message: 'expected an object' }] })
+      const incoming = keepMaskedSecrets(patch as Record<string, unknown>, current)
+      const next = parseChannel({ ...current, ...incoming })
+      if (next.name !== current.name && this.find(next.name)) throw new AppError('CONFLICT', `Channel ${next.name} already exists`)
+      const fixed: ChannelConfig = { ...next, apiKeys: nameKeys(next.apiKeys) }
+      await this.write(this.list().map((c) => (c.name === current.name ? fixed : c)))
+      if (fixed.name !== current.name) this.health.delete(current.name)
+      return fixed
+    })
+  }
+
+  async remove (name: string): Promise<void> {
+    await this.serial(async () => {
+      const current = this.get(name)
+      await this.write(this.list().filter((c) => c.name !== current.name))
+      this.health.delete(current.name)
+    })
+  }
+
+  private async write (list: ChannelConfig[]): Promise<void> {
+    await this.rt.config.update({ channels: list.map(compact) })
+  }
+
+  /** Channel writes read-modify-write the whole list: one at a time. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(fn, fn)
+    this.writing = run.catch(() => undefined)
+    return run
+  }
+
+  private setHealth (ch: ChannelConfig, status: 'active' | 'error', lastError: string): void {
+    const prev = this.health.get(ch.name)
+    this.health.set(ch.name, { status, lastError, lastUsed: this.rt.clock.now() })
+    if (prev?.status !== status) {
+      this.rt.bus.emit('system', 'channel', { id: this.idOf(ch), name: ch.name, status, error: lastError || undefined, timestamp: this.rt.clock.now() })
+    }
+  }
+}
+
+function stripViewFields (input: unknown): unknown {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return input
+  const out: Record<string, unknown> = { ...(input as Record<string, unknown>) }
+  for (const k of VIEW_ONLY) delete out[k]
+  if (Array.isArray(out.apiKeys)) {
+    out.apiKeys = out.apiKeys.map((k: unknown) => {
+      if (!k || typeof k !== 'object') return k
+      const { index: _index, ...rest } = k as Record<string, unknown>
+      return rest
+    })
+  }
+  return out
+}
+
+function parseChannel (value: unknown): ChannelConfig {
+  const r = channelSchema.safeParse(value)
+  if (r.success) return r.data
+  const errors = r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
+  const first = errors[0]
+  throw new AppError('INVALID_CONFIG', first ? `${first.path || 'channel'}: ${first.message}` : 'Invalid channel', { errors })
+}
+
+/** Keys are matched by name when a masked key is sent back, so every key gets a distinct name. */
+function nameKeys (keys: ChannelConfig['apiKeys']): ChannelConfig['apiKeys'] {
+  const used = new Set<string>()
+  return keys.map((k, i) => {
+    let name = k.name || `key-${i + 1}`
+    while (used.has(name)) name = `${name}-${i + 1}`
+    used.add(name)
+    return { ...k, name }
+  })
+}
+
+/** The channel without the fields that equal their defaults (keeps config.yaml short). */
+function compact (ch: ChannelConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(ch)) {
+    if (v === undefined) continue
+    if (k !== 'name' && k !== 'baseUrl' && k in DEFAULTS && sameJson(DEFAULTS[k], v)) continue
+    out[k] = v
+  }
+  return out
+}
+
+export const channelNameSchema = z.string().min(1).max(64)

@@ -1,0 +1,20 @@
+// Start-up of the chat domain: the conversation store and the chat pipeline on the runtime.
+import type { Runtime } from '../runtime.js'
+import { ChatPipeline } from './service.js'
+import { ConversationStore } from './store.js'
+
+export interface ConversationsDomain {
+  store: ConversationStore
+  pipeline: ChatPipeline
+}
+
+declare module '../runtime.js' {
+  interface Runtime { conversations: ConversationsDomain }
+}
+
+export async function initChat (rt: Runtime): Promise<void> {
+  const store = await ConversationStore.open(rt)
+  const pipeline = new ChatPipeline(rt, store)
+  rt.conversations = { store, pipeline }
+  rt.chat.chat = pipeline
+}

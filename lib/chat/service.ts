@@ -1,0 +1,223 @@
+// The chat pipeline (ChatService.reply): rate limit, per-conversation serialisation, preset, system
+// prompt with contributors' sections, context window, model call with the tool loop, storage,
+// observers and statistics.
+import { AppError } from '../core/errors.js'
+import { RateLimiter } from '../core/rate-limit.js'
+import type { Runtime } from '../runtime.js'
+import { buildContext } from './context.js'
+import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, ModelResponse, ResolvedPreset, ToolCallRequest, TurnContext, Usage } from './contracts.js'
+import { KeyedQueue } from './queue.js'
+import type { ConversationStore } from './store.js'
+
+export type ReplyOptions = NonNullable<Parameters<ChatService['reply']>[2]>
+export type ReplyResult = Awaited<ReturnType<ChatService['reply']>>
+
+/** In-memory state of a conversation that had a turn since start-up (GET /api/context/list). */
+export interface ActiveContext {
+  conversationId: string
+  userId: string
+  groupId: string
+  turns: number
+  processing: boolean
+  lastActiveAt: number
+}
+
+const DEFAULT_PROMPT = '你是灵犀，一个友好、乐于助人的 AI 助手。请简洁、准确地回答。'
+const MAX_TOOL_RESULT_CHARS = 20000
+
+export class ChatPipeline implements ChatService {
+  private readonly queue = new KeyedQueue()
+  private readonly limiter: RateLimiter
+  private readonly active = new Map<string, ActiveContext>()
+
+  constructor (private readonly rt: Runtime, private readonly conversations: ConversationStore) {
+    this.limiter = new RateLimiter(() => rt.config.get().chat.userRateLimitPerMinute, 60_000, rt.clock)
+  }
+
+  async reply (scope: ChatScope, input: string, opts: ReplyOptions = {}): Promise<ReplyResult> {
+    if (!this.limiter.take(scope.userId)) {
+      const s = Math.ceil(this.limiter.retryAfterMs(scope.userId) / 1000)
+      throw new AppError('RATE_LIMITED', `Too many requests; try again in ${s} s`)
+    }
+    return await this.queue.run(scope.conversationId, async () => await this.turn(scope, input, opts))
+  }
+
+  contexts (): ActiveContext[] {
+    return [...this.active.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)
+  }
+
+  /** Forgets a conversation's in-memory context; true when there was one. */
+  forget (conversationId: string): boolean { return this.active.delete(conversationId) }
+
+  /** Resets every in-memory state: queues, rate counters, active contexts. */
+  reset (): void {
+    this.queue.reset()
+    this.limiter.reset()
+    this.active.clear()
+  }
+
+  private async turn (scope: ChatScope, input: string, opts: ReplyOptions): Promise<ReplyResult> {
+    const rt = this.rt
+    const models = rt.chat.models
+    if (!models) throw new AppError('CHANNEL_UNAVAILABLE', 'No model channel is available')
+    const ctx = this.touch(scope)
+    ctx.processing = true
+    try {
+      const preset = await this.preset(scope, opts.presetId)
+      const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}) }
+      const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)
+      const cfg = rt.config.get()
+      const messages = buildContext(cfg.context, systemPrompt, this.conversations.history(scope.conversationId), withImages(input, opts.images))
+      const signal = combine(opts.signal, AbortSignal.timeout(cfg.chat.timeoutSeconds * 1000))
+      const base: Omit<ModelRequest, 'messages'> = {
+        source: 'chat',
+        signal,
+        scope: { userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}), ...(scope.nickname ? { nickname: scope.nickname } : {}) },
+        ...sampling(preset, opts)
+      }
+      const toolsOn = (opts.toolsEnabled ?? preset.tools.enabled) && cfg.tools.enabled && rt.chat.tools !== undefined
+      const { content, usage } = await this.complete(models, base, messages, turn, toolsOn, opts.onDelta)
+      const now = rt.clock.now()
+      await this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
+        [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
+      ctx.turns++
+      this.observe(turn, { user: input, assistant: content })
+      rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
+      return { response: content, usage, conversationId: scope.conversationId }
+    } finally {
+      ctx.processing = false
+      ctx.lastActiveAt = rt.clock.now()
+    }
+  }
+
+  /** Model call(s): with tools, up to tools.maxRounds rounds of tool calls, then a final answer. */
+  private async complete (models: ModelGateway, base: Omit<ModelRequest, 'messages'>, messages: ChatMessage[], turn: TurnContext, toolsOn: boolean, onDelta?: (t: string) => void): Promise<{ content: string; usage: Usage }> {
+    const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
+    const tools = toolsOn ? this.rt.chat.tools : undefined
+    const definitions = tools ? await tools.definitionsFor(turn) : []
+    const maxRounds = this.rt.config.get().tools.maxRounds
+    for (let round = 0; ; round++) {
+      const offer = tools && definitions.length && round < maxRounds
+      const req: ModelRequest = { ...base, messages, ...(offer ? { tools: definitions } : {}) }
+      const res = await call(models, req, onDelta)
+      addUsage(usage, res.usage)
+      if (!offer || !tools || !res.toolCalls.length) return { content: res.content, usage }
+      messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls })
+      const results = await Promise.all(res.toolCalls.map(async (c) => await this.runTool(c, turn)))
+      res.toolCalls.forEach((c, i) => messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: results[i] ?? '' }))
+    }
+  }
+
+  private async runTool (c: ToolCallRequest, turn: TurnContext): Promise<string> {
+    const tools = this.rt.chat.tools
+    if (!tools) return 'Error: tools are not available'
+    let args: Record<string, unknown>
+    try {
+      const parsed: unknown = c.arguments.trim() ? JSON.parse(c.arguments) : {}
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'Error: tool arguments must be a JSON object'
+      args = parsed as Record<string, unknown>
+    } catch {
+      return 'Error: tool arguments are not valid JSON'
+    }
+    try {
+      const r = await tools.execute(c.name, args, turn)
+      const text = r.content.map((p) => p.type === 'text' ? p.text : `[image ${p.mimeType}]`).join('\n')
+      return (r.isError ? `Error: ${text}` : text).slice(0, MAX_TOOL_RESULT_CHARS)
+    } catch (err) {
+      this.rt.log.warn('Tool call failed', { tool: c.name, error: err instanceof Error ? err.message : String(err) })
+      return `Error: ${err instanceof Error ? err.message : String(err)}`
+    }
+  }
+
+  private async preset (scope: ChatScope, presetId?: string): Promise<ResolvedPreset> {
+    const resolver = this.rt.chat.presets
+    if (resolver) return await resolver.resolve(scope, presetId)
+    const cfg = this.rt.config.get()
+    return {
+      id: presetId || cfg.llm.defaultChatPresetId || 'default',
+      name: 'Default',
+      systemPrompt: DEFAULT_PROMPT,
+      tools: { enabled: cfg.tools.enabled, allowedTools: cfg.tools.allowedTools, excludedTools: cfg.tools.disabledTools, allowDangerous: cfg.tools.allowDangerous },
+      memory: { enabled: cfg.memory.enabled, maxMemories: cfg.memory.maxMemoriesInPrompt }
+    }
+  }
+
+  private async systemPrompt (turn: TurnContext): Promise<string> {
+    const parts = [turn.preset.systemPrompt]
+    const contributors = [...this.rt.chat.contributors].sort((a, b) => a.order - b.order)
+    for (const c of contributors) {
+      try {
+        const s = await c.contribute(turn)
+        if (s?.trim()) parts.push(s.trim())
+      } catch (err) {
+        // A failing section (memory, knowledge) must not cost the user the answer.
+        this.rt.log.warn('Prompt contributor failed', { contributor: c.name, error: err instanceof Error ? err.message : String(err) })
+      }
+    }
+    return parts.filter((p) => p.trim()).join('\n\n')
+  }
+
+  private observe (turn: TurnContext, exchange: { user: string; assistant: string }): void {
+    for (const o of this.rt.chat.observers) {
+      try {
+        void Promise.resolve(o.afterTurn(turn, exchange)).catch((err: unknown) => this.observerFailed(o.name, err))
+      } catch (err) {
+        this.observerFailed(o.name, err)
+      }
+    }
+  }
+
+  private observerFailed (name: string, err: unknown): void {
+    this.rt.log.warn('Turn observer failed', { observer: name, error: err instanceof Error ? err.message : String(err) })
+  }
+
+  private touch (scope: ChatScope): ActiveContext {
+    let c = this.active.get(scope.conversationId)
+    if (!c) {
+      c = { conversationId: scope.conversationId, userId: scope.userId, groupId: scope.groupId ?? '', turns: 0, processing: false, lastActiveAt: this.rt.clock.now() }
+      this.active.set(scope.conversationId, c)
+      if (this.active.size > 5000) {
+        const oldest = this.active.keys().next().value
+        if (oldest !== undefined) this.active.delete(oldest)
+      }
+    }
+    return c
+  }
+}
+
+async function call (models: ModelGateway, req: ModelRequest, onDelta?: (t: string) => void): Promise<ModelResponse> {
+  try {
+    return onDelta ? await models.stream(req, onDelta) : await models.complete(req)
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    if (req.signal?.aborted) throw new AppError('TIMEOUT', 'The model did not answer in time')
+    throw new AppError('MODEL_ERROR', `Model error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300))
+  }
+}
+
+function sampling (p: ResolvedPreset, opts: ReplyOptions): Partial<ModelRequest> {
+  const out: Partial<ModelRequest> = {}
+  const temperature = opts.temperature ?? p.temperature
+  const maxTokens = opts.maxTokens ?? p.maxTokens
+  if (temperature !== undefined) out.temperature = temperature
+  if (maxTokens !== undefined) out.maxTokens = maxTokens
+  if (p.topP !== undefined) out.topP = p.topP
+  if (p.frequencyPenalty !== undefined) out.frequencyPenalty = p.frequencyPenalty
+  if (p.presencePenalty !== undefined) out.presencePenalty = p.presencePenalty
+  if (p.model) out.model = p.model
+  return out
+}
+
+function addUsage (sum: Usage, u: Usage): void {
+  sum.promptTokens += u.promptTokens
+  sum.completionTokens += u.completionTokens
+  sum.totalTokens += u.totalTokens
+}
+
+function withImages (input: string, images?: string[]): string {
+  return images?.length ? `${input}\n${images.map((u) => `[image: ${u}]`).join('\n')}` : input
+}
+
+function combine (a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
+  return a ? AbortSignal.any([a, b]) : b
+}

@@ -1,0 +1,106 @@
+// Image presets: built-in (code), custom (drawing.json) and remote (fetched from image.remotePresetsUrl
+// with a timeout; the last good copy stays in drawing.json when the source fails).
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { z } from 'zod'
+import { AppError, errorText } from '../core/errors.js'
+import { Store } from '../core/store.js'
+import type { Runtime } from '../runtime.js'
+import { BUILTIN_IMAGE_PRESETS } from './builtin.js'
+import { remotePreset, type imagePresetInput, type ImagePreset, type RemotePresets } from './types.js'
+
+export interface DrawingData { custom: ImagePreset[]; remote: RemotePresets }
+
+/** How long a remote source may take (ms). */
+export const REMOTE_TIMEOUT_MS = 10_000
+const MAX_REMOTE_BYTES = 1024 * 1024
+
+export interface PresetMatch { preset: ImagePreset; input: string }
+
+export class DrawingService {
+  private refreshing: Promise<RemotePresets> | undefined
+
+  private constructor (private readonly rt: Runtime, private readonly store: Store<DrawingData>) {}
+
+  static async open (rt: Runtime): Promise<DrawingService> {
+    const store = await Store.open<DrawingData>(join(rt.paths.dataDir, 'drawing.json'), {
+      custom: [],
+      remote: { url: '', presets: [], updatedAt: null, lastAttemptAt: null, error: null }
+    }, { log: rt.log, pretty: true })
+    return new DrawingService(rt, store)
+  }
+
+  private now (): string { return new Date(this.rt.clock.now()).toISOString() }
+
+  all (): { builtin: ImagePreset[]; custom: ImagePreset[]; remote: RemotePresets } {
+    return { builtin: structuredClone([...BUILTIN_IMAGE_PRESETS]), custom: structuredClone(this.store.data.custom), remote: structuredClone(this.store.data.remote) }
+  }
+
+  async addCustom (input: z.output<typeof imagePresetInput>): Promise<ImagePreset> {
+    const p: ImagePreset = { uid: `custom-${randomUUID().slice(0, 8)}`, keywords: input.keywords, needImage: input.needImage, prompt: input.prompt, ...(input.name ? { name: input.name } : {}) }
+    await this.store.update((d) => { d.custom.push(p) })
+    return p
+  }
+
+  async removeCustom (uid: string): Promise<void> {
+    if (!this.store.data.custom.some((p) => p.uid === uid)) throw new AppError('NOT_FOUND', 'Image preset not found')
+    await this.store.update((d) => { d.custom = d.custom.filter((p) => p.uid !== uid) })
+  }
+
+  /** Fetches the remote source; concurrent calls share one fetch. Failure keeps the last good copy. */
+  refreshRemote (timeoutMs = REMOTE_TIMEOUT_MS): Promise<RemotePresets> {
+    this.refreshing ??= this.fetchRemote(timeoutMs).finally(() => { this.refreshing = undefined })
+    return this.refreshing
+  }
+
+  private async fetchRemote (timeoutMs: number): Promise<RemotePresets> {
+    const url = this.rt.config.get().image.remotePresetsUrl
+    if (!url) throw new AppError('INVALID_ARGS', 'image.remotePresetsUrl is not set')
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/json' } })
+      if (!res.ok) throw new Error(`HTTP ${res.status}`)
+      const text = await res.text()
+      if (text.length > MAX_REMOTE_BYTES) throw new Error('response too large')
+      const presets = parseRemote(JSON.parse(text) as unknown)
+      await this.store.update((d) => { d.remote = { url, presets, updatedAt: this.now(), lastAttemptAt: this.now(), error: null } })
+      this.rt.log.info('Remote image presets refreshed', { count: presets.length })
+      return structuredClone(this.store.data.remote)
+    } catch (err) {
+      const msg = err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : errorText(err)
+      await this.store.update((d) => { d.remote = { ...d.remote, lastAttemptAt: this.now(), error: msg } })
+      this.rt.log.warn('Remote image presets could not be fetched; keeping the last good copy', { error: msg })
+      throw new AppError('CONNECTION_FAILED', `Remote presets could not be fetched: ${msg}`)
+    }
+  }
+
+  /** The preset a message starts with (custom, then remote, then built-in; longest keyword wins). */
+  match (text: string): PresetMatch | undefined {
+    const t = text.trim().replace(/^[#＃]/, '')
+    const lists = [this.store.data.custom, this.store.data.remote.presets, BUILTIN_IMAGE_PRESETS]
+    let best: { preset: ImagePreset; kw: string } | undefined
+    for (const list of lists) {
+      for (const preset of list) {
+        for (const kw of preset.keywords) {
+          if (kw && t.startsWith(kw) && (!best || kw.length > best.kw.length)) best = { preset, kw }
+        }
+      }
+      if (best) break
+    }
+    return best ? { preset: best.preset, input: t.slice(best.kw.length).trim() } : undefined
+  }
+}
+
+/** Accepts `[...]`, `{presets: [...]}` or `{data: [...]}`; invalid entries are skipped. */
+export function parseRemote (doc: unknown): ImagePreset[] {
+  const list = Array.isArray(doc) ? doc : (doc && typeof doc === 'object' ? ((doc as { presets?: unknown }).presets ?? (doc as { data?: unknown }).data) : undefined)
+  if (!Array.isArray(list)) throw new Error('expected a JSON array of presets')
+  const out: ImagePreset[] = []
+  list.forEach((raw, i) => {
+    const r = remotePreset.safeParse(raw)
+    if (!r.success) return
+    const { uid, name, ...rest } = r.data
+    out.push({ uid: uid ?? `remote-${i}`, ...rest, ...(name ? { name } : {}) })
+  })
+  if (list.length > 0 && out.length === 0) throw new Error('no valid preset in the source')
+  return out
+}

@@ -1,0 +1,257 @@
+// One live connection to an MCP server: builds the transport for its type, connects with a timeout,
+// keeps the tool list and answers tool calls, resources and prompts.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { ToolResult } from '../chat/contracts.js'
+import type { Clock } from '../core/clock.js'
+import { AppError, errorText } from '../core/errors.js'
+import { requireCommand } from './command.js'
+import type { McpToolInfo, ServerConfig } from './types.js'
+
+export const DEFAULT_TIMEOUT_MS = 30_000
+const STDERR_LINES = 20
+
+export interface ConnectionOptions {
+  clock: Clock
+  clientVersion: string
+  /** The connection closed without close() being called (process died, stream ended). */
+  onUnexpectedClose: (reason: string) => void
+  onToolsChanged: () => void
+  onStderr?: (line: string) => void
+}
+
+export type CallOptions = { signal?: AbortSignal }
+
+function mapError (err: unknown, what: string): AppError {
+  if (err instanceof AppError) return err
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return new AppError('TIMEOUT', `${what} timed out`, { cause: err })
+  return new AppError('CONNECTION_FAILED', `${what} failed: ${errorText(err)}`, { cause: err })
+}
+
+export class McpConnection {
+  client?: Client
+  private transport?: Transport
+  tools: McpToolInfo[] = []
+  serverInfo?: { name: string; version: string }
+  private closing = false
+  private readonly stderr: string[] = []
+
+  constructor (readonly name: string, readonly config: ServerConfig, private readonly opts: ConnectionOptions) {}
+
+  get timeoutMs (): number { return this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS }
+
+  /** The child's process id (stdio, npm, npx), for diagnostics. */
+  get pid (): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined
+  }
+
+  /** The last lines the child process wrote to stderr (for error messages). */
+  stderrTail (): string { return this.stderr.slice(-5).join('\n') }
+
+  private buildTransport (): Transport {
+    const c = this.config
+    switch (c.type) {
+      case 'stdio':
+      case 'npm':
+      case 'npx': {
+        const env = { ...getDefaultEnvironment(), ...(c.env ?? {}) }
+        const command = c.type === 'stdio' ? c.command : 'npx'
+        requireCommand(command, { ...process.env, ...env })
+        const args = c.type === 'stdio' ? (c.args ?? []) : ['-y', c.package, ...(c.args ?? [])]
+        const t = new StdioClientTransport({ command, args, env, stderr: 'pipe', ...(c.type === 'stdio' && c.cwd ? { cwd: c.cwd } : {}) })
+        let partial = ''
+        t.stderr?.on('data', (chunk: Buffer) => {
+          const lines = (partial + chunk.toString('utf8')).split('\n')
+          partial = lines.pop() ?? ''
+          for (const line of lines) {
+            if (!line.trim()) continue
+            this.stderr.push(line)
+            if (this.stderr.length > STDERR_LINES) this.stderr.shift()
+            this.opts.onStderr?.(line)
+          }
+        })
+        return t
+      }
+      case 'sse': {
+        const headers = c.headers ?? {}
+        return new SSEClientTransport(new URL(c.url), {
+          requestInit: { headers },
+          // The SSE stream GET uses its own fetch; send the headers there too.
+          eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } }) }
+        })
+      }
+      case 'http':
+      case 'streamable-http':
+        return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } })
+    }
+  }
+
+  /** Connects and reads the tool list; rejects with CONNECTION_FAILED or TIMEOUT. */
+  async open (): Promise<void> {
+    const client = new Client({ name: 'lingxi-plugin', version: this.opts.clientVersion }, {
+      capabilities: {},
+      listChanged: {
+        tools: {
+          onChanged: (err, tools) => {
+            if (err || !tools) return
+            this.tools = tools.map(toInfo)
+            this.opts.onToolsChanged()
+          }
+        }
+      }
+    })
+    const transport = this.buildTransport()
+    this.client = client
+    this.transport = transport
+    let timer: NodeJS.Timeout | undefined
+    const guard = new Promise<never>((_resolve, reject) => {
+      timer = this.opts.clock.setTimeout(() => reject(new AppError('TIMEOUT', `Connecting to ${this.name} timed out after ${this.timeoutMs} ms`)), this.timeoutMs)
+    })
+    try {
+      await Promise.race([(async () => {
+        await client.connect(transport, { timeout: this.timeoutMs })
+        const v = client.getServerVersion()
+        if (v) this.serverInfo = { name: v.name, version: v.version }
+        this.tools = client.getServerCapabilities()?.tools ? await this.fetchTools() : []
+      })(), guard])
+    } catch (err) {
+      await this.close()
+      const tail = this.stderrTail()
+      const e = mapError(err, `Connecting to ${this.name}`)
+      throw tail && e.code === 'CONNECTION_FAILED' ? new AppError(e.code, `${e.message} (stderr: ${tail})`) : e
+    } finally {
+      if (timer) this.opts.clock.clearTimeout(timer)
+    }
+    client.onclose = () => { if (!this.closing) this.opts.onUnexpectedClose(this.stderrTail() || 'connection closed') }
+  }
+
+  private async fetchTools (): Promise<McpToolInfo[]> {
+    const out: McpToolInfo[] = []
+    let cursor: string | undefined
+    do {
+      const page = await this.req().listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      out.push(...page.tools.map(toInfo))
+      cursor = page.nextCursor
+    } while (cursor && out.length < 10_000)
+    return out
+  }
+
+  private req (): Client {
+    if (!this.client) throw new AppError('CONNECTION_FAILED', `Server ${this.name} is not connected`)
+    return this.client
+  }
+
+  async refreshTools (): Promise<void> {
+    this.tools = await this.fetchTools()
+  }
+
+  async ping (timeoutMs: number): Promise<void> {
+    await this.req().ping({ timeout: timeoutMs })
+  }
+
+  async callTool (tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
+    try {
+      const r = await this.req().callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) })
+      return toToolResult(r)
+    } catch (err) {
+      throw mapError(err, `Tool ${tool} on ${this.name}`)
+    }
+  }
+
+  async listResources (): Promise<unknown[]> {
+    if (!this.client?.getServerCapabilities()?.resources) return []
+    const out: unknown[] = []
+    let cursor: string | undefined
+    do {
+      const page = await this.req().listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      out.push(...page.resources)
+      cursor = page.nextCursor
+    } while (cursor && out.length < 10_000)
+    return out
+  }
+
+  async listResourceTemplates (): Promise<unknown[]> {
+    if (!this.client?.getServerCapabilities()?.resources) return []
+    const out: unknown[] = []
+    let cursor: string | undefined
+    do {
+      const page = await this.req().listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      out.push(...page.resourceTemplates)
+      cursor = page.nextCursor
+    } while (cursor && out.length < 10_000)
+    return out
+  }
+
+  async readResource (uri: string): Promise<unknown> {
+    try {
+      return await this.req().readResource({ uri }, { timeout: this.timeoutMs })
+    } catch (err) {
+      throw mcpRequestError(err, `Reading ${uri}`)
+    }
+  }
+
+  async listPrompts (): Promise<unknown[]> {
+    if (!this.client?.getServerCapabilities()?.prompts) return []
+    const out: unknown[] = []
+    let cursor: string | undefined
+    do {
+      const page = await this.req().listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      out.push(...page.prompts)
+      cursor = page.nextCursor
+    } while (cursor && out.length < 10_000)
+    return out
+  }
+
+  async getPrompt (name: string, args: Record<string, string>): Promise<unknown> {
+    try {
+      return await this.req().getPrompt({ name, arguments: args }, { timeout: this.timeoutMs })
+    } catch (err) {
+      throw mcpRequestError(err, `Prompt ${name}`)
+    }
+  }
+
+  /** Closes the client; for stdio servers this ends the child process. */
+  async close (): Promise<void> {
+    this.closing = true
+    const c = this.client
+    this.client = undefined
+    this.transport = undefined
+    if (c) {
+      try { await c.close() } catch { /* already closed */ }
+    }
+  }
+}
+
+/** Errors the server answered (bad uri, unknown prompt) are the caller's fault: 400, not 502. */
+function mcpRequestError (err: unknown, what: string): AppError {
+  if (err instanceof McpError && (err.code === ErrorCode.InvalidParams || err.code === ErrorCode.InvalidRequest || err.code === ErrorCode.MethodNotFound)) {
+    return new AppError('INVALID_ARGS', `${what}: ${err.message}`, { cause: err })
+  }
+  return mapError(err, what)
+}
+
+function toInfo (t: Tool): McpToolInfo {
+  return { name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown> }
+}
+
+type RawContent = { type: string; text?: string; data?: string; mimeType?: string; resource?: { uri?: string; text?: string }; uri?: string }
+
+/** MCP call results as the registry's ToolResult: text and images kept, other content as text. */
+export function toToolResult (r: unknown): ToolResult {
+  const res = r as { content?: RawContent[]; isError?: boolean; structuredContent?: unknown; toolResult?: unknown }
+  const content: ToolResult['content'] = []
+  for (const c of res.content ?? []) {
+    if (c.type === 'text') content.push({ type: 'text', text: c.text ?? '' })
+    else if (c.type === 'image' && c.data && c.mimeType) content.push({ type: 'image', data: c.data, mimeType: c.mimeType })
+    else if (c.type === 'resource' && typeof c.resource?.text === 'string') content.push({ type: 'text', text: c.resource.text })
+    else if (c.type === 'resource_link') content.push({ type: 'text', text: `resource: ${c.uri ?? ''}` })
+    else content.push({ type: 'text', text: JSON.stringify(c) })
+  }
+  if (content.length === 0 && res.structuredContent !== undefined) content.push({ type: 'text', text: JSON.stringify(res.structuredContent) })
+  if (content.length === 0 && res.toolResult !== undefined) content.push({ type: 'text', text: JSON.stringify(res.toolResult) })
+  return { content, isError: res.isError === true }
+}

@@ -1,0 +1,44 @@
+// Document skills (spec 2.12): instructions plus tool rules that a conversation can switch on.
+
+/** Which folder a skill came from: the plugin's bundled `skills/` or the user's skills folder. */
+export type SkillOrigin = 'bundled' | 'user'
+
+/** The file form a skill was read from (spec 4.6 last paragraph). */
+export type SkillFormat = 'SKILL.md' | 'skill-file' | 'folder-file'
+
+export interface Skill {
+  name: string
+  description: string
+  triggers: string[]
+  allowedTools: string[]
+  disallowedTools: string[]
+  priority: number
+  autoActivate: boolean
+  instructions: string
+  capabilities: string[]
+  /** Absolute path of the definition file. */
+  path: string
+  /** Folder holding the definition file. */
+  directory: string
+  origin: SkillOrigin
+  format: SkillFormat
+}
+
+/** A file that looked like a skill but could not be read (reported, never fatal). */
+export interface SkillLoadError { path: string; message: string }
+
+/** The document shape of spec 2.12 returned by the routes. */
+export interface SkillDocument {
+  name: string
+  description: string
+  triggers: string[]
+  allowedTools: string[]
+  disallowedTools: string[]
+  priority: number
+  autoActivate: boolean
+  capabilities: string[]
+  path: string
+  directory: string
+  origin: SkillOrigin
+  loaded: boolean
+}

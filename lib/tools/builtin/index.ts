@@ -1,0 +1,30 @@
+// The built-in tool source: time, user/group/message (host port), memory/knowledge look-ups.
+import type { Runtime } from '../../runtime.js'
+import type { RegisteredTool, ToolSource } from '../types.js'
+import { hostTools } from './host.js'
+import { lookupSignature, lookupTools } from './lookup.js'
+import { timeTools } from './time.js'
+
+export function builtinSource (rt: Runtime): ToolSource & { refresh(): void } {
+  let tools: RegisteredTool[] | undefined
+  let builtFor = ''
+  const listeners: Array<() => void> = []
+  // Memory and knowledge may start after the tools domain: their look-ups join when they appear.
+  const optional = (): string => lookupSignature(rt)
+  const build = (): RegisteredTool[] => {
+    builtFor = optional()
+    return [...timeTools(rt.clock), ...hostTools(), ...lookupTools(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
+  }
+  return {
+    id: 'builtin',
+    kind: 'builtin',
+    list: () => {
+      if (tools && builtFor !== optional()) tools = undefined
+      return (tools ??= build())
+    },
+    isCurrent: () => tools !== undefined && builtFor === optional(),
+    onChange: (fn) => { listeners.push(fn) },
+    /** Rebuilds the list (memory/knowledge may have started after the tools domain). */
+    refresh: () => { tools = undefined; for (const fn of listeners) fn() }
+  }
+}

@@ -1,0 +1,50 @@
+// Categories `memory` and `knowledge`: look-ups offered only when those domains run (they are
+// optional: the tools appear as soon as `rt.memory` / `rt.knowledge` expose a search function).
+import type { Runtime } from '../../runtime.js'
+import { str, text, type BuiltinTool } from './util.js'
+
+type Search = (...args: unknown[]) => unknown
+interface Searchable { search?: Search }
+
+function searchOf (rt: Runtime, key: 'memory' | 'knowledge'): Search | undefined {
+  const svc = (rt as unknown as Record<string, Searchable | undefined>)[key]
+  return typeof svc?.search === 'function' ? svc.search.bind(svc) : undefined
+}
+
+/** Which optional look-ups exist now (cheap: checked on every listing). */
+export function lookupSignature (rt: Runtime): string {
+  return `${searchOf(rt, 'memory') ? 'm' : ''}${searchOf(rt, 'knowledge') ? 'k' : ''}`
+}
+
+export function lookupTools (rt: Runtime): BuiltinTool[] {
+  const out: BuiltinTool[] = []
+  const schema = { type: 'object' as const, properties: { query: { type: 'string' }, limit: { type: 'number' } }, required: ['query'] }
+  const limitOf = (v: unknown): number => typeof v === 'number' && v >= 1 ? Math.min(Math.floor(v), 20) : 5
+  const memory = searchOf(rt, 'memory')
+  if (memory) {
+    out.push({
+      name: 'search_memory',
+      description: '搜索关于当前用户的长期记忆 (search the long-term memories of the current user)',
+      category: 'memory', risk: 'low', dangerous: false, inputSchema: schema,
+      execute: async (args, ctx) => {
+        const q = str(args.query)
+        if (!q) return text('query is required', true)
+        return text(await memory({ userId: ctx.scope.userId, query: q, limit: limitOf(args.limit) }))
+      }
+    })
+  }
+  const knowledge = searchOf(rt, 'knowledge')
+  if (knowledge) {
+    out.push({
+      name: 'search_knowledge',
+      description: '在知识库中搜索 (search the knowledge base)',
+      category: 'knowledge', risk: 'low', dangerous: false, inputSchema: schema,
+      execute: async (args) => {
+        const q = str(args.query)
+        if (!q) return text('query is required', true)
+        return text(await knowledge(q, { limit: limitOf(args.limit) }))
+      }
+    })
+  }
+  return out
+}

@@ -1,0 +1,11 @@
+import type { ToolResult } from '../../chat/contracts.js'
+import type { RegisteredTool } from '../types.js'
+
+export const text = (value: unknown, isError = false): ToolResult => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
+  isError
+})
+
+export const str = (v: unknown): string | undefined => typeof v === 'string' && v.trim() ? v.trim() : undefined
+
+export type BuiltinTool = Omit<RegisteredTool, 'source'>

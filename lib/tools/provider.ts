@@ -1,0 +1,52 @@
+// The chat pipeline's view of the registry (ToolProvider of lib/chat/contracts.ts): the enabled tools
+// of the preset in effect under model-safe names, and their execution through the registry's gate.
+import type { ToolDefinition, ToolProvider, ToolResult, TurnContext } from '../chat/contracts.js'
+import { AliasMap } from './alias.js'
+import type { ToolRegistry } from './registry.js'
+import type { ToolCallContext } from './types.js'
+
+export class RegistryToolProvider implements ToolProvider {
+  private aliases = new AliasMap()
+  private stale = true
+
+  constructor (private readonly registry: ToolRegistry) {
+    registry.onChange(() => { this.stale = true })
+  }
+
+  private refreshAliases (): void {
+    if (!this.stale) return
+    this.aliases.rebuild(this.registry.list({ includeDisabled: true }).map((t) => t.name))
+    this.stale = false
+  }
+
+  /** The model-facing name of a registry tool. */
+  aliasOf (name: string): string { this.refreshAliases(); return this.aliases.alias(name) }
+  /** The registry name behind a model-facing name. */
+  nameOf (alias: string): string | undefined { this.refreshAliases(); return this.aliases.name(alias) }
+
+  async definitionsFor (turn: TurnContext): Promise<ToolDefinition[]> {
+    const cfg = this.registry.config
+    const p = turn.preset.tools
+    if (!cfg.enabled || !p.enabled) return []
+    const allowDangerous = p.allowDangerous || cfg.allowDangerous
+    this.refreshAliases()
+    return this.registry.list()
+      .filter((t) => (p.allowedTools.length === 0 || p.allowedTools.includes(t.name)) && !p.excludedTools.includes(t.name))
+      .filter((t) => allowDangerous || !this.registry.isDangerous(t))
+      .map((t) => ({ name: this.aliases.alias(t.name), description: t.description, parameters: t.inputSchema }))
+  }
+
+  async execute (name: string, args: Record<string, unknown>, turn: TurnContext): Promise<ToolResult> {
+    const real = this.nameOf(name) ?? name
+    const ctx: ToolCallContext = {
+      scope: turn.scope,
+      userPermission: turn.scope.isMaster ? 'master' : 'member',
+      isMaster: turn.scope.isMaster
+    }
+    try {
+      return await this.registry.call(real, args, ctx)
+    } catch (err) {
+      return { content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true }
+    }
+  }
+}

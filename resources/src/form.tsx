@@ -1,0 +1,39 @@
+// Edits a flat-ish object: booleans as checkboxes, numbers and strings as inputs, the rest as JSON text.
+import { useState } from 'preact/hooks'
+import { errText } from './api'
+import { t } from './i18n'
+import { ErrorBox, toast } from './ui'
+
+export function ObjectForm ({ value, onSave, testid, readOnlyKeys = [] }: { value: Record<string, any>, onSave: (v: Record<string, any>) => Promise<unknown>, testid?: string, readOnlyKeys?: string[] }) {
+  const [draft, setDraft] = useState<Record<string, string | boolean>>(() => Object.fromEntries(Object.entries(value).map(([k, v]) =>
+    [k, typeof v === 'boolean' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v, null, 2) : String(v ?? '')])))
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const save = async (): Promise<void> => {
+    setError(null); setBusy(true)
+    try {
+      const out: Record<string, any> = {}
+      for (const [k, orig] of Object.entries(value)) {
+        if (readOnlyKeys.includes(k)) continue
+        const d = draft[k]
+        if (typeof orig === 'boolean') out[k] = d
+        else if (typeof orig === 'number') { const n = Number(d); if (Number.isNaN(n)) throw new Error(`${k}: not a number`); out[k] = n }
+        else if (typeof orig === 'object' && orig !== null) { try { out[k] = JSON.parse(String(d)) } catch (e) { throw new Error(`${k}: ${(e as Error).message}`) } }
+        else out[k] = d
+      }
+      await onSave(out); toast(t('saved'))
+    } catch (e) { setError(errText(e)) } finally { setBusy(false) }
+  }
+  return <div data-testid={testid}>
+    <div class="form">{Object.entries(value).map(([k, orig]) => {
+      const d = draft[k]
+      const on = (e: Event): void => { const el = e.target as HTMLInputElement; setDraft({ ...draft, [k]: el.type === 'checkbox' ? el.checked : el.value }) }
+      if (typeof orig === 'boolean') return <label key={k}>{k}<input name={k} type="checkbox" checked={d as boolean} onChange={on} disabled={readOnlyKeys.includes(k)} /></label>
+      if (typeof orig === 'object' && orig !== null) return <label key={k} style={{ gridColumn: '1 / -1' }}>{k}<textarea name={k} value={d as string} onInput={on} rows={4} /></label>
+      if (typeof orig === 'number') return <label key={k}>{k}<input name={k} type="number" step="any" value={d as string} onInput={on} disabled={readOnlyKeys.includes(k)} /></label>
+      return <label key={k}>{k}<input name={k} type="text" value={d as string} onInput={on} disabled={readOnlyKeys.includes(k)} /></label>
+    })}</div>
+    {error && <ErrorBox error={error} />}
+    <button class="primary" disabled={busy} data-testid={testid ? `${testid}-save` : undefined} onClick={save}>{t('save')}</button>
+  </div>
+}

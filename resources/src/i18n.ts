@@ -1,0 +1,46 @@
+// Two languages, zh-CN default; the choice is kept in localStorage. Missing keys fall back to the key.
+import { signal } from './state'
+
+type Dict = Record<string, string>
+const zh: Dict = {
+  title: '灵犀控制台', overview: '概览', channels: '渠道', config: '配置', presets: '预设', tools: '工具与技能',
+  mcp: 'MCP 服务', memory: '记忆', conversations: '会话', knowledge: '知识库', drawing: '绘图', game: '游戏', logs: '日志',
+  logout: '退出登录', loading: '加载中…', empty: '暂无数据', save: '保存', saved: '已保存', add: '添加', edit: '编辑',
+  delete: '删除', cancel: '取消', test: '测试', models: '模型', batchTest: '批量测试', stop: '停止', refresh: '刷新',
+  search: '搜索', name: '名称', type: '类型', status: '状态', enabled: '启用', actions: '操作', confirmDelete: '确定删除？',
+  loginHint: '请在聊天中向机器人发送 #lx面板 获取登录链接', loggingIn: '正在登录…', health: '健康', uptime: '运行时间',
+  memoryUse: '内存', liveMetrics: '实时指标', daily: '每日统计', messages: '消息', tokens: 'Tokens', toolCalls: '工具调用',
+  export: '导出 YAML', import: '导入 YAML', trigger: '触发规则', context: '上下文', group: '群设置', groupId: '群号',
+  apply: '应用', default: '默认', setDefault: '设为默认', copy: '复制', run: '运行', args: '参数 (JSON)', output: '输出',
+  events: '实时事件', categories: '分类', scripts: '脚本工具', skills: '技能文档', source: '源码', reconnect: '重连',
+  importDesktop: '导入桌面客户端配置', userId: '用户 ID', content: '内容', cleanup: '清理', summarize: '总结',
+  clear: '清空', clearAll: '全部清空', titleField: '标题', level: '级别', all: '全部', pause: '暂停', resume: '继续',
+  progress: '进度', result: '结果', elapsed: '耗时', success: '成功', failed: '失败', notAvailable: '该功能的接口尚不可用',
+  language: 'English', keepKey: '留空或保持掩码则不修改密钥', latency: '延迟', json: 'JSON', view: '查看'
+}
+const en: Dict = {
+  title: 'Lingxi Console', overview: 'Overview', channels: 'Channels', config: 'Configuration', presets: 'Presets',
+  tools: 'Tools & Skills', mcp: 'MCP servers', memory: 'Memory', conversations: 'Conversations', knowledge: 'Knowledge',
+  drawing: 'Drawing', game: 'Game', logs: 'Logs', logout: 'Log out', loading: 'Loading…', empty: 'Nothing here yet',
+  save: 'Save', saved: 'Saved', add: 'Add', edit: 'Edit', delete: 'Delete', cancel: 'Cancel', test: 'Test', models: 'Models',
+  batchTest: 'Batch test', stop: 'Stop', refresh: 'Refresh', search: 'Search', name: 'Name', type: 'Type', status: 'Status',
+  enabled: 'Enabled', actions: 'Actions', confirmDelete: 'Delete this?', loginHint: 'Send #lx panel to the bot in a chat to get a login link',
+  loggingIn: 'Logging in…', health: 'Health', uptime: 'Uptime', memoryUse: 'Memory', liveMetrics: 'Live metrics',
+  daily: 'Daily statistics', messages: 'Messages', tokens: 'Tokens', toolCalls: 'Tool calls', export: 'Export YAML',
+  import: 'Import YAML', trigger: 'Trigger rules', context: 'Context', group: 'Per-group settings', groupId: 'Group id',
+  apply: 'Apply', default: 'Default', setDefault: 'Set default', copy: 'Copy', run: 'Run', args: 'Arguments (JSON)',
+  output: 'Output', events: 'Live events', categories: 'Categories', scripts: 'Script tools', skills: 'Skill documents',
+  source: 'Source', reconnect: 'Reconnect', importDesktop: 'Import desktop-client config', userId: 'User id',
+  content: 'Content', cleanup: 'Clean up', summarize: 'Summarize', clear: 'Clear', clearAll: 'Clear all', titleField: 'Title',
+  level: 'Level', all: 'All', pause: 'Pause', resume: 'Resume', progress: 'Progress', result: 'Result', elapsed: 'Elapsed',
+  success: 'Success', failed: 'Failed', notAvailable: 'This API is not available yet', language: '中文',
+  keepKey: 'Leave empty or masked to keep the stored key', latency: 'Latency', json: 'JSON', view: 'View'
+}
+
+export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
+export function toggleLang (): void {
+  lang.set(lang.get() === 'zh' ? 'en' : 'zh')
+  localStorage.setItem('lingxi.lang', lang.get())
+  document.documentElement.lang = lang.get() === 'zh' ? 'zh-CN' : 'en'
+}
+export function t (key: string): string { return (lang.get() === 'zh' ? zh : en)[key] ?? key }

@@ -1,0 +1,94 @@
+import { useRef, useState } from 'preact/hooks'
+import { api, errText, sse } from '../api'
+import { t } from '../i18n'
+import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
+
+interface Channel { name: string, id: string, type: string, baseUrl: string, apiKey: string, model: string, models: string[], enabled: boolean, status: string, lastError?: string }
+const TYPES = ['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']
+
+function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => void }) {
+  const [f, setF] = useState({ name: initial?.name ?? '', type: initial?.type ?? 'openai', baseUrl: initial?.baseUrl ?? '', apiKey: initial?.apiKey ?? '', model: initial?.model ?? '', models: (initial?.models ?? []).join(', '), enabled: initial?.enabled ?? true })
+  const [error, setError] = useState<string | null>(null)
+  const set = (k: string) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).type === 'checkbox' ? (e.target as HTMLInputElement).checked : (e.target as HTMLInputElement).value })
+  const save = async (): Promise<void> => {
+    setError(null)
+    const body = { ...f, models: f.models.split(',').map(s => s.trim()).filter(Boolean) }
+    try {
+      if (initial) await api(`/api/config/channels/${encodeURIComponent(initial.name)}`, { method: 'PUT', json: body })
+      else await api('/api/config/channels', { json: body })
+      toast(t('saved')); onDone()
+    } catch (e) { setError(errText(e)) }
+  }
+  return <Card title={initial ? `${t('edit')} ${initial.name}` : t('add')}>
+    <div class="form" data-testid="channel-form">
+      <label>{t('name')}<input name="name" value={f.name} onInput={set('name')} disabled={!!initial} /></label>
+      <label>{t('type')}<select name="type" value={f.type} onChange={set('type')}>{TYPES.map(x => <option key={x}>{x}</option>)}</select></label>
+      <label>Base URL<input name="baseUrl" value={f.baseUrl} onInput={set('baseUrl')} placeholder="https://api.openai.com/v1" /></label>
+      <label>API key<input name="apiKey" type="password" autocomplete="off" value={f.apiKey} onInput={set('apiKey')} title={t('keepKey')} /></label>
+      <label>{t('default')} model<input name="model" value={f.model} onInput={set('model')} /></label>
+      <label>{t('models')}<input name="models" value={f.models} onInput={set('models')} placeholder="gpt-4o, gpt-4o-mini" /></label>
+      <label>{t('enabled')}<input type="checkbox" checked={f.enabled} onChange={set('enabled')} /></label>
+    </div>
+    {initial && <p class="muted">{t('keepKey')}</p>}
+    {error && <ErrorBox error={error} />}
+    <div class="row"><button class="primary" data-testid="channel-save" onClick={save}>{t('save')}</button><button onClick={onDone}>{t('cancel')}</button></div>
+  </Card>
+}
+
+interface Result { model: string, index: number, success: boolean, elapsed: number, response?: string, error?: string }
+function BatchTest ({ channel }: { channel: Channel }) {
+  const [progress, setProgress] = useState<{ completed: number, total: number, successCount: number, failCount: number } | null>(null)
+  const [results, setResults] = useState<Result[]>([])
+  const [running, setRunning] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const testId = useRef<string | null>(null)
+  const start = async (): Promise<void> => {
+    setRunning(true); setError(null); setResults([]); setProgress(null)
+    try {
+      await sse('/api/test-panel/batch-test', { json: { channelId: channel.id, concurrency: 3 } }, ({ event, data }) => {
+        if (event === 'start') { testId.current = data.testId; setProgress({ completed: 0, total: data.total, successCount: 0, failCount: 0 }) }
+        if (event === 'result') setResults(r => [...r, data].sort((a, b) => a.index - b.index))
+        if (event === 'progress') setProgress(data)
+        if (event === 'error') setError(data?.message ?? String(data))
+      })
+    } catch (e) { setError(errText(e)) } finally { setRunning(false) }
+  }
+  const stop = async (): Promise<void> => { await api('/api/test-panel/batch-test-stop', { json: testId.current ? { testId: testId.current } : {} }) }
+  const pct = progress && progress.total ? Math.round(progress.completed / progress.total * 100) : 0
+  return <Card title={`${t('batchTest')}: ${channel.name}`} extra={<>
+    <button class="primary" data-testid="batch-start" disabled={running} onClick={start}>{t('batchTest')}</button>
+    <Act run={stop} testid="batch-stop">{t('stop')}</Act></>}>
+    {progress && <div data-testid="batch-progress" data-pct={pct}>
+      <div class="bar"><div style={{ width: `${pct}%` }} /></div>
+      <span>{progress.completed}/{progress.total} ({pct}%) · <span class="ok">{t('success')} {progress.successCount}</span> · <span class="bad">{t('failed')} {progress.failCount}</span></span>
+    </div>}
+    {error && <ErrorBox error={error} />}
+    {results.length > 0 && <Table cols={['#', 'model', t('result'), t('elapsed'), '']} rows={results.map(r => [r.index + 1, r.model,
+      <span class={r.success ? 'ok' : 'bad'}>{r.success ? '✓' : '✗'}</span>, `${r.elapsed} ms`, <span class="muted">{r.success ? r.response : r.error}</span>])} />}
+  </Card>
+}
+
+export default function Channels () {
+  const list = useLoad<Channel[]>('/api/config/channels')
+  const [editing, setEditing] = useState<Channel | 'new' | null>(null)
+  const [batch, setBatch] = useState<Channel | null>(null)
+  const [models, setModels] = useState<{ name: string, list: string[] } | null>(null)
+  const done = (): void => { setEditing(null); list.reload() }
+  return <div>
+    {editing && <ChannelForm key={editing === 'new' ? 'new' : editing.name} initial={editing === 'new' ? undefined : editing} onDone={done} />}
+    <Card title={t('channels')} extra={<><button class="primary" data-testid="channel-add" onClick={() => setEditing('new')}>{t('add')}</button><button onClick={list.reload}>{t('refresh')}</button></>}>
+      <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', 'model', t('status'), t('actions')]} rows={rows.map(c => [
+        <b>{c.name}</b>, c.type, <code>{c.baseUrl}</code>, <code>{c.apiKey}</code>, c.model,
+        <span class={c.status === 'active' ? 'ok' : 'bad'} title={c.lastError}>{c.enabled ? c.status : 'disabled'}</span>,
+        <div class="row">
+          <button onClick={() => setEditing(c)}>{t('edit')}</button>
+          <Act run={async () => { const r = await api(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>
+          <Act run={async () => setModels({ name: c.name, list: await api(`/api/config/channels/${encodeURIComponent(c.name)}/models`) })}>{t('models')}</Act>
+          <button data-testid={`batch-${c.name}`} onClick={() => setBatch(c)}>{t('batchTest')}</button>
+          <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/config/channels/${encodeURIComponent(c.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
+        </div>])} />}</View>
+    </Card>
+    {models && <Card title={`${t('models')}: ${models.name}`} extra={<button onClick={() => setModels(null)}>×</button>}><div class="row">{models.list.map(m => <code key={m}>{m}</code>)}</div></Card>}
+    {batch && <BatchTest key={batch.name} channel={batch} />}
+  </div>
+}

@@ -1,0 +1,31 @@
+import { useState } from 'preact/hooks'
+import { api } from '../api'
+import { t } from '../i18n'
+import { ObjectForm } from '../form'
+import { Act, Card, Table, View, asArray, useLoad } from '../ui'
+
+export default function Game () {
+  const config = useLoad('/api/game/config')
+  const presets = useLoad('/api/game/presets')
+  const [f, setF] = useState({ name: '', description: '', systemPrompt: '' })
+  const [editing, setEditing] = useState<any | null>(null)
+  return <div>
+    <Card title={t('config')}>
+      <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="game-config" value={d}
+        onSave={async v => { await api('/api/game/config', { method: 'PUT', json: v }); config.reload() }} />}</View>
+    </Card>
+    <Card title={t('presets')}>
+      <div class="form">
+        <label>{t('name')}<input data-testid="game-name" value={f.name} onInput={e => setF({ ...f, name: (e.target as HTMLInputElement).value })} /></label>
+        <label>description<input value={f.description} onInput={e => setF({ ...f, description: (e.target as HTMLInputElement).value })} /></label>
+      </div>
+      <textarea data-testid="game-prompt" placeholder="systemPrompt" rows={4} value={f.systemPrompt} onInput={e => setF({ ...f, systemPrompt: (e.target as HTMLTextAreaElement).value })} />
+      <Act kind="primary" testid="game-add" run={async () => { await api('/api/game/presets', { json: f }); setF({ name: '', description: '', systemPrompt: '' }); presets.reload() }}>{t('add')}</Act>
+      {editing && <ObjectForm key={editing.id} value={{ name: editing.name ?? '', description: editing.description ?? '', systemPrompt: editing.systemPrompt ?? '' }}
+        onSave={async v => { await api(`/api/game/presets/${encodeURIComponent(editing.id)}`, { method: 'PUT', json: v }); setEditing(null); presets.reload() }} />}
+      <View load={presets}>{d => <Table cols={['id', t('name'), 'description', '']} rows={asArray(d, 'presets').map((p: any) => [p.id, p.name, p.description,
+        <div class="row"><button onClick={() => setEditing(p)}>{t('edit')}</button>
+          <Act kind="danger" run={async () => { await api(`/api/game/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act></div>])} />}</View>
+    </Card>
+  </div>
+}

@@ -1,0 +1,64 @@
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, errText } from '../api'
+import { t } from '../i18n'
+import { Act, Card, ErrorBox, Table, View, asArray, toast, useLoad } from '../ui'
+
+/** Wraps every occurrence of the query's words in <mark>. */
+export function highlight (text: string, query: string): ComponentChildren {
+  const words = query.split(/\s+/).filter(Boolean).map(w => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  if (!words.length) return text
+  const re = new RegExp(`(${words.join('|')})`, 'gi')
+  return text.split(re).map((part, i) => i % 2 === 1 ? <mark key={i}>{part}</mark> : part)
+}
+
+function Editor ({ doc, onDone }: { doc: any | null, onDone: () => void }) {
+  const [f, setF] = useState({ title: doc?.title ?? '', content: doc?.content ?? '', presetId: doc?.presetId ?? '' })
+  const [error, setError] = useState<string | null>(null)
+  const save = async (): Promise<void> => {
+    setError(null)
+    try {
+      if (doc) await api(`/api/knowledge/${encodeURIComponent(doc.id)}`, { method: 'PUT', json: f })
+      else await api('/api/knowledge', { json: f })
+      toast(t('saved')); onDone()
+    } catch (e) { setError(errText(e)) }
+  }
+  return <Card title={doc ? t('edit') : t('add')} extra={<button onClick={onDone}>×</button>}>
+    <div class="form"><label>{t('titleField')}<input data-testid="kb-title" value={f.title} onInput={e => setF({ ...f, title: (e.target as HTMLInputElement).value })} /></label>
+      <label>preset<input value={f.presetId} onInput={e => setF({ ...f, presetId: (e.target as HTMLInputElement).value })} /></label></div>
+    <textarea data-testid="kb-content" rows={10} value={f.content} onInput={e => setF({ ...f, content: (e.target as HTMLTextAreaElement).value })} />
+    {error && <ErrorBox error={error} />}
+    <button class="primary" data-testid="kb-save" onClick={save}>{t('save')}</button>
+  </Card>
+}
+
+export default function Knowledge () {
+  const list = useLoad('/api/knowledge')
+  const [editing, setEditing] = useState<any | null | undefined>(undefined)
+  const [q, setQ] = useState('')
+  const [hits, setHits] = useState<{ q: string, items: any[] } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const search = async (): Promise<void> => {
+    setError(null)
+    try { setHits({ q, items: asArray(await api(`/api/knowledge/search?query=${encodeURIComponent(q)}&limit=10`), 'results', 'documents') }) } catch (e) { setError(errText(e)) }
+  }
+  return <div>
+    <Card title={t('search')}>
+      <div class="row"><input data-testid="kb-query" value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') void search() }} />
+        <button data-testid="kb-search" onClick={search}>{t('search')}</button></div>
+      {error && <ErrorBox error={error} />}
+      {hits && (hits.items.length === 0 ? <p class="muted">{t('empty')}</p> : <div data-testid="kb-hits">{hits.items.map((h, i) => <div key={i} class="stat">
+        <b>{highlight(String(h.title ?? h.document?.title ?? ''), hits.q)}</b> {h.score !== undefined && <span class="muted">{Number(h.score).toFixed(2)}</span>}
+        <div>{highlight(String(h.snippet ?? h.content ?? h.document?.content ?? '').slice(0, 400), hits.q)}</div></div>)}</div>)}
+    </Card>
+    {editing !== undefined && <Editor key={editing?.id ?? 'new'} doc={editing} onDone={() => { setEditing(undefined); list.reload() }} />}
+    <Card title={t('knowledge')} extra={<button class="primary" data-testid="kb-add" onClick={() => setEditing(null)}>{t('add')}</button>}>
+      <View load={list} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('titleField'), t('content'), 'preset', '']}
+        rows={asArray(d, 'documents').map((doc: any) => [<b>{doc.title}</b>, <span class="muted">{String(doc.content ?? '').slice(0, 120)}</span>, doc.presetId,
+          <div class="row">
+            <Act run={async () => setEditing(await api(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>
+            <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/knowledge/${encodeURIComponent(doc.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
+          </div>])} />}</View>
+    </Card>
+  </div>
+}

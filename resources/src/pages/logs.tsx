@@ -1,0 +1,45 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, errText } from '../api'
+import { t } from '../i18n'
+import { Card, ErrorBox, Table, View, asArray, useLoad } from '../ui'
+
+interface Entry { timestamp: string, level: string, message: string, meta?: unknown }
+
+export default function Logs () {
+  const [level, setLevel] = useState('')
+  const [entries, setEntries] = useState<Entry[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [paused, setPaused] = useState(false)
+  const pausedRef = useRef(paused)
+  pausedRef.current = paused
+  // Live tail: poll the newest entries every 2 s (the log API has no stream of its own).
+  useEffect(() => {
+    let live = true
+    const tick = async (): Promise<void> => {
+      if (pausedRef.current) return
+      try {
+        const d = await api(`/api/logs?limit=200${level ? `&level=${level}` : ''}`)
+        if (live) { setEntries(asArray(d, 'logs')); setError(null) }
+      } catch (e) { if (live) setError(errText(e)) }
+    }
+    void tick()
+    const timer = setInterval(tick, 2000)
+    return () => { live = false; clearInterval(timer) }
+  }, [level])
+  const tools = useLoad('/api/logs/tools?limit=50')
+  return <div>
+    <Card title={t('logs')} extra={<>
+      <select data-testid="log-level" value={level} onChange={e => setLevel((e.target as HTMLSelectElement).value)}>
+        <option value="">{t('all')}</option>{['error', 'warn', 'info', 'debug'].map(l => <option key={l} value={l}>{l}</option>)}</select>
+      <button onClick={() => setPaused(!paused)}>{paused ? t('resume') : t('pause')}</button></>}>
+      {error && <ErrorBox error={error} />}
+      {entries === null ? <p class="muted">{t('loading')}</p> : <div data-testid="log-lines"><Table cols={['time', t('level'), 'message']}
+        rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(), <span class={`log-${e.level}`}>{e.level}</span>,
+          <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
+    </Card>
+    <Card title="tools">
+      <View load={tools} isEmpty={d => asArray(d, 'logs').length === 0}>{d => <Table cols={['time', 'tool', t('status'), 'ms']}
+        rows={asArray(d, 'logs').map((l: any) => [new Date(l.timestamp).toLocaleTimeString(), l.toolName ?? l.tool, l.status, l.duration])} />}</View>
+    </Card>
+  </div>
+}

@@ -1,0 +1,72 @@
+import { useState } from 'preact/hooks'
+import { api, errText } from '../api'
+import { t } from '../i18n'
+import { Act, Card, ErrorBox, Table, View, asArray, fmt, toast, useLoad } from '../ui'
+
+const TYPES = ['stdio', 'npx', 'npm', 'sse', 'http', 'streamable-http']
+
+function AddServer ({ onDone }: { onDone: () => void }) {
+  const [f, setF] = useState({ name: '', type: 'stdio', command: '', args: '', env: '{}', package: '', url: '', headers: '{}' })
+  const [error, setError] = useState<string | null>(null)
+  const set = (k: string) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })
+  const add = async (): Promise<void> => {
+    setError(null)
+    try {
+      const config: Record<string, unknown> = { type: f.type }
+      if (f.type === 'stdio') Object.assign(config, { command: f.command, args: f.args.split(' ').filter(Boolean), env: JSON.parse(f.env) })
+      else if (f.type === 'npm' || f.type === 'npx') Object.assign(config, { package: f.package, args: f.args.split(' ').filter(Boolean) })
+      else Object.assign(config, { url: f.url, headers: JSON.parse(f.headers) })
+      await api('/api/mcp/servers', { json: { name: f.name, config } })
+      toast(t('saved')); onDone()
+    } catch (e) { setError(errText(e)) }
+  }
+  return <Card title={t('add')}>
+    <div class="form" data-testid="mcp-form">
+      <label>{t('name')}<input name="name" value={f.name} onInput={set('name')} /></label>
+      <label>{t('type')}<select name="type" value={f.type} onChange={set('type')}>{TYPES.map(x => <option key={x}>{x}</option>)}</select></label>
+      {f.type === 'stdio' && <><label>command<input name="command" value={f.command} onInput={set('command')} /></label>
+        <label>args<input name="args" value={f.args} onInput={set('args')} /></label><label>env (JSON)<input name="env" value={f.env} onInput={set('env')} /></label></>}
+      {(f.type === 'npm' || f.type === 'npx') && <><label>package<input name="package" value={f.package} onInput={set('package')} /></label>
+        <label>args<input name="args" value={f.args} onInput={set('args')} /></label></>}
+      {['sse', 'http', 'streamable-http'].includes(f.type) && <><label>URL<input name="url" value={f.url} onInput={set('url')} /></label>
+        <label>headers (JSON)<input name="headers" value={f.headers} onInput={set('headers')} /></label></>}
+    </div>
+    {error && <ErrorBox error={error} />}
+    <button class="primary" data-testid="mcp-save" onClick={add}>{t('add')}</button>
+  </Card>
+}
+
+function ImportDesktop ({ onDone }: { onDone: () => void }) {
+  const [text, setText] = useState('{\n  "mcpServers": {}\n}')
+  const [result, setResult] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  return <Card title={t('importDesktop')}>
+    <textarea rows={6} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
+    {error && <ErrorBox error={error} />}{result && <pre>{result}</pre>}
+    <button onClick={async () => {
+      setError(null)
+      try { const r = await api('/api/mcp/import', { json: JSON.parse(text) }); setResult(fmt(r)); onDone() } catch (e) { setError(errText(e)) }
+    }}>{t('import')}</button>
+  </Card>
+}
+
+export default function Mcp () {
+  const list = useLoad('/api/mcp/servers')
+  const [tools, setTools] = useState<{ name: string, tools: any[] } | null>(null)
+  return <div>
+    <Card title={t('mcp')} extra={<button onClick={list.reload}>{t('refresh')}</button>}>
+      <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), 'tools', t('actions')]}
+        rows={asArray(d, 'servers').map((s: any) => [<b>{s.name}</b>, s.type ?? s.transport ?? s.config?.type,
+          <span class={s.status === 'connected' ? 'ok' : 'bad'} title={s.error}>{s.status}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
+          <div class="row">
+            <Act run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>tools</Act>
+            <Act run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
+            {!s.isBuiltin && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>}
+          </div>])} />}</View>
+    </Card>
+    {tools && <Card title={`tools: ${tools.name}`} extra={<button onClick={() => setTools(null)}>×</button>}>
+      <Table cols={[t('name'), 'description']} rows={tools.tools.map(x => [<b>{x.name}</b>, x.description])} /></Card>}
+    <AddServer onDone={list.reload} />
+    <ImportDesktop onDone={list.reload} />
+  </div>
+}

@@ -1,0 +1,51 @@
+import { useState } from 'preact/hooks'
+import { api } from '../api'
+import { t } from '../i18n'
+import { Act, Card, Table, View, asArray, useLoad } from '../ui'
+
+const CATS = ['profile', 'preference', 'event', 'relation', 'topic', 'custom']
+
+function UserMemories ({ userId }: { userId: string }) {
+  const list = useLoad(`/api/memory/user/${encodeURIComponent(userId)}?format=list`)
+  const [content, setContent] = useState('')
+  const [category, setCategory] = useState('custom')
+  const u = encodeURIComponent(userId)
+  return <Card title={`${t('memory')}: ${userId}`} extra={<>
+    <Act run={async () => { await api(`/api/memory/user/${u}/cleanup`, { method: 'POST' }); list.reload() }} done={t('saved')}>{t('cleanup')}</Act>
+    <Act run={async () => { await api(`/api/memory/user/${u}/summarize`, { json: { useLLM: true } }); list.reload() }} done={t('saved')}>{t('summarize')}</Act>
+    <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/memory/user/${u}`, { method: 'DELETE' }); list.reload() } }}>{t('clearAll')}</Act></>}>
+    <div class="row">
+      <input data-testid="memory-content" placeholder={t('content')} value={content} onInput={e => setContent((e.target as HTMLInputElement).value)} />
+      <select value={category} onChange={e => setCategory((e.target as HTMLSelectElement).value)}>{CATS.map(c => <option key={c}>{c}</option>)}</select>
+      <Act kind="primary" testid="memory-add" run={async () => { await api(`/api/memory/user/${u}`, { json: { content, category } }); setContent(''); list.reload() }}>{t('add')}</Act>
+    </div>
+    <View load={list} isEmpty={d => asArray(d, 'memories', 'list').length === 0}>{d => <Table cols={['id', t('categories'), t('content'), 'confidence', '']}
+      rows={asArray(d, 'memories', 'list').map((m: any) => [m.id, m.category, <EditCell m={m} onDone={list.reload} />, m.confidence,
+        <Act kind="danger" run={async () => { await api(`/api/memory/${m.id}`, { method: 'DELETE' }); list.reload() }}>{t('delete')}</Act>])} />}</View>
+  </Card>
+}
+
+function EditCell ({ m, onDone }: { m: any, onDone: () => void }) {
+  const [v, setV] = useState<string | null>(null)
+  if (v === null) return <span onDblClick={() => setV(m.content)} title={t('edit')}>{m.content}</span>
+  return <div class="row"><input value={v} onInput={e => setV((e.target as HTMLInputElement).value)} />
+    <Act run={async () => { await api(`/api/memory/${m.id}`, { method: 'PUT', json: { content: v } }); setV(null); onDone() }}>{t('save')}</Act></div>
+}
+
+export default function Memory () {
+  const users = useLoad('/api/memory/users')
+  const [user, setUser] = useState('')
+  const [q, setQ] = useState('')
+  const [hits, setHits] = useState<any[] | null>(null)
+  return <div>
+    <Card title={t('search')}>
+      <div class="row"><input placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />
+        <Act run={async () => setHits(asArray(await api('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }), 'results', 'memories'))}>{t('search')}</Act></div>
+      {hits && <Table cols={['user', t('categories'), t('content')]} rows={hits.map(h => [h.userId, h.category, h.content])} />}
+    </Card>
+    <Card title={t('userId')} extra={<input data-testid="memory-user" placeholder={t('userId')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} />}>
+      <View load={users}>{d => <div class="row">{asArray(d, 'users').map((u: any) => <button key={u.userId} onClick={() => setUser(u.userId)}>{u.userId} ({u.count ?? u.memoryCount})</button>)}</div>}</View>
+    </Card>
+    {user && <UserMemories key={user} userId={user} />}
+  </div>
+}

@@ -1,0 +1,64 @@
+import { useState } from 'preact/hooks'
+import { api, BASE, errText, session } from '../api'
+import { t } from '../i18n'
+import { Act, Card, ErrorBox, Table, View, asArray, fmt, toast, useLoad } from '../ui'
+
+const TEMPLATE = { id: 'my-preset', name: 'My preset', description: '', systemPrompt: 'You are a helpful assistant.', temperature: 0.7, maxTokens: 2048 }
+
+function Editor ({ id, onDone }: { id: string | null, onDone: () => void }) {
+  const load = useLoad(id ? `/api/presets/${encodeURIComponent(id)}` : null)
+  const [text, setText] = useState<string | null>(id ? null : fmt(TEMPLATE))
+  const [error, setError] = useState<string | null>(null)
+  const value = text ?? (load.data ? fmt(load.data) : '')
+  const save = async (): Promise<void> => {
+    setError(null)
+    try {
+      const body = JSON.parse(value)
+      if (id) await api(`/api/presets/${encodeURIComponent(id)}`, { method: 'PUT', json: body })
+      else await api('/api/presets', { json: body })
+      toast(t('saved')); onDone()
+    } catch (e) { setError(errText(e)) }
+  }
+  return <Card title={id ? `${t('edit')} ${id}` : t('add')} extra={<button onClick={onDone}>×</button>}>
+    {id && load.loading ? <p class="muted">{t('loading')}</p> : <textarea data-testid="preset-json" rows={18} value={value} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />}
+    {load.error && <ErrorBox error={load.error} />}
+    {error && <ErrorBox error={error} />}
+    <button class="primary" data-testid="preset-save" onClick={save}>{t('save')}</button>
+  </Card>
+}
+
+export default function Presets () {
+  const [search, setSearch] = useState('')
+  const list = useLoad(`/api/presets?type=all&search=${encodeURIComponent(search)}`)
+  const [editing, setEditing] = useState<string | null | undefined>(undefined)
+  const [file, setFile] = useState<File | null>(null)
+  const done = (): void => { setEditing(undefined); list.reload() }
+  const download = async (id: string): Promise<void> => {
+    const res = await fetch(`${BASE}/api/presets/${encodeURIComponent(id)}/export`, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } })
+    if (!res.ok) throw new Error((await res.json().catch(() => ({}))).message ?? `HTTP ${res.status}`)
+    const a = document.createElement('a'); a.href = URL.createObjectURL(await res.blob()); a.download = `${id}.yaml`; a.click()
+  }
+  const importFile = async (): Promise<void> => {
+    if (!file) return
+    const fd = new FormData(); fd.append('file', file); fd.append('overwrite', 'true')
+    await api('/api/presets/import', { body: fd }); list.reload()
+  }
+  return <div>
+    {editing !== undefined && <Editor key={editing ?? 'new'} id={editing} onDone={done} />}
+    <Card title={t('presets')} extra={<>
+      <input placeholder={t('search')} value={search} onInput={e => setSearch((e.target as HTMLInputElement).value)} />
+      <button class="primary" data-testid="preset-add" onClick={() => setEditing(null)}>{t('add')}</button>
+      <input type="file" accept=".yaml,.yml" onChange={e => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+      <Act run={importFile} done={t('saved')}>{t('import')}</Act></>}>
+      <View load={list} isEmpty={d => asArray(d, 'presets').length === 0}>{d => <Table cols={['id', t('name'), t('type'), t('default'), t('actions')]}
+        rows={asArray(d, 'presets').map((p: any) => [<code>{p.id}</code>, p.name, p.type ?? (p.isBuiltin ? 'system' : 'user'), p.isDefault ? '★' : '',
+          <div class="row">
+            <button onClick={() => setEditing(p.id)}>{t('edit')}</button>
+            <Act run={async () => { await api(`/api/presets/${encodeURIComponent(p.id)}/set-default`, { method: 'POST' }); list.reload() }}>{t('setDefault')}</Act>
+            <Act run={async () => { const newId = prompt('new id', `${p.id}-copy`); if (newId) { await api(`/api/presets/${encodeURIComponent(p.id)}/copy`, { json: { newId, newName: `${p.name} copy` } }); list.reload() } }}>{t('copy')}</Act>
+            <Act run={() => download(p.id)}>{t('export')}</Act>
+            <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
+          </div>])} />}</View>
+    </Card>
+  </div>
+}

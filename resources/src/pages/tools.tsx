@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'preact/hooks'
+import { ApiError, BASE, api, errText, sse } from '../api'
+import { t } from '../i18n'
+import { Act, Card, ErrorBox, Table, View, asArray, fmt, toast, useLoad } from '../ui'
+
+function ToolList ({ onTest }: { onTest: (name: string) => void }) {
+  const cats = useLoad('/api/skills/categories')
+  // The full list (variant B) includes disabled tools, so they can be switched back on.
+  const tools = useLoad('/api/tools/list')
+  const [q, setQ] = useState('')
+  const reload = (): void => { cats.reload(); tools.reload() }
+  return <>
+    <Card title={t('categories')} extra={<>
+      <Act run={async () => { await api('/api/skills/enable-all', { method: 'POST' }); reload() }}>enable all</Act>
+      <Act run={async () => { await api('/api/skills/disable-all', { method: 'POST' }); reload() }}>disable all</Act></>}>
+      <View load={cats}>{d => <div class="grid">{asArray(d).map((c: any) => <label class="stat" key={c.key}>
+        <span>{c.name} <span class="muted">({c.toolCount})</span></span>
+        <input type="checkbox" data-testid={`cat-${c.key}`} checked={c.enabled} onChange={async e => {
+          try { await api(`/api/skills/categories/${encodeURIComponent(c.key)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); reload() } catch (err) { toast(errText(err), true); reload() }
+        }} /></label>)}</div>}</View>
+    </Card>
+    <Card title={t('tools')} extra={<input placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />}>
+      <View load={tools} isEmpty={d => asArray(d, 'tools').length === 0}>{d => <Table cols={[t('name'), t('categories'), t('enabled'), '']}
+        rows={asArray(d, 'tools').filter((x: any) => !q || `${x.name} ${x.description}`.toLowerCase().includes(q.toLowerCase())).map((x: any) => [
+          <div><b>{x.name}</b><div class="muted">{String(x.description ?? '').slice(0, 120)}</div></div>, x.category ?? x.source,
+          <input type="checkbox" data-testid={`tool-${x.name}`} checked={x.enabled !== false} onChange={async e => {
+            try { await api(`/api/skills/tools/${encodeURIComponent(x.name)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); tools.reload() } catch (err) { toast(errText(err), true); tools.reload() }
+          }} />,
+          <button onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
+    </Card>
+  </>
+}
+
+function ToolTest ({ initial }: { initial: string }) {
+  const [name, setName] = useState(initial)
+  const [args, setArgs] = useState('{}')
+  const [out, setOut] = useState<string[]>([])
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => setName(initial), [initial])
+  const run = async (): Promise<void> => {
+    setOut([]); setError(null); setBusy(true)
+    try {
+      const parsed = JSON.parse(args)
+      try {
+        await sse('/api/tools/test', { json: { toolName: name, arguments: parsed } }, f => setOut(o => [...o, `${f.event}: ${fmt(f.data)}`]))
+      } catch (e) {
+        // Fallback while /api/tools/test is not served: the skills executor.
+        if (!(e instanceof ApiError) || e.status !== 404) throw e
+        const r = await api('/api/skills/execute', { json: { toolName: name, args: parsed } })
+        setOut([`result: ${fmt(r)}`])
+      }
+    } catch (e) { setError(errText(e)) } finally { setBusy(false) }
+  }
+  return <Card title={`${t('test')}`}>
+    <div class="form"><label>{t('name')}<input data-testid="test-tool" value={name} onInput={e => setName((e.target as HTMLInputElement).value)} /></label></div>
+    <label>{t('args')}<textarea data-testid="test-args" rows={4} value={args} onInput={e => setArgs((e.target as HTMLTextAreaElement).value)} /></label>
+    <button class="primary" data-testid="test-run" disabled={busy || !name} onClick={run}>{t('run')}</button>
+    {error && <ErrorBox error={error} />}
+    {out.length > 0 && <pre data-testid="test-output">{out.join('\n')}</pre>}
+  </Card>
+}
+
+function Scripts () {
+  const list = useLoad('/api/tools/js')
+  const [sel, setSel] = useState<{ name: string, source: string, isNew: boolean } | null>(null)
+  const open = async (name: string): Promise<void> => { const f = await api(`/api/tools/js/${encodeURIComponent(name)}`); setSel({ name, source: f.source, isNew: false }) }
+  const save = async (): Promise<void> => {
+    if (!sel) return
+    if (sel.isNew) await api('/api/tools/js', { json: { name: sel.name, source: sel.source } })
+    else await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'PUT', json: { source: sel.source } })
+    setSel({ ...sel, isNew: false }); list.reload()
+  }
+  return <Card title={t('scripts')} extra={<>
+    <button onClick={() => setSel({ name: 'my_tool', source: "export default {\n  name: 'my_tool',\n  description: 'Example',\n  inputSchema: { type: 'object', properties: {} },\n  async run (args) { return 'ok' }\n}\n", isNew: true })}>{t('add')}</button>
+    <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>reload</Act></>}>
+    <View load={list}>{d => <div class="row">{asArray(d, 'files', 'tools').map((f: any) => { const n = typeof f === 'string' ? f : f.name; return <button key={n} onClick={() => open(n).catch(e => toast(errText(e), true))}>{n}</button> })}</div>}</View>
+    {sel && <div>
+      <input value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
+      <textarea rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
+      <div class="row"><Act kind="primary" run={save} done={t('saved')}>{t('save')}</Act>
+        {!sel.isNew && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('delete')}</Act>}</div>
+    </div>}
+  </Card>
+}
+
+function Skills () {
+  const docs = useLoad('/api/skills/documents')
+  const loaded = useLoad('/api/skills/loaded')
+  const names: string[] = loaded.data?.loaded ?? []
+  return <Card title={t('skills')} extra={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>reload</Act>}>
+    <View load={docs} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('name'), 'description', 'triggers', '']}
+      rows={asArray(d, 'documents').map((s: any) => [<b>{s.name}</b>, s.description, (s.triggers ?? []).join(', '),
+        names.includes(s.name)
+          ? <Act run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>unload</Act>
+          : <Act run={async () => { await api(`/api/skills/load/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>load</Act>])} />}</View>
+  </Card>
+}
+
+function Events () {
+  const [events, setEvents] = useState<string[]>([])
+  useEffect(() => {
+    const es = new EventSource(`${BASE}/api/skills/sse`, { withCredentials: true })
+    const names = ['connected', 'tool-executed', 'batch-executed', 'category-toggled', 'tool-toggled', 'tools-reloaded', 'tools-enabled-all', 'tools-disabled-all',
+      'server-connecting', 'server-connected', 'server-error', 'server-removed', 'server-reconnecting', 'server-reconnected', 'skill-loaded', 'skill-unloaded']
+    for (const n of names) es.addEventListener(n, (e: Event) => setEvents(l => [`${new Date().toLocaleTimeString()} ${n} ${(e as MessageEvent).data}`, ...l].slice(0, 50)))
+    return () => es.close()
+  }, [])
+  return <Card title={t('events')}><pre data-testid="skill-events">{events.join('\n') || t('empty')}</pre></Card>
+}
+
+export default function Tools () {
+  const [tab, setTab] = useState('tools')
+  const [testName, setTestName] = useState('')
+  const tabs = ['tools', 'test', 'scripts', 'skills', 'events']
+  return <div>
+    <div class="tabs">{tabs.map(x => <button key={x} data-testid={`tab-${x}`} class={tab === x ? 'on' : ''} onClick={() => setTab(x)}>{x === 'tools' ? t('tools') : t(x)}</button>)}</div>
+    {tab === 'tools' && <ToolList onTest={n => { setTestName(n); setTab('test') }} />}
+    {tab === 'test' && <ToolTest initial={testName} />}
+    {tab === 'scripts' && <Scripts />}
+    {tab === 'skills' && <Skills />}
+    {tab === 'events' && <Events />}
+  </div>
+}

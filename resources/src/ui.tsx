@@ -1,0 +1,76 @@
+// Shared building blocks: data loading with loading/empty/error states, async buttons, toasts, tables.
+import type { ComponentChildren } from 'preact'
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import { api, errText } from './api'
+import { t } from './i18n'
+import { signal, useSignal } from './state'
+
+export const toasts = signal<Array<{ id: number, text: string, error: boolean }>>([])
+let toastId = 0
+export function toast (text: string, error = false): void {
+  const id = ++toastId
+  toasts.set([...toasts.get(), { id, text, error }])
+  setTimeout(() => toasts.set(toasts.get().filter(x => x.id !== id)), error ? 8000 : 3000)
+}
+export function Toasts () {
+  const list = useSignal(toasts)
+  return <div class="toasts">{list.map(x => <div key={x.id} class={x.error ? 'toast err' : 'toast'} role={x.error ? 'alert' : 'status'}>{x.text}</div>)}</div>
+}
+
+export interface Loaded<T> { data: T | undefined, error: string | null, loading: boolean, reload: () => void }
+export function useLoad<T = any> (path: string | null): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined, error: string | null, loading: boolean }>({ data: undefined, error: null, loading: !!path })
+  const [n, setN] = useState(0)
+  useEffect(() => {
+    if (!path) return
+    let live = true
+    setState(s => ({ ...s, loading: true }))
+    api<T>(path).then(data => { if (live) setState({ data, error: null, loading: false }) },
+      e => { if (live) setState({ data: undefined, error: errText(e), loading: false }) })
+    return () => { live = false }
+  }, [path, n])
+  const reload = useCallback(() => setN(x => x + 1), [])
+  return { ...state, reload }
+}
+
+export function Loading () { return <div class="muted loading">{t('loading')}</div> }
+export function Empty () { return <div class="muted empty">{t('empty')}</div> }
+export function ErrorBox ({ error }: { error: string }) { return <div class="error" role="alert">{error}</div> }
+
+/** Renders the loading / error / empty states, else the children with the data. */
+export function View<T> ({ load, children, isEmpty }: { load: Loaded<T>, children: (d: T) => ComponentChildren, isEmpty?: (d: T) => boolean }) {
+  if (load.loading && load.data === undefined) return <Loading />
+  if (load.error) return <ErrorBox error={load.error} />
+  if (load.data === undefined) return <Loading />
+  if (isEmpty ? isEmpty(load.data) : (Array.isArray(load.data) && load.data.length === 0)) return <Empty />
+  return <>{children(load.data)}</>
+}
+
+/** A button that runs an async action, disables itself meanwhile and toasts the server's error message. */
+export function Act ({ run, children, kind, done, testid }: { run: () => Promise<unknown>, children: ComponentChildren, kind?: string, done?: string, testid?: string }) {
+  const [busy, setBusy] = useState(false)
+  return <button class={kind ?? ''} disabled={busy} data-testid={testid} onClick={async () => {
+    setBusy(true)
+    try { await run(); if (done) toast(done) } catch (e) { toast(errText(e), true) } finally { setBusy(false) }
+  }}>{children}</button>
+}
+
+export function Card ({ title, children, extra }: { title?: ComponentChildren, children: ComponentChildren, extra?: ComponentChildren }) {
+  return <section class="card">{(title || extra) && <header><h2>{title}</h2><div class="row">{extra}</div></header>}{children}</section>
+}
+
+export function Table ({ cols, rows }: { cols: ComponentChildren[], rows: ComponentChildren[][] }) {
+  if (!rows.length) return <Empty />
+  return <div class="scroll"><table><thead><tr>{cols.map((c, i) => <th key={i}>{c}</th>)}</tr></thead>
+    <tbody>{rows.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody></table></div>
+}
+
+export function parseJson (text: string): unknown {
+  try { return JSON.parse(text) } catch (e) { throw new Error(`JSON: ${(e as Error).message}`) }
+}
+export const fmt = (v: unknown): string => JSON.stringify(v, null, 2)
+export function asArray<T = any> (d: any, ...keys: string[]): T[] {
+  if (Array.isArray(d)) return d
+  for (const k of keys) if (d && Array.isArray(d[k])) return d[k]
+  return []
+}

@@ -1,0 +1,48 @@
+// Spec 4.3 channel routes (style A): CRUD over the `channels` configuration section, a test request
+// and the provider's model list. Registered before configRoutes (which owns /api/config/:section).
+import Router from '@koa/router'
+import { z } from 'zod'
+import type { Runtime } from '../lib/runtime.js'
+import { A, reply } from './_http/envelope.js'
+import { bodyOf, parseBody } from './_http/validate.js'
+
+const testBody = z.object({
+  model: z.string().min(1, 'model must not be empty').max(200).optional()
+})
+
+export function channelRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/config/channels' })
+  const channels = (): typeof rt.channels.service => rt.channels.service
+
+  r.get('/', A(() => channels().views()))
+
+  r.post('/', A(async (ctx) => {
+    const ch = await channels().create(bodyOf(ctx))
+    return reply({ name: ch.name, id: channels().idOf(ch) }, { message: `Channel ${ch.name} created` })
+  }))
+
+  r.get('/:name', A((ctx) => channels().view(channels().get(ctx.params.name ?? ''))))
+
+  r.put('/:name', A(async (ctx) => {
+    const ch = await channels().update(ctx.params.name ?? '', bodyOf(ctx))
+    return reply(channels().view(ch), { message: `Channel ${ch.name} updated` })
+  }))
+
+  r.delete('/:name', A(async (ctx) => {
+    await channels().remove(ctx.params.name ?? '')
+    return reply(undefined, { message: 'Channel deleted' })
+  }))
+
+  r.post('/:name/test', A(async (ctx) => {
+    const ch = channels().get(ctx.params.name ?? '')
+    const { model } = parseBody(ctx, testBody)
+    const res = await rt.channels.gateway.call({
+      channel: ch.name, ...(model ? { model } : {}), messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, source: 'other'
+    }, undefined, { anyState: true })
+    return { latency: res.latencyMs, model: res.model, response: res.content.slice(0, 100) }
+  }))
+
+  r.get('/:name/models', A(async (ctx) => rt.channels.gateway.listModels(channels().get(ctx.params.name ?? ''))))
+
+  return r
+}

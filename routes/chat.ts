@@ -1,0 +1,90 @@
+// Chat and conversations, variant A (spec 4.9, style A): send a message (JSON or SSE stream of
+// spec 6.5) and read or clear conversations. DELETE /api/conversations/:id is variant B's.
+import Router from '@koa/router'
+import { z } from 'zod'
+import { AppError, notFound } from '../lib/core/errors.js'
+import type { ChatScope } from '../lib/chat/contracts.js'
+import { conversationIdOf } from '../lib/chat/store.js'
+import type { Runtime } from '../lib/runtime.js'
+import { sessionOf } from './_http/auth.js'
+import { A, reply } from './_http/envelope.js'
+import { openSse } from './_http/sse.js'
+import { intParam, parseBody } from './_http/validate.js'
+import { conversationIdParam } from './conversations.js'
+
+const MAX_MESSAGE = 20000
+const idField = (name: string): z.ZodString => z.string().trim().max(64, `${name} is too long`).regex(/^[\w.@-]*$/, `${name} has invalid characters`)
+
+const chatBody = z.object({
+  message: z.string({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(MAX_MESSAGE, `message is longer than ${MAX_MESSAGE} characters`),
+  userId: idField('userId').optional(),
+  groupId: idField('groupId').optional(),
+  preset: z.string().trim().max(100, 'preset is too long').optional()
+})
+
+export function chatRoutesA (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api' })
+
+  const scopeOf = (ctx: Parameters<Parameters<typeof A>[0]>[0], body: z.output<typeof chatBody>): ChatScope => {
+    const session = sessionOf(ctx)
+    const userId = body.userId || session.sub
+    const groupId = body.groupId || undefined
+    return { userId, ...(groupId ? { groupId } : {}), isMaster: session.isMaster, via: 'api', conversationId: conversationIdOf(userId, groupId) }
+  }
+  const chat = (): NonNullable<Runtime['chat']['chat']> => {
+    const c = rt.chat.chat
+    if (!c) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
+    return c
+  }
+
+  r.post('/chat', A(async (ctx) => {
+    const body = parseBody(ctx, chatBody)
+    return await chat().reply(scopeOf(ctx, body), body.message, body.preset ? { presetId: body.preset } : {})
+  }))
+
+  r.post('/chat/stream', A(async (ctx) => {
+    // Everything that can fail before the first frame answers as JSON.
+    const body = parseBody(ctx, chatBody)
+    const service = chat()
+    const scope = scopeOf(ctx, body)
+    const abort = new AbortController()
+    const sse = openSse(ctx, rt.bus)
+    sse.onClose(() => abort.abort())
+    sse.data({ type: 'start', conversationId: scope.conversationId })
+    try {
+      const res = await service.reply(scope, body.message, { ...(body.preset ? { presetId: body.preset } : {}), signal: abort.signal, onDelta: (text) => { if (text) sse.data({ type: 'content', text }) } })
+      sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage })
+    } catch (err) {
+      const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR'
+      const message = err instanceof AppError ? err.message : 'Internal server error'
+      if (!(err instanceof AppError)) rt.log.error('Chat stream failed', { conversationId: scope.conversationId }, err)
+      sse.data({ type: 'error', code, message })
+    } finally {
+      sse.close()
+    }
+  }))
+
+  r.get('/conversations', A((ctx) => {
+    const q = ctx.query
+    const str = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
+    const userId = str(q.userId)
+    const groupId = str(q.groupId)
+    const all = rt.conversations.store.summaries({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) })
+    const offset = intParam(q.offset, 0, 0)
+    const limit = intParam(q.limit, 50, 1, 1000)
+    return { conversations: all.slice(offset, offset + limit), total: all.length }
+  }))
+  r.get('/conversations/:id', A((ctx) => {
+    const id = conversationIdParam(ctx.params.id)
+    const conv = rt.conversations.store.get(id)
+    if (!conv) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
+    return { id, messages: conv.messages }
+  }))
+  r.post('/conversations/:id/clear', A(async (ctx) => {
+    const id = conversationIdParam(ctx.params.id)
+    const forgotten = rt.conversations.pipeline.forget(id)
+    if (!await rt.conversations.store.delete(id) && !forgotten) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
+    return reply(undefined, { message: 'Context cleared' })
+  }))
+  return r
+}

@@ -1,0 +1,74 @@
+// Drawing (spec 4.11, style B): image presets (builtin/custom/remote), drawing config, image API
+// entries addressed by index (secrets masked; a masked key sent back keeps the stored one).
+import Router from '@koa/router'
+import { z } from 'zod'
+import { AppError } from '../lib/core/errors.js'
+import { keepMaskedSecrets, maskSecrets } from '../lib/config/secrets.js'
+import { imagePresetInput } from '../lib/drawing/types.js'
+import type { Runtime } from '../lib/runtime.js'
+import { B, created } from './_http/envelope.js'
+import { parseBody } from './_http/validate.js'
+
+const imageConfigPut = z.strictObject({
+  enabled: z.boolean(),
+  model: z.string().max(200),
+  videoModel: z.string().max(200),
+  timeout: z.number().int().min(1000).max(3600000),
+  maxImages: z.number().int().min(1).max(10),
+  sendMode: z.enum(['direct', 'forward', 'url']),
+  remotePresetsUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })])
+}).partial()
+
+const apiEntry = z.looseObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  apiKey: z.string().max(1000).optional(),
+  models: z.array(z.string().max(200)).max(200).optional(),
+  enabled: z.boolean().optional()
+})
+
+export function drawingRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/image' })
+  const d = (): typeof rt.drawing => rt.drawing
+  const config = (): Record<string, unknown> => { const { apis: _a, ...c } = rt.config.get().image; return c }
+  const apis = (): Array<Record<string, unknown>> => rt.config.get().image.apis
+  const index = (raw: string | undefined): number => {
+    const i = /^\d+$/.test(raw ?? '') ? Number(raw) : -1
+    if (i < 0 || i >= apis().length) throw new AppError('NOT_FOUND', 'Image API entry not found')
+    return i
+  }
+  const writeApis = async (list: Array<Record<string, unknown>>): Promise<void> => { await rt.config.update({ image: { apis: list } }) }
+
+  r.get('/presets', B(() => d().all()))
+  r.post('/presets/refresh', B(() => d().refreshRemote()))
+  r.post('/presets/custom', B(async (ctx) => created(await d().addCustom(parseBody(ctx, imagePresetInput)))))
+  r.delete('/presets/custom/:uid', B(async (ctx) => { await d().removeCustom(ctx.params.uid ?? ''); return { success: true } }))
+
+  r.get('/config', B(config))
+  r.put('/config', B(async (ctx) => {
+    await rt.config.update({ image: parseBody(ctx, imageConfigPut) })
+    return config()
+  }))
+
+  r.get('/apis', B(() => maskSecrets(apis())))
+  r.post('/apis', B(async (ctx) => {
+    const entry = parseBody(ctx, apiEntry)
+    await writeApis([...apis(), entry])
+    return created({ index: apis().length - 1, ...maskSecrets(entry) })
+  }))
+  r.put('/apis/:index', B(async (ctx) => {
+    const i = index(ctx.params.index)
+    const list = [...apis()]
+    const old = list[i] ?? {}
+    const entry = keepMaskedSecrets(parseBody(ctx, apiEntry.partial()), old)
+    list[i] = { ...old, ...entry }
+    await writeApis(list)
+    return { index: i, ...maskSecrets(list[i]) }
+  }))
+  r.delete('/apis/:index', B(async (ctx) => {
+    const i = index(ctx.params.index)
+    await writeApis(apis().filter((_, j) => j !== i))
+    return { success: true }
+  }))
+  return r
+}

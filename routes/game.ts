@@ -1,0 +1,24 @@
+// Visual-novel game (spec 4.11, style B): character presets CRUD and the game config section.
+import Router from '@koa/router'
+import { characterInput, characterPatch, gameConfigPut } from '../lib/game/types.js'
+import type { Runtime } from '../lib/runtime.js'
+import { B, created } from './_http/envelope.js'
+import { parseBody } from './_http/validate.js'
+
+export function gameRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/game' })
+  const g = (): typeof rt.game => rt.game
+
+  r.get('/presets', B(() => g().list()))
+  r.get('/presets/:id', B((ctx) => g().get(ctx.params.id ?? '')))
+  r.post('/presets', B(async (ctx) => created(await g().create(parseBody(ctx, characterInput)))))
+  r.put('/presets/:id', B(async (ctx) => g().update(ctx.params.id ?? '', parseBody(ctx, characterPatch))))
+  r.delete('/presets/:id', B(async (ctx) => { await g().remove(ctx.params.id ?? ''); return { success: true } }))
+
+  r.get('/config', B(() => rt.config.get().game))
+  r.put('/config', B(async (ctx) => {
+    await rt.config.update({ game: parseBody(ctx, gameConfigPut) })
+    return rt.config.get().game
+  }))
+  return r
+}

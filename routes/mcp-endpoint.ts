@@ -1,0 +1,65 @@
+// Our own MCP endpoint at /mcp (spec 4.7 last table). Not behind the dashboard login: its own API key
+// (config mcp.server.apiKey, `Authorization: Bearer` or `X-API-Key`, constant-time compare). While no
+// key is set it answers 503 saying how to turn it on (DECISIONS part 4). The SDK transports write
+// to the raw node response, so handlers set ctx.respond = false and pass the parsed body.
+import Router from '@koa/router'
+import type { Context, Next } from 'koa'
+import { keyMatches, type McpEndpoint, offeredKey, sendJsonRpcError } from '../lib/mcp/endpoint.js'
+import type { Runtime } from '../lib/runtime.js'
+
+const OFF_MESSAGE = 'The MCP endpoint is off: set an API key in mcp.server.apiKey (dashboard configuration or PUT /api/config/mcp) to turn it on'
+
+function endpointOf (rt: Runtime): McpEndpoint | undefined {
+  return (rt as Partial<Pick<Runtime, 'mcpEndpoint'>>).mcpEndpoint
+}
+
+/** The path prefix the client sees (`/lingxi` when mounted into the host's server). */
+function mountPrefix (ctx: Context): string {
+  const original = (ctx.req as { originalUrl?: string }).originalUrl
+  if (typeof original === 'string' && original !== ctx.url && original.endsWith(ctx.url)) return original.slice(0, -ctx.url.length)
+  return ''
+}
+
+export function mcpEndpointRoutes (rt: Runtime): Router {
+  const r = new Router()
+
+  // Runs for every /mcp route below: the endpoint is on, the key matches; then raw node I/O.
+  const guard = async (ctx: Context, next: Next): Promise<void> => {
+    ctx.respond = false
+    const endpoint = endpointOf(rt)
+    const key = rt.config.get().mcp.server.apiKey
+    if (!endpoint || !key) return sendJsonRpcError(ctx.res, 503, -32000, OFF_MESSAGE)
+    if (!keyMatches(offeredKey(ctx.req.headers), key)) {
+      return sendJsonRpcError(ctx.res, 401, -32001, 'Unauthorized: a valid MCP API key is required (Authorization: Bearer <key> or X-API-Key)', { 'WWW-Authenticate': 'Bearer' })
+    }
+    try {
+      await next()
+    } catch (err) {
+      rt.log.error(`MCP endpoint ${ctx.method} ${ctx.path} failed`, {}, err)
+      if (!ctx.res.headersSent) sendJsonRpcError(ctx.res, 500, -32603, 'Internal error')
+      else ctx.res.end()
+    }
+  }
+
+  const streamable = async (ctx: Context): Promise<void> => {
+    await (endpointOf(rt) as McpEndpoint).handleStreamable(ctx.req, ctx.res, ctx.request.body)
+  }
+  for (const path of ['/mcp', '/mcp/']) {
+    r.post(path, guard, streamable)
+    r.get(path, guard, streamable)
+    r.delete(path, guard, streamable)
+  }
+
+  r.get('/mcp/sse', guard, async (ctx) => {
+    await (endpointOf(rt) as McpEndpoint).openSse(ctx.res, `${mountPrefix(ctx)}/mcp/message`)
+  })
+  r.post('/mcp/message', guard, async (ctx) => {
+    const sid = typeof ctx.query.sessionId === 'string' ? ctx.query.sessionId : undefined
+    await (endpointOf(rt) as McpEndpoint).postSse(ctx.req, ctx.res, sid, ctx.request.body)
+  })
+  r.get('/mcp/status', guard, (ctx) => {
+    ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+    ctx.res.end(JSON.stringify((endpointOf(rt) as McpEndpoint).status(true)))
+  })
+  return r
+}

@@ -1,0 +1,117 @@
+// MCP server management: spec 4.7 variant B at /api/mcp (style B) with variant A's connect and
+// disconnect (style A), and the /api/skills/mcp/servers* rows of spec 4.6 (B, plus A's connect,
+// disconnect and reload in style A). DECISIONS part 2.
+import Router from '@koa/router'
+import type { Context } from 'koa'
+import { AppError } from '../lib/core/errors.js'
+import type { McpManager } from '../lib/mcp/manager.js'
+import type { Runtime } from '../lib/runtime.js'
+import { A, B, created } from './_http/envelope.js'
+import { bodyOf } from './_http/validate.js'
+
+/** The manager, or a 503 when the MCP domain did not start. */
+function mcpOf (rt: Runtime): McpManager {
+  const m = (rt as Partial<Pick<Runtime, 'mcp'>>).mcp
+  if (!m) throw new AppError('SERVICE_UNAVAILABLE', 'MCP is not initialized')
+  return m
+}
+
+function objectBody (ctx: Context): Record<string, unknown> {
+  const b = bodyOf(ctx)
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new AppError('INVALID_ARGS', 'body must be a JSON object')
+  return b as Record<string, unknown>
+}
+
+function requiredString (body: Record<string, unknown>, key: string): string {
+  const v = body[key]
+  if (typeof v !== 'string' || v.trim() === '') throw new AppError('INVALID_ARGS', `${key} is required`)
+  return v
+}
+
+/** `{ name, config }`; a body without `config` is read as the config itself (desktop style). */
+function addBody (ctx: Context): { name: unknown; config: unknown } {
+  const b = objectBody(ctx)
+  if (typeof b.name !== 'string' || b.name.trim() === '') throw new AppError('INVALID_ARGS', 'name is required')
+  if (b.config !== undefined) return { name: b.name, config: b.config }
+  const { name, ...rest } = b
+  if (Object.keys(rest).length === 0) throw new AppError('INVALID_ARGS', 'config is required')
+  return { name, config: rest }
+}
+
+const param = (ctx: Context): string => String(ctx.params.name)
+
+/** The variant-B server rows shared by /api/mcp and /api/skills/mcp. */
+function serverRoutes (rt: Runtime, r: Router): void {
+  r.get('/servers', B(() => mcpOf(rt).list()))
+  r.get('/servers/:name', B((ctx) => mcpOf(rt).get(param(ctx))))
+  r.post('/servers', B(async (ctx) => {
+    const { name, config } = addBody(ctx)
+    return created(await mcpOf(rt).add(name, config))
+  }))
+  r.delete('/servers/:name', B(async (ctx) => {
+    await mcpOf(rt).remove(param(ctx))
+    return { success: true }
+  }))
+  r.post('/servers/:name/reconnect', B(async (ctx) => {
+    const s = await mcpOf(rt).reconnect(param(ctx))
+    return { success: true, name: s.name, status: s.status, toolCount: s.toolCount }
+  }))
+}
+
+/** Variant A's connect/disconnect (style A, spec part 3 states). */
+function connectRoutes (rt: Runtime, r: Router, withReload: boolean): void {
+  r.post('/servers/:name/connect', A(async (ctx) => {
+    const s = await mcpOf(rt).connect(param(ctx))
+    return { name: s.name, status: s.status, toolCount: s.toolCount }
+  }))
+  r.post('/servers/:name/disconnect', A(async (ctx) => {
+    const s = await mcpOf(rt).disconnect(param(ctx))
+    return { name: s.name, status: s.status }
+  }))
+  if (withReload) {
+    r.post('/servers/:name/reload', A(async (ctx) => {
+      const s = await mcpOf(rt).reconnect(param(ctx))
+      return { name: s.name, status: s.status, toolCount: s.toolCount }
+    }))
+  }
+}
+
+export function mcpRoutes (rt: Runtime): Router[] {
+  const r = new Router({ prefix: '/api/mcp' })
+  connectRoutes(rt, r, false)
+  serverRoutes(rt, r)
+  r.put('/servers/:name', B(async (ctx) => {
+    const b = objectBody(ctx)
+    if (b.config === undefined || b.config === null) throw new AppError('INVALID_ARGS', 'config is required')
+    return mcpOf(rt).update(param(ctx), b.config)
+  }))
+  r.get('/servers/:name/tools', B((ctx) => mcpOf(rt).tools(param(ctx))))
+  r.post('/import', B(async (ctx) => {
+    const b = objectBody(ctx)
+    const servers = b.mcpServers
+    if (!servers || typeof servers !== 'object' || Array.isArray(servers)) throw new AppError('INVALID_ARGS', 'mcpServers must be an object')
+    return mcpOf(rt).importServers(servers as Record<string, unknown>)
+  }))
+  r.get('/resources', B(() => mcpOf(rt).resources()))
+  r.get('/resources/templates', B(() => mcpOf(rt).resourceTemplates()))
+  r.post('/resources/read', B(async (ctx) => {
+    const b = objectBody(ctx)
+    return mcpOf(rt).readResource(requiredString(b, 'serverName'), requiredString(b, 'uri'))
+  }))
+  r.get('/prompts', B(() => mcpOf(rt).prompts()))
+  r.post('/prompts/get', B(async (ctx) => {
+    const b = objectBody(ctx)
+    const serverName = requiredString(b, 'serverName')
+    const name = requiredString(b, 'name')
+    const args = b.args ?? b.arguments ?? {}
+    if (!args || typeof args !== 'object' || Array.isArray(args)) throw new AppError('INVALID_ARGS', 'args must be an object')
+    const strArgs: Record<string, string> = {}
+    for (const [k, v] of Object.entries(args as Record<string, unknown>)) strArgs[k] = typeof v === 'string' ? v : JSON.stringify(v)
+    return mcpOf(rt).getPrompt(serverName, name, strArgs)
+  }))
+
+  const s = new Router({ prefix: '/api/skills/mcp' })
+  connectRoutes(rt, s, true)
+  serverRoutes(rt, s)
+  return [r, s]
+}

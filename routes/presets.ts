@@ -1,0 +1,67 @@
+// Presets, variant B (style B): /api/preset/... and /api/presets/config|builtin|categories (spec 4.4),
+// plus GET /api/config/presets (style A, {id,name,description} for the dashboard's pickers).
+import Router from '@koa/router'
+import { z } from 'zod'
+import { AppError } from '../lib/core/errors.js'
+import { CATEGORIES } from '../lib/presets/builtin.js'
+import { renderPrompt } from '../lib/presets/resolver.js'
+import type { Runtime } from '../lib/runtime.js'
+import { sessionOf } from './_http/auth.js'
+import { A, B, created } from './_http/envelope.js'
+import { bodyOf, parseBody, parseQuery } from './_http/validate.js'
+
+const promptQuery = z.object({
+  userId: z.string().max(64).optional(),
+  nickname: z.string().max(100).optional(),
+  groupId: z.string().max(64).optional(),
+  groupName: z.string().max(100).optional(),
+  botName: z.string().max(100).optional()
+})
+
+const presetsConfig = z.strictObject({
+  defaultId: z.string().min(1).max(100),
+  allowUserSwitch: z.boolean(),
+  perUserPreset: z.boolean(),
+  perGroupPreset: z.boolean()
+}).partial()
+
+export function presetRoutesB (rt: Runtime): Router[] {
+  const p = (): typeof rt.presets => rt.presets
+  const r = new Router({ prefix: '/api/preset' })
+
+  r.get('/list', B(() => p().list()))
+  r.post('/', B(async (ctx) => {
+    const body = bodyOf(ctx)
+    const id = (body as { id?: unknown } | null)?.id ?? `custom_${rt.clock.now()}`
+    return created(await p().create(id, body))
+  }))
+  r.post('/from-builtin/:builtinId', B(async (ctx) => created(await p().fromBuiltin(ctx.params.builtinId ?? '', bodyOf(ctx)))))
+  r.get('/:id', B((ctx) => p().get(ctx.params.id ?? '')))
+  r.put('/:id', B(async (ctx) => p().update(ctx.params.id ?? '', bodyOf(ctx))))
+  r.delete('/:id', B(async (ctx) => { await p().remove(ctx.params.id ?? ''); return { success: true } }))
+  r.post('/:id/default', B(async (ctx) => { await p().setDefault(ctx.params.id ?? ''); return { success: true } }))
+  r.get('/:id/prompt', B((ctx) => {
+    const q = parseQuery(ctx, promptQuery)
+    const preset = p().get(ctx.params.id ?? '')
+    const s = sessionOf(ctx)
+    const scope = { ...q, userId: q.userId ?? s?.sub ?? '' }
+    return { prompt: renderPrompt(preset.systemPrompt, scope, rt.config.get().language === 'en' ? 'Lingxi' : '灵犀', rt.clock.now(), preset.name) }
+  }))
+
+  const c = new Router({ prefix: '/api/presets' })
+  const view = (): z.output<typeof presetsConfig> => ({ ...rt.config.get().presets })
+  c.get('/config', B(view))
+  c.put('/config', B(async (ctx) => {
+    const body = parseBody(ctx, presetsConfig)
+    if (body.defaultId !== undefined && !p().find(body.defaultId)) throw new AppError('PRESET_NOT_FOUND', 'Preset not found')
+    await rt.config.update({ presets: body, ...(body.defaultId ? { llm: { defaultChatPresetId: body.defaultId } } : {}) })
+    return view()
+  }))
+  c.get('/builtin', B(() => p().builtins()))
+  c.get('/categories', B(() => CATEGORIES.map((cat) => ({ ...cat, count: p().list().filter((x) => x.category === cat.id).length }))))
+
+  // Before configRoutes: /api/config/:section would take /api/config/presets.
+  const list = new Router({ prefix: '/api/config' })
+  list.get('/presets', A(() => p().list().map(({ id, name, description }) => ({ id, name, description }))))
+  return [r, c, list]
+}

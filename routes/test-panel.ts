@@ -1,0 +1,64 @@
+// Spec 4.12 test panel (style B): batch test and quick test as SSE (frames of spec 6.3), soft stop,
+// active tests and the last results per channel. The logic lives in lib/channels/batch-test.ts.
+import Router from '@koa/router'
+import { z } from 'zod'
+import { AppError } from '../lib/core/errors.js'
+import type { Runtime } from '../lib/runtime.js'
+import { B } from './_http/envelope.js'
+import { openSse } from './_http/sse.js'
+import { parseBody } from './_http/validate.js'
+
+const channelId = z.string({ error: 'channelId is required' }).trim().min(1, 'channelId is required').max(100)
+
+const batchBody = z.object({
+  channelId,
+  models: z.array(z.string({ error: 'models must be a list of model names' }).max(200), { error: 'models must be a list of model names' }).max(500).optional(),
+  concurrency: z.number({ error: 'concurrency must be an integer 1-20' }).int('concurrency must be an integer 1-20').min(1, 'concurrency must be an integer 1-20').max(20, 'concurrency must be an integer 1-20').default(3),
+  clearPrevious: z.boolean({ error: 'clearPrevious must be a boolean' }).default(true)
+})
+
+const stopBody = z.object({ testId: z.string({ error: 'testId must be a string' }).min(1).max(200).optional() })
+
+const quickBody = z.object({
+  channelId,
+  model: z.string({ error: 'model must be a string' }).trim().min(1).max(200).optional(),
+  message: z.string({ error: 'message must be a string' }).min(1).max(4000).default('Say hello')
+})
+
+export function testPanelRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/test-panel' })
+  const tests = (): typeof rt.channels.tests => rt.channels.tests
+
+  r.post('/batch-test', B(async (ctx) => {
+    const body = parseBody(ctx, batchBody)
+    const ch = tests().channel(body.channelId)
+    const models = await tests().modelsToTest(ch, body.models)
+    if (models.length === 0) throw new AppError('BAD_REQUEST', 'No testable models')
+    const sse = openSse(ctx, rt.bus)
+    await tests().run(ch, models, {
+      concurrency: body.concurrency,
+      clearPrevious: body.clearPrevious,
+      emit: (event, data) => { sse.send(event, data) },
+      closed: () => sse.closed
+    })
+    sse.close()
+  }))
+
+  r.post('/batch-test-stop', B((ctx) => tests().stop(parseBody(ctx, stopBody).testId)))
+
+  r.get('/active-tests', B(() => tests().active()))
+
+  r.post('/quick-test', B(async (ctx) => {
+    const body = parseBody(ctx, quickBody)
+    const ch = tests().channel(body.channelId)
+    const model = body.model ?? ch.models[0] ?? (ch.model || undefined)
+    if (!model) throw new AppError('BAD_REQUEST', 'No testable models')
+    const sse = openSse(ctx, rt.bus)
+    await tests().quick(ch, model, body.message, (event, data) => { sse.send(event, data) })
+    sse.close()
+  }))
+
+  r.get('/channel-models/:id', B((ctx) => tests().channelModels(ctx.params.id ?? '')))
+
+  return r
+}

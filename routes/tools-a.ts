@@ -1,0 +1,77 @@
+// Spec 4.5 variant A (style A, DECISIONS part 2): GET /api/tools, GET /api/tools/:name, the toggles
+// and POST /api/tools/call; plus variant B's deprecated endpoints (style B, `deprecated: true`).
+import Router from '@koa/router'
+import { z } from 'zod'
+import { AppError, notFound } from '../lib/core/errors.js'
+import type { Runtime } from '../lib/runtime.js'
+import { A, B, reply } from './_http/envelope.js'
+import { parseBody } from './_http/validate.js'
+import { builtinConfig, builtinConfigPatch, updateBuiltinConfig } from './tools.js'
+import { apiContext, argsField, checkArgs, enabledField, kitOf, toolView } from './tools-shared.js'
+
+const toggleBody = z.object({ enabled: enabledField }, { error: 'body must be a JSON object' })
+const optionalToggle = z.object({ enabled: enabledField.optional() }, { error: 'body must be a JSON object' })
+const callBody = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
+  args: argsField.default({})
+}, { error: 'body must be a JSON object' })
+
+const deprecated = (replacement: string) => ({ deprecated: true, replacement })
+
+export function toolRoutesA (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/tools' })
+  const reg = () => kitOf(rt).registry
+
+  // Deprecated (variant B): registered before /:name, which would take GET /enabled.
+  r.get('/enabled', B(() => reply(builtinConfig(rt), { extra: deprecated('GET /api/tools/builtin/config') })))
+  r.put('/enabled', B(async (ctx) => reply(await updateBuiltinConfig(rt, parseBody(ctx, builtinConfigPatch)), { message: 'Configuration saved', extra: deprecated('PUT /api/tools/builtin/config') })))
+  r.post('/toggle/:name', B(async (ctx) => {
+    const name = ctx.params.name ?? ''
+    if (!reg().get(name)) throw notFound(`Tool ${name} does not exist`, 'TOOL_NOT_FOUND')
+    const { enabled } = parseBody(ctx, optionalToggle)
+    await reg().setEnabled(name, enabled ?? !reg().isEnabled(name))
+    return reply({ toolName: name, enabled: reg().isEnabled(name) }, { extra: deprecated('POST /api/tools/builtin/tool/toggle') })
+  }))
+
+  r.get('/', A(() => {
+    const categories: Record<string, { name: string; enabled: boolean }> = {}
+    for (const c of reg().categories()) categories[c.key] = { name: c.name, enabled: c.enabled }
+    return { tools: reg().list({ includeDisabled: true }).map((t) => toolView(rt, t)), categories }
+  }))
+  r.post('/call', A(async (ctx) => {
+    const { name, args } = parseBody(ctx, callBody)
+    const t = reg().get(name)
+    if (!t) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
+    if (!reg().isEnabled(name)) throw new AppError('TOOL_DISABLED', `Tool ${name} is disabled`)
+    checkArgs(t, args)
+    const started = performance.now()
+    const result = await reg().call(name, args, apiContext(ctx))
+    const duration = Math.round((performance.now() - started) * 100) / 100
+    if (result.isError) {
+      const text = result.content.map((c) => c.type === 'text' ? c.text : '').join('\n').slice(0, 1000)
+      throw new AppError('EXECUTION_ERROR', text || `Tool ${name} failed`)
+    }
+    return { result, duration }
+  }))
+  r.put('/category/:category/toggle', A(async (ctx) => {
+    const category = ctx.params.category ?? ''
+    const { enabled } = parseBody(ctx, toggleBody)
+    const count = reg().list({ includeDisabled: true }).filter((t) => t.category === category).length
+    if (count === 0) throw notFound(`Category ${category} does not exist`)
+    await reg().setCategoryEnabled(category, enabled)
+    return { category, enabled: reg().isCategoryEnabled(category), toolCount: count }
+  }))
+  r.get('/:name', A((ctx) => {
+    const t = reg().get(ctx.params.name ?? '')
+    if (!t) throw new AppError('TOOL_NOT_FOUND', `Tool ${ctx.params.name} does not exist`)
+    return toolView(rt, t)
+  }))
+  r.put('/:name/toggle', A(async (ctx) => {
+    const name = ctx.params.name ?? ''
+    const { enabled } = parseBody(ctx, toggleBody)
+    if (!reg().get(name)) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
+    await reg().setEnabled(name, enabled)
+    return { name, enabled: reg().isEnabled(name) }
+  }))
+  return r
+}

@@ -1,0 +1,87 @@
+// Spec 4.5 variant B: custom tools (`/api/tools/custom`, JSON configurations) and script tools
+// (`/api/tools/js`, source files in <data>/tools, hot-reloaded). Style B.
+import Router from '@koa/router'
+import { z } from 'zod'
+import { keepMaskedSecrets, maskSecrets } from '../lib/config/secrets.js'
+import { AppError } from '../lib/core/errors.js'
+import type { Runtime } from '../lib/runtime.js'
+import { customToolSchema, type StoredCustomTool } from '../lib/tools/custom.js'
+import { parseScriptName } from '../lib/tools/scripts.js'
+import { B, created, reply } from './_http/envelope.js'
+import { parseBody, parseWith } from './_http/validate.js'
+import { kitOf } from './tools-shared.js'
+
+const MAX_SOURCE = 256 * 1024
+const source = z.string({ error: 'source is required' }).max(MAX_SOURCE, `source must be at most ${MAX_SOURCE} bytes`)
+const createScript = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100),
+  source: source.default('')
+}, { error: 'body must be a JSON object' })
+const updateScript = z.object({ source }, { error: 'body must be a JSON object' })
+
+/** Header values are secrets (DECISIONS part 4): masked when read. */
+const masked = (t: StoredCustomTool): StoredCustomTool =>
+  t.action.type === 'http' ? { ...t, action: { ...t.action, headers: maskSecrets(t.action.headers, true) } } : t
+
+export function toolFileRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/tools' })
+  const kit = () => kitOf(rt)
+  const nameOf = (raw: string): string => parseScriptName(raw).name
+
+  // ---- custom -------------------------------------------------------------------------------------
+  r.get('/custom', B(() => kit().custom.configs().map(masked)))
+  r.get('/custom/:name', B((ctx) => {
+    const t = kit().custom.find(ctx.params.name ?? '')
+    if (!t) throw new AppError('TOOL_NOT_FOUND', `Custom tool ${ctx.params.name} does not exist`)
+    return masked(t)
+  }))
+  r.post('/custom', B(async (ctx) => {
+    const cfg = parseBody(ctx, customToolSchema)
+    const stored = await kit().custom.create(cfg, (n) => kit().registry.get(n) !== undefined)
+    return created(masked(stored), 'Custom tool created')
+  }))
+  r.put('/custom/:name', B(async (ctx) => {
+    const name = ctx.params.name ?? ''
+    const old = kit().custom.find(name)
+    if (!old) throw new AppError('TOOL_NOT_FOUND', `Custom tool ${name} does not exist`)
+    const raw = ctx.request.body as Record<string, unknown> | undefined
+    const body = raw && typeof raw === 'object' && !Array.isArray(raw) ? { name, ...raw } : raw
+    const cfg = parseWith(customToolSchema, body)
+    // A masked header sent back keeps the stored secret.
+    if (cfg.action.type === 'http' && old.action.type === 'http') cfg.action.headers = keepMaskedSecrets(cfg.action.headers, old.action.headers, true)
+    return reply(masked(await kit().custom.replace(name, cfg)), { message: 'Custom tool saved' })
+  }))
+  r.delete('/custom/:name', B(async (ctx) => {
+    await kit().custom.remove(ctx.params.name ?? '')
+    return reply({ name: ctx.params.name }, { message: 'Custom tool deleted' })
+  }))
+
+  // ---- script (js/ts) -----------------------------------------------------------------------------
+  r.get('/js', B(() => kit().scripts.files()))
+  r.post('/js/reload', B(async () => reply(await kit().scripts.reloadAll(), { message: 'Script tools reloaded' })))
+  r.get('/js/:name', B((ctx) => kit().scripts.read(nameOf(ctx.params.name ?? ''))))
+  r.post('/js', B(async (ctx) => {
+    const body = parseBody(ctx, createScript)
+    const { name, ext } = parseScriptName(body.name)
+    if (await kit().scripts.existing(name)) throw new AppError('CONFLICT', `Script tool ${name} already exists`)
+    const owner = kit().registry.get(name)
+    if (owner && owner.source !== 'script') throw new AppError('CONFLICT', `A ${owner.source} tool named ${name} already exists`)
+    const state = await kit().scripts.write(name, ext ?? '.js', body.source)
+    return created({ name, filename: `${name}${ext ?? '.js'}`, ...state }, 'Script tool created')
+  }))
+  r.put('/js/:name', B(async (ctx) => {
+    const name = nameOf(ctx.params.name ?? '')
+    const { source: text } = parseBody(ctx, updateScript)
+    const found = await kit().scripts.existing(name)
+    if (!found) throw new AppError('TOOL_NOT_FOUND', `Script tool ${name} does not exist`)
+    const state = await kit().scripts.write(name, found.ext, text)
+    const message = state.error ? `Script tool ${name} saved, but it failed to load: ${state.error}` : `Script tool ${name} saved and hot-reloaded`
+    return reply({ name, filename: `${name}${found.ext}`, ...state }, { message })
+  }))
+  r.delete('/js/:name', B(async (ctx) => {
+    const name = nameOf(ctx.params.name ?? '')
+    await kit().scripts.remove(name)
+    return reply({ name }, { message: `Script tool ${name} deleted` })
+  }))
+  return r
+}

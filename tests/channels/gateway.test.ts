@@ -1,0 +1,215 @@
+import { expect } from 'chai'
+import sinon from 'sinon'
+import { AppError } from '../../lib/core/errors.js'
+import type { ModelRequest } from '../../lib/chat/contracts.js'
+import { addChannel, removeAllChannels, startEnv, waitFor, type Env } from './helpers.js'
+
+const hello = (extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: [{ role: 'user', content: 'hello' }], source: 'chat', ...extra })
+const authOf = (env: Env): string[] => env.fake.chatRequests().map((r) => String(r.headers.authorization).replace('Bearer ', ''))
+
+async function rejects (p: Promise<unknown>): Promise<AppError> {
+  try { await p } catch (e) { expect(e).to.be.instanceOf(AppError); return e as AppError }
+  throw new Error('expected a rejection')
+}
+
+describe('channels: model gateway', () => {
+  let env: Env
+  before(async () => { env = await startEnv() })
+  after(async () => { await env.close() })
+  beforeEach(async () => { env.fake.reset(); env.fake.validKeys = []; await removeAllChannels(env.s) })
+  afterEach(() => { sinon.restore() })
+
+  const gw = (): Env['s']['lx']['rt']['channels']['gateway'] => env.s.lx.rt.channels.gateway
+
+  it('is registered as rt.chat.models and answers a completion with usage, recorded in stats', async () => {
+    await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini' })
+    expect(env.s.lx.rt.chat.models).to.equal(gw())
+    const r = await env.s.lx.rt.chat.models!.complete(hello({ scope: { userId: 'u1', groupId: 'g1' } }))
+    expect(r.content).to.equal('echo: hello')
+    expect(r.model).to.equal('gpt-4o-mini')
+    expect(r.channel).to.equal('main')
+    expect(r.usage.totalTokens).to.be.greaterThan(0)
+    const m = env.s.lx.rt.stats.models().find((x) => x.model === 'gpt-4o-mini')
+    expect(m?.requests).to.be.greaterThan(0)
+    const u = env.s.lx.rt.stats.users(100).find((x) => x.userId === 'u1')
+    expect(u?.tokens).to.equal(r.usage.totalTokens)
+    expect(env.s.lx.rt.stats.channels().find((c) => c.id === 'main')?.requests).to.be.greaterThan(0)
+  })
+
+  it('streams deltas in order and resolves with the full text', async () => {
+    await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o' })
+    const deltas: string[] = []
+    const r = await gw().stream(hello({ messages: [{ role: 'user', content: 'a fairly long message to split' }] }), (t) => deltas.push(t))
+    expect(deltas.length).to.be.greaterThan(2)
+    expect(deltas.join('')).to.equal('echo: a fairly long message to split')
+    expect(r.content).to.equal(deltas.join(''))
+    expect(r.usage.promptTokens).to.be.greaterThan(0)
+    expect(env.fake.chatRequests()[0]?.body.stream_options).to.deep.equal({ include_usage: true })
+  })
+
+  it('sends tool definitions and assembles streamed tool calls', async () => {
+    await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, model: 'gpt-4o' })
+    env.fake.enqueue({ toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] })
+    const r = await gw().stream(hello({ tools: [{ name: 'weather', description: 'w', parameters: { type: 'object', properties: {} } }] }), () => {})
+    expect(env.fake.chatRequests()[0]?.body.tools[0].function.name).to.equal('weather')
+    expect(r.toolCalls).to.have.length(1)
+    expect(r.toolCalls[0]?.name).to.equal('weather')
+    expect(JSON.parse(r.toolCalls[0]?.arguments ?? '')).to.deep.equal({ city: 'Paris' })
+    expect(r.finishReason).to.equal('tool_calls')
+  })
+
+  it('fails over to the next key on 401 within the same request', async () => {
+    env.fake.validKeys = ['sk-good-key-0002']
+    await addChannel(env.s, { name: 'keys', baseUrl: env.fake.url, model: 'gpt-4o', apiKeys: [{ name: 'bad', key: 'sk-bad-key-0001', enabled: true }, { name: 'good', key: 'sk-good-key-0002', enabled: true }] })
+    const r = await gw().call(hello())
+    expect(r.content).to.equal('echo: hello')
+    expect(r.keyInfo).to.deep.equal({ name: 'good', index: 1 })
+    expect(authOf(env)).to.deep.equal(['sk-bad-key-0001', 'sk-good-key-0002'])
+  })
+
+  for (const status of [429, 500, 503]) {
+    it(`fails over to the next key on ${status}`, async () => {
+      await addChannel(env.s, { name: 'keys', baseUrl: env.fake.url, model: 'gpt-4o', apiKeys: [{ name: 'a', key: 'sk-aaaa-0001', enabled: true }, { name: 'b', key: 'sk-bbbb-0002', enabled: true }] })
+      env.fake.enqueue({ status })
+      const r = await gw().call(hello())
+      expect(r.content).to.equal('echo: hello')
+      expect(new Set(authOf(env)).size).to.equal(2)
+    })
+  }
+
+  it('does not fail over on a 400 (the request itself is wrong) and maps it to MODEL_ERROR', async () => {
+    await addChannel(env.s, { name: 'keys', baseUrl: env.fake.url, model: 'fail-400', apiKeys: [{ name: 'a', key: 'sk-aaaa-0001', enabled: true }, { name: 'b', key: 'sk-bbbb-0002', enabled: true }] })
+    const e = await rejects(gw().complete(hello()))
+    expect(e.code).to.equal('MODEL_ERROR')
+    expect(e.status).to.equal(502)
+    expect(env.fake.chatRequests()).to.have.length(1)
+    // a model error says nothing about the channel's health
+    expect(env.s.lx.rt.channels.service.status(env.s.lx.rt.channels.service.get('keys'))).to.equal('active')
+  })
+
+  it('maps exhausted keys to MODEL_ERROR, marks the channel error and records the failure', async () => {
+    env.fake.validKeys = ['sk-nothing-matches']
+    await addChannel(env.s, { name: 'bad', baseUrl: env.fake.url, model: 'm-x', apiKey: 'sk-wrong-0001' })
+    const events: unknown[] = []
+    const off = env.s.lx.rt.bus.on('system', (name, data) => { if (name === 'channel') events.push(data) })
+    const e = await rejects(gw().complete(hello()))
+    off()
+    expect(events).to.have.length(1)
+    expect(events[0]).to.include({ id: 'bad', name: 'bad', status: 'error' })
+    expect(e.code).to.equal('MODEL_ERROR')
+    expect(e.message).to.match(/401/)
+    const svc = env.s.lx.rt.channels.service
+    expect(svc.status(svc.get('bad'))).to.equal('error')
+    expect(env.s.lx.rt.stats.models().find((m) => m.model === 'm-x')?.errors).to.equal(1)
+    env.fake.validKeys = []
+    await gw().complete(hello())
+    expect(svc.status(svc.get('bad'))).to.equal('active')
+  })
+
+  it('skips a key in cooldown and tries it again after the cooldown', async () => {
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] })
+    env.fake.validKeys = ['sk-good-key-0002']
+    await addChannel(env.s, { name: 'cool', baseUrl: env.fake.url, model: 'gpt-4o', keyCooldownMs: 60000, apiKeys: [{ name: 'bad', key: 'sk-bad-key-0001', enabled: true }, { name: 'good', key: 'sk-good-key-0002', enabled: true }] })
+    await gw().call(hello()) // bad (401, cooled down) -> good
+    env.fake.reset(); env.fake.validKeys = ['sk-good-key-0002']
+    for (let i = 0; i < 4; i++) await gw().call(hello())
+    expect(authOf(env)).to.deep.equal(Array(4).fill('sk-good-key-0002'))
+    clock.tick(60001)
+    env.fake.reset(); env.fake.validKeys = ['sk-good-key-0002']
+    for (let i = 0; i < 2; i++) await gw().call(hello())
+    expect(authOf(env)).to.include('sk-bad-key-0001')
+  })
+
+  it('rotates keys round-robin across requests', async () => {
+    await addChannel(env.s, { name: 'rr', baseUrl: env.fake.url, model: 'gpt-4o', apiKeys: [{ name: 'a', key: 'sk-aaaa-0001', enabled: true }, { name: 'b', key: 'sk-bbbb-0002', enabled: true }, { name: 'off', key: 'sk-off-0003', enabled: false }] })
+    for (let i = 0; i < 4; i++) await gw().call(hello())
+    expect(authOf(env)).to.deep.equal(['sk-aaaa-0001', 'sk-bbbb-0002', 'sk-aaaa-0001', 'sk-bbbb-0002'])
+  })
+
+  it('aborts a stalled stream after idleTimeoutMs with TIMEOUT', async () => {
+    await addChannel(env.s, { name: 'stall', baseUrl: env.fake.url, model: 'stall', idleTimeoutMs: 1000, timeoutMs: 60000 })
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
+    let got = ''
+    const p = gw().stream(hello(), (t) => { got += t })
+    const settled = p.then(() => 'resolved', (e: unknown) => e)
+    await waitFor(() => got.length > 0)
+    await clock.tickAsync(999)
+    expect(await Promise.race([settled, Promise.resolve('pending')])).to.equal('pending')
+    await clock.tickAsync(2)
+    const e = await settled
+    expect(e).to.be.instanceOf(AppError)
+    expect((e as AppError).code).to.equal('TIMEOUT')
+    expect((e as AppError).status).to.equal(504)
+    expect((e as AppError).message).to.match(/stalled/)
+  })
+
+  it('times out a request whose answer does not come within timeoutMs', async () => {
+    await addChannel(env.s, { name: 'slow', baseUrl: env.fake.url, model: 'slow-5000', timeoutMs: 1000 })
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
+    const settled = gw().complete(hello()).then(() => 'resolved', (e: unknown) => e)
+    await waitFor(() => env.fake.chatRequests().length > 0)
+    await clock.tickAsync(1001)
+    const e = await settled
+    expect((e as AppError).code).to.equal('TIMEOUT')
+  })
+
+  it('renders custom path, header and body templates', async () => {
+    await addChannel(env.s, {
+      name: 'tpl', baseUrl: env.fake.url, model: 'gpt-4o', apiKey: 'sk-tpl-key-0001', customPath: '/custom/{{model}}/chat/completions',
+      headersTemplate: { 'X-User': '{{userId}}', 'X-Key': 'k={{apiKey}}' }, bodyTemplate: { user: '{{userId}}-{{groupId}}', meta: { ch: '{{channel}}' } }
+    })
+    await gw().complete(hello({ scope: { userId: '42', groupId: '7' } }))
+    const req = env.fake.chatRequests()[0]!
+    expect(req.path).to.equal('/v1/custom/gpt-4o/chat/completions')
+    expect(req.headers['x-user']).to.equal('42')
+    expect(req.headers['x-key']).to.equal('k=sk-tpl-key-0001')
+    expect(req.body.user).to.equal('42-7')
+    expect(req.body.meta).to.deep.equal({ ch: 'tpl' })
+  })
+
+  it('chooses the best channel by priority and falls over to the next when it fails', async () => {
+    await addChannel(env.s, { name: 'low', baseUrl: env.fake.url, model: 'gpt-4o', priority: 1, apiKey: 'sk-low-0000001' })
+    await addChannel(env.s, { name: 'high', baseUrl: env.fake.url, model: 'gpt-4o', priority: 9, apiKey: 'sk-high-000001' })
+    expect((await gw().complete(hello())).channel).to.equal('high')
+    env.fake.enqueue({ status: 500 })
+    const r = await gw().complete(hello())
+    expect(r.channel).to.equal('low')
+    const svc = env.s.lx.rt.channels.service
+    expect(svc.status(svc.get('high'))).to.equal('error')
+    // the failing channel goes last while it is in error
+    expect((await gw().complete(hello())).channel).to.equal('low')
+    expect(env.s.lx.rt.providers.availableChannels?.()).to.equal(1)
+  })
+
+  it('maps an unreachable channel to CHANNEL_UNAVAILABLE and no channel at all too', async () => {
+    const e0 = await rejects(gw().complete(hello()))
+    expect(e0.code).to.equal('CHANNEL_UNAVAILABLE')
+    expect(e0.status).to.equal(503)
+    await addChannel(env.s, { name: 'dead', baseUrl: 'http://127.0.0.1:1/v1', model: 'gpt-4o' })
+    const e1 = await rejects(gw().complete(hello()))
+    expect(e1.code).to.equal('CHANNEL_UNAVAILABLE')
+    await addChannel(env.s, { name: 'off', baseUrl: env.fake.url, model: 'gpt-4o', enabled: false })
+    const e2 = await rejects(gw().complete(hello({ channel: 'off' })))
+    expect(e2.code).to.equal('CHANNEL_UNAVAILABLE')
+    expect(env.fake.chatRequests()).to.have.length(0)
+  })
+
+  it('stops when the caller aborts', async () => {
+    await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, model: 'slow-3000' })
+    const ac = new AbortController()
+    const p = gw().complete(hello({ signal: ac.signal }))
+    await waitFor(() => env.fake.chatRequests().length > 0)
+    ac.abort()
+    const e = await rejects(p)
+    expect(e.message).to.match(/abort/i)
+  })
+
+  it('generates images through a channel', async () => {
+    await addChannel(env.s, { name: 'img', baseUrl: env.fake.url, model: 'gpt-4o', image: { enabled: true, model: 'gpt-image-1' } })
+    const urls = await gw().generateImages({ prompt: 'a cat', n: 2 })
+    expect(urls).to.have.length(2)
+    expect(urls[0]).to.match(/^data:image\/png;base64,/)
+    const req = env.fake.requests.find((r) => r.path.endsWith('/images/generations'))
+    expect(req?.body.model).to.equal('gpt-image-1')
+  })
+})

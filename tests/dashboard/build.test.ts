@@ -1,0 +1,33 @@
+// The start-time build check: dist counts as stale when missing or older than any source file.
+import { expect } from 'chai'
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { dashboardStale } from '../../lib/web/build.js'
+
+describe('dashboard build staleness', () => {
+  let dir: string
+  const at = (path: string, secondsAgo: number): void => { const t = Date.now() / 1000 - secondsAgo; utimesSync(path, t, t) }
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lingxi-webbuild-'))
+    mkdirSync(join(dir, 'resources', 'src', 'pages'), { recursive: true })
+    writeFileSync(join(dir, 'resources', 'src', 'pages', 'a.tsx'), 'x')
+    writeFileSync(join(dir, 'resources', 'index.html'), 'x')
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('is stale without dist/index.html', () => {
+    expect(dashboardStale(dir)).to.equal(true)
+  })
+
+  it('is fresh when dist is newer than every source, stale again when a nested source changes', () => {
+    mkdirSync(join(dir, 'resources', 'dist'))
+    const built = join(dir, 'resources', 'dist', 'index.html')
+    writeFileSync(built, 'x')
+    for (const p of ['src/pages/a.tsx', 'src/pages', 'src', 'index.html']) at(join(dir, 'resources', p), 100)
+    at(built, 10)
+    expect(dashboardStale(dir)).to.equal(false)
+    at(join(dir, 'resources', 'src', 'pages', 'a.tsx'), 1)
+    expect(dashboardStale(dir)).to.equal(true)
+  })
+})

@@ -57,9 +57,10 @@ export function mcpEndpointRoutes (rt: Runtime): Router {
     const sid = typeof ctx.query.sessionId === 'string' ? ctx.query.sessionId : undefined
     await (endpointOf(rt) as McpEndpoint).postSse(ctx.req, ctx.res, sid, ctx.request.body)
   })
-  r.get('/mcp/status', guard, (ctx) => {
+  r.get('/mcp/status', guard, async (ctx) => {
+    const status = await (endpointOf(rt) as McpEndpoint).status(true)
     ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
-    ctx.res.end(JSON.stringify((endpointOf(rt) as McpEndpoint).status(true)))
+    ctx.res.end(JSON.stringify(status))
   })
   return r
 }

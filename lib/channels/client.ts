@@ -1,6 +1,6 @@
 // Builds the `openai` client for one request on one channel with one key: custom path, header and
 // body templates rendered with the request's placeholders (lib/templates/placeholders.ts).
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ChannelConfig } from '../config/schema.js'
 import { renderDeep, renderTemplate } from '../templates/placeholders.js'
 import type { ChannelKey } from './keys.js'
@@ -18,6 +18,15 @@ export interface ChannelClient {
   extraBody: Record<string, unknown>
 }
 
+// The openai package is loaded with the first model request, not at plugin start (start time).
+type OpenAIModule = typeof import('openai')
+let loading: Promise<OpenAIModule> | undefined
+/** The loaded module once a client was built (error classes for classifying failures). */
+export let openaiModule: OpenAIModule | undefined
+function loadOpenAI (): Promise<OpenAIModule> {
+  return (loading ??= import('openai').then((m) => (openaiModule = m)))
+}
+
 const trimSlash = (s: string): string => s.replace(/\/+$/, '')
 
 /** The URL a custom path points to: absolute URLs are used as they are, paths are appended to baseUrl. */
@@ -26,7 +35,8 @@ export function customUrl (baseUrl: string, customPath: string): string {
   return `${trimSlash(baseUrl)}/${customPath.replace(/^\/+/, '')}`
 }
 
-export function buildClient (ch: ChannelConfig, key: ChannelKey | undefined, ctx: TemplateContext, now: number, timeoutMs: number): ChannelClient {
+export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefined, ctx: TemplateContext, now: number, timeoutMs: number): Promise<ChannelClient> {
+  const { default: OpenAIClient } = await loadOpenAI()
   const values: Record<string, unknown> = {
     apiKey: key?.key ?? '', model: ctx.model, baseUrl: ch.baseUrl, channel: ch.name,
     userId: ctx.userId ?? '', groupId: ctx.groupId ?? '', nickname: ctx.nickname ?? ''
@@ -40,7 +50,7 @@ export function buildClient (ch: ChannelConfig, key: ChannelKey | undefined, ctx
     if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return fetch(customUrl(ch.baseUrl, path), init)
     return fetch(input, init)
   }
-  const client = new OpenAI({
+  const client = new OpenAIClient({
     apiKey: key?.key || 'none',
     baseURL: base,
     timeout: timeoutMs,

@@ -2,13 +2,12 @@
 // Picks the channel, rotates its keys with failover to the next key on 401/403/429/5xx within the
 // same request, cools a failing key down, enforces the channel's timeout and, for streams, an idle
 // timeout (the openai client's own timeout stops at the response headers), and records every request.
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import type { ChatMessage, ModelGateway, ModelRequest, ModelResponse, ToolCallRequest, Usage } from '../chat/contracts.js'
 import type { ChannelConfig } from '../config/schema.js'
 import { AppError, errorText } from '../core/errors.js'
 import type { Runtime } from '../runtime.js'
-import { buildClient, type TemplateContext } from './client.js'
+import { buildClient, openaiModule, type TemplateContext } from './client.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
 import type { ChannelService } from './service.js'
 
@@ -69,7 +68,7 @@ export class ChannelGateway implements ModelGateway {
     const started = this.rt.clock.now()
     try {
       const urls = await this.withKeys(ch, {}, async (key) => this.guarded(ch, req.signal, false, async (signal) => {
-        const { client } = buildClient(ch, key, { model }, this.rt.clock.now(), ch.timeoutMs + 1000)
+        const { client } = await buildClient(ch, key, { model }, this.rt.clock.now(), ch.timeoutMs + 1000)
         const r = await client.images.generate({ model, prompt: req.prompt, n: req.n ?? 1, ...(req.size ? { size: req.size as '1024x1024' } : {}) }, { signal })
         return (r.data ?? []).map((d) => d.url ?? (d.b64_json ? `data:image/png;base64,${d.b64_json}` : '')).filter(Boolean)
       }))
@@ -85,7 +84,7 @@ export class ChannelGateway implements ModelGateway {
   async listModels (ch: ChannelConfig): Promise<string[]> {
     try {
       const r = await this.withKeys(ch, {}, (key) => this.guarded(ch, undefined, false, async (signal) => {
-        const { client } = buildClient(ch, key, { model: ch.model }, this.rt.clock.now(), ch.timeoutMs + 1000)
+        const { client } = await buildClient(ch, key, { model: ch.model }, this.rt.clock.now(), ch.timeoutMs + 1000)
         const ids: string[] = []
         for await (const m of client.models.list({ signal })) ids.push(m.id)
         return ids
@@ -170,7 +169,7 @@ export class ChannelGateway implements ModelGateway {
     const streaming = Boolean(onDelta)
     return this.guarded(ch, req.signal, streaming, async (signal, arm) => {
       const ctx: TemplateContext = { model, userId: req.scope?.userId, groupId: req.scope?.groupId, nickname: req.scope?.nickname }
-      const { client, extraBody } = buildClient(ch, key, ctx, this.rt.clock.now(), ch.timeoutMs + 1000)
+      const { client, extraBody } = await buildClient(ch, key, ctx, this.rt.clock.now(), ch.timeoutMs + 1000)
       const body = {
         model,
         messages: req.messages.map(toOpenAIMessage),
@@ -258,6 +257,9 @@ export class ChannelGateway implements ModelGateway {
 
 function toFailure (err: unknown): Failure {
   if (err instanceof Failure) return err
+  // Errors of the openai client can only exist once it was loaded by buildClient.
+  if (!openaiModule) return new Failure('model', errorText(err))
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openaiModule
   if (err instanceof APIUserAbortError) return new Failure('abort', 'Request aborted')
   if (err instanceof APIConnectionTimeoutError) return new Failure('timeout', 'Model request timed out')
   if (err instanceof APIConnectionError) return new Failure('connection', `Channel unreachable: ${err.message}`)

@@ -1,11 +1,8 @@
 // One live connection to an MCP server: builds the transport for its type, connects with a timeout,
 // keeps the tool list and answers tool calls, resources and prompts.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolResult } from '../chat/contracts.js'
 import type { Clock } from '../core/clock.js'
 import { AppError, errorText } from '../core/errors.js'
@@ -26,9 +23,35 @@ export interface ConnectionOptions {
 
 export type CallOptions = { signal?: AbortSignal }
 
+// The client half of the SDK is loaded when the first server connects (in the background after
+// start), so it never delays the plugin's start (bench/foundation.bench.ts).
+interface ClientSdk {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client
+  SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport
+  stdio: typeof import('@modelcontextprotocol/sdk/client/stdio.js')
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport
+  types: typeof import('@modelcontextprotocol/sdk/types.js')
+}
+let loadedSdk: ClientSdk | undefined
+let loadingSdk: Promise<ClientSdk> | undefined
+function loadClientSdk (): Promise<ClientSdk> {
+  return (loadingSdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js')
+  ]).then(([a, b, stdio, c, types]) => (loadedSdk = { Client: a.Client, SSEClientTransport: b.SSEClientTransport, stdio, StreamableHTTPClientTransport: c.StreamableHTTPClientTransport, types })))
+}
+
+/** An McpError with one of `codes` (only possible once the SDK is loaded). */
+function isMcpError (err: unknown, ...codes: number[]): err is Error & { code: number } {
+  return loadedSdk !== undefined && err instanceof loadedSdk.types.McpError && codes.includes(err.code)
+}
+
 function mapError (err: unknown, what: string): AppError {
   if (err instanceof AppError) return err
-  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return new AppError('TIMEOUT', `${what} timed out`, { cause: err })
+  if (loadedSdk && isMcpError(err, loadedSdk.types.ErrorCode.RequestTimeout)) return new AppError('TIMEOUT', `${what} timed out`, { cause: err })
   return new AppError('CONNECTION_FAILED', `${what} failed: ${errorText(err)}`, { cause: err })
 }
 
@@ -46,13 +69,13 @@ export class McpConnection {
 
   /** The child's process id (stdio, npm, npx), for diagnostics. */
   get pid (): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined
+    return loadedSdk && this.transport instanceof loadedSdk.stdio.StdioClientTransport ? (this.transport.pid ?? undefined) : undefined
   }
 
   /** The last lines the child process wrote to stderr (for error messages). */
   stderrTail (): string { return this.stderr.slice(-5).join('\n') }
 
-  private buildTransport (): Transport {
+  private buildTransport ({ stdio: { getDefaultEnvironment, StdioClientTransport }, SSEClientTransport, StreamableHTTPClientTransport }: ClientSdk): Transport {
     const c = this.config
     switch (c.type) {
       case 'stdio':
@@ -92,7 +115,8 @@ export class McpConnection {
 
   /** Connects and reads the tool list; rejects with CONNECTION_FAILED or TIMEOUT. */
   async open (): Promise<void> {
-    const client = new Client({ name: 'lingxi-plugin', version: this.opts.clientVersion }, {
+    const sdk = await loadClientSdk()
+    const client = new sdk.Client({ name: 'lingxi-plugin', version: this.opts.clientVersion }, {
       capabilities: {},
       listChanged: {
         tools: {
@@ -104,7 +128,7 @@ export class McpConnection {
         }
       }
     })
-    const transport = this.buildTransport()
+    const transport = this.buildTransport(sdk)
     this.client = client
     this.transport = transport
     let timer: NodeJS.Timeout | undefined
@@ -228,7 +252,7 @@ export class McpConnection {
 
 /** Errors the server answered (bad uri, unknown prompt) are the caller's fault: 400, not 502. */
 function mcpRequestError (err: unknown, what: string): AppError {
-  if (err instanceof McpError && (err.code === ErrorCode.InvalidParams || err.code === ErrorCode.InvalidRequest || err.code === ErrorCode.MethodNotFound)) {
+  if (loadedSdk && isMcpError(err, loadedSdk.types.ErrorCode.InvalidParams, loadedSdk.types.ErrorCode.InvalidRequest, loadedSdk.types.ErrorCode.MethodNotFound)) {
     return new AppError('INVALID_ARGS', `${what}: ${err.message}`, { cause: err })
   }
   return mapError(err, what)

@@ -4,19 +4,33 @@
 // raw node request and response.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import {
-  CallToolRequestSchema, isInitializeRequest, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema,
-  type CallToolResult, type Tool
-} from '@modelcontextprotocol/sdk/types.js'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Clock } from '../core/clock.js'
 import { errorText } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 
 export const ENDPOINT_NAME = 'lingxi-plugin'
+
+// The server half of the SDK is loaded on first use: it is one of the heaviest imports and most
+// installations never open /mcp (start time, see bench/foundation.bench.ts).
+let serverSdk: Promise<{
+  Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server
+  SSEServerTransport: typeof import('@modelcontextprotocol/sdk/server/sse.js').SSEServerTransport
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport
+  types: typeof import('@modelcontextprotocol/sdk/types.js')
+}> | undefined
+export function loadServerSdk (): NonNullable<typeof serverSdk> {
+  return (serverSdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/sse.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js')
+  ]).then(([a, b, c, types]) => ({ Server: a.Server, SSEServerTransport: b.SSEServerTransport, StreamableHTTPServerTransport: c.StreamableHTTPServerTransport, types })))
+}
 const IDLE_MS = 30 * 60_000
 const MAX_SESSIONS = 200
 
@@ -82,7 +96,8 @@ export class McpEndpoint {
     return rules.length ? all.filter((t) => matches(t.name, rules)) : all
   }
 
-  private makeServer (sessionId: () => string | undefined): Server {
+  private async makeServer (sessionId: () => string | undefined): Promise<Server> {
+    const { Server, types: { ListToolsRequestSchema, CallToolRequestSchema } } = await loadServerSdk()
     const server = new Server({ name: ENDPOINT_NAME, version: this.o.version }, { capabilities: { tools: { listChanged: false } } })
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.exposedTools().map((t): Tool => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }))
@@ -139,6 +154,7 @@ export class McpEndpoint {
       return (s.transport as StreamableHTTPServerTransport).handleRequest(req, res, body)
     }
     if (req.method !== 'POST') return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
+    const { StreamableHTTPServerTransport, types: { isInitializeRequest } } = await loadServerSdk()
     if (!isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, 'Bad Request: no valid session; send initialize first')
     if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
     let id: string | undefined
@@ -152,7 +168,7 @@ export class McpEndpoint {
         this.sessions.set(newId, { kind: 'streamable-http', transport, server, lastSeen: this.o.clock.now() })
       }
     })
-    const server = this.makeServer(() => id)
+    const server = await this.makeServer(() => id)
     transport.onclose = () => { if (id) this.sessions.delete(id) }
     await server.connect(transport)
     await transport.handleRequest(req, res, body)
@@ -161,9 +177,10 @@ export class McpEndpoint {
   /** `GET /mcp/sse`: opens a legacy session; the first event names `messagePath`. */
   async openSse (res: Res, messagePath: string): Promise<void> {
     if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
+    const { SSEServerTransport } = await loadServerSdk()
     const transport = new SSEServerTransport(messagePath, res)
     const id = transport.sessionId
-    const server = this.makeServer(() => id)
+    const server = await this.makeServer(() => id)
     this.sessions.set(id, { kind: 'sse', transport, server, lastSeen: this.o.clock.now() })
     transport.onclose = () => { this.sessions.delete(id) }
     res.on('close', () => { void this.closeSession(id) })
@@ -191,7 +208,8 @@ export class McpEndpoint {
     await Promise.all([...this.sessions].filter(([, s]) => s.lastSeen < limit).map(([id]) => this.closeSession(id)))
   }
 
-  status (enabled: boolean): Record<string, unknown> {
+  async status (enabled: boolean): Promise<Record<string, unknown>> {
+    const { types: { LATEST_PROTOCOL_VERSION } } = await loadServerSdk()
     let sse = 0
     for (const s of this.sessions.values()) if (s.kind === 'sse') sse++
     return {

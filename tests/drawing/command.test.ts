@@ -1,15 +1,10 @@
 // The drawing command (and the preset switch command) through the standalone host, with the real
 // plugin and the fake model server's images API.
 import { expect } from 'chai'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Running } from '../../lib/lifecycle.js'
-import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import type { Host } from '../../lib/host/standalone/host.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-
-const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 const images = (fake: FakeOpenAI): Array<{ prompt: string; n: number; model: string }> =>
   fake.requests.filter((r) => r.path.endsWith('/images/generations')).map((r) => r.body as { prompt: string; n: number; model: string })
 
@@ -17,21 +12,19 @@ describe('drawing and preset commands through the standalone host', function () 
   this.timeout(60_000)
   let host: Host
   let fake: FakeOpenAI
-  let dataDir: string
+  let ph: PluginHost
   let run: Running
 
   before(async () => {
     fake = await startFakeOpenAI()
-    dataDir = mkdtempSync(join(tmpdir(), 'lingxi-draw-'))
-    host = createHost({ profile: 'trss', pluginDir: PLUGIN_ROOT, masters: ['10001'], cooldowns: false, env: { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: '0' } })
-    await host.start()
-    run = await (host.module as { lingxi: { start(): Promise<Running> } }).lingxi.start()
+    ph = await startPluginHost('trss', 'lingxi-draw-')
+    host = ph.host
+    run = ph.run
     await run.rt.channels.service.create({ name: 'img', baseUrl: fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini', image: { enabled: true, model: 'dall-e-3' } })
   })
   after(async () => {
-    await host?.stop()
+    await ph?.stop()
     await fake?.close()
-    rmSync(dataDir, { recursive: true, force: true })
   })
 
   it('does nothing while drawing is disabled', async () => {

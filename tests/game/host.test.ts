@@ -1,36 +1,28 @@
 // A visual-novel game through the standalone host with the real plugin and the fake model server.
 import { expect } from 'chai'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Running } from '../../lib/lifecycle.js'
-import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import type { Host } from '../../lib/host/standalone/host.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-
-const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 
 describe('game through the standalone host', function () {
   this.timeout(60_000)
   let host: Host
   let fake: FakeOpenAI
-  let dataDir: string
+  let ph: PluginHost
   let run: Running
 
   before(async () => {
     fake = await startFakeOpenAI()
-    dataDir = mkdtempSync(join(tmpdir(), 'lingxi-game-'))
-    host = createHost({ profile: 'miao', pluginDir: PLUGIN_ROOT, masters: ['10001'], cooldowns: false, env: { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: '0' } })
-    await host.start()
-    const lingxi = (host.module as { lingxi: { start(): Promise<Running> } }).lingxi
-    run = await lingxi.start()
+    ph = await startPluginHost('miao', 'lingxi-game-')
+    host = ph.host
+    run = ph.run
     await run.rt.channels.service.create({ name: 'main', baseUrl: fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini' })
     await run.rt.config.update({ game: { temperature: 0.6, maxTokens: 321, probability: 1 } })
   })
   after(async () => {
-    await host?.stop()
+    await ph?.stop()
     await fake?.close()
-    rmSync(dataDir, { recursive: true, force: true })
   })
 
   it('lists characters, starts, talks in character, keeps state, leaves', async () => {

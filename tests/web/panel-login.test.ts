@@ -1,28 +1,18 @@
 // The whole login path as a user meets it: the master asks the bot (standalone host) for the panel,
 // the link's token opens a session once; in a group the link goes privately.
 import { expect } from 'chai'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { createHost, type Host } from '../../lib/host/standalone/host.js'
-
-const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const MASTER = '10001'
+import type { Host } from '../../lib/host/standalone/host.js'
+import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host.js'
 
 describe('login through the bot command', function () {
   this.timeout(60_000)
   let host: Host
-  let dataDir: string
+  let ph: PluginHost
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lingxi-panel-'))
-    host = createHost({ profile: 'miao', pluginDir: PLUGIN_ROOT, masters: [MASTER], cooldowns: false, env: { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: '0' } })
-    await host.start()
+    ph = await startPluginHost('miao', 'lingxi-panel-')
+    host = ph.host
   })
-  after(async () => {
-    await host?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  after(async () => { await ph?.stop() })
 
   const linkIn = (text: string): URL => {
     const m = text.match(/http:\/\/127\.0\.0\.1:\d+\/login#token=[\w-]+/)

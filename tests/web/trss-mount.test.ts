@@ -1,27 +1,18 @@
 // Under TRSS with web.sharePort the API and dashboard are also served on the host's own server at /lingxi.
 import { expect } from 'chai'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { createHost, type Host } from '../../lib/host/standalone/host.js'
-
-const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+import type { Host } from '../../lib/host/standalone/host.js'
+import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host.js'
 
 describe('TRSS shared port', function () {
   this.timeout(60_000)
   let host: Host
-  let dataDir: string
+  let ph: PluginHost
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lingxi-trss-'))
-    host = createHost({ profile: 'trss', pluginDir: PLUGIN_ROOT, masters: ['10001'], cooldowns: false, env: { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: '0' } })
-    await host.start()
-    await host.sendPrivate('10001', '#lx面板')
+    ph = await startPluginHost('trss', 'lingxi-trss-')
+    host = ph.host
+    await host.sendPrivate(MASTER, '#lx面板')
   })
-  after(async () => {
-    await host?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  after(async () => { await ph?.stop() })
 
   it('answers the API, logs in and serves the dashboard under /lingxi on the host port', async () => {
     const base = `${host.url}/lingxi`

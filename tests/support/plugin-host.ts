@@ -1,0 +1,30 @@
+// The real plugin (this checkout) in the standalone host with a temp data folder: the one setup the
+// bot-command tests share. Only one host runs per mocha process; stop it in `after`.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import type { Running } from '../../lib/lifecycle.js'
+import type { Profile } from '../../lib/host/standalone/types.js'
+
+export const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const MASTER = '10001'
+
+export interface PluginHost { host: Host; dataDir: string; run: Running; stop(): Promise<void> }
+
+export async function startPluginHost (profile: Profile = 'miao', prefix = 'lingxi-host-'): Promise<PluginHost> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix))
+  const host = createHost({ profile, pluginDir: PLUGIN_ROOT, masters: [MASTER], cooldowns: false, env: { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: '0' } })
+  await host.start()
+  const run = await (host.module as { lingxi: { start(): Promise<Running> } }).lingxi.start()
+  return {
+    host,
+    dataDir,
+    run,
+    async stop () {
+      await host.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}

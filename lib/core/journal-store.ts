@@ -1,0 +1,167 @@
+// Keyed records held in memory and persisted as a lowdb snapshot (`<name>.json`, written atomically by
+// Store) plus an append-only journal (`<name>.journal.jsonl`, one JSON line per change). A change is
+// acknowledged once its line is written and synced, so an acked write survives kill -9 and power
+// loss, and a write costs one small append instead of rewriting a file of 100k records. Changes made
+// while a write is in flight coalesce into the next single append. When the journal has grown to
+// about half the store, the snapshot is rewritten and the journal emptied (replaying a journal over a
+// newer snapshot gives the same state, so a crash between the two steps loses nothing).
+// A torn last line (crash mid-append, never acked) is dropped; unreadable lines elsewhere are kept in
+// a copy set aside (`<name>.journal.corrupt-<time>.jsonl`) and logged, never silently discarded.
+import { existsSync } from 'node:fs'
+import { copyFile, open, readFile, type FileHandle } from 'node:fs/promises'
+import { basename } from 'node:path'
+import type { PluginLogger } from './logger.js'
+import { Store } from './store.js'
+
+export interface JournalStoreOptions<R, K, M> {
+  key: (r: R) => K
+  meta?: M
+  log?: PluginLogger
+  now?: () => number
+  /** fdatasync each append (default true). */
+  sync?: boolean
+  /** Journal lines before a compaction: max(this, half the record count). Default 2000. */
+  compactAfter?: number
+}
+
+interface Snapshot<R, M> { meta: M; records: R[] }
+/** One journal line: a put, a delete and/or a meta patch. */
+interface Op<R, K, M> { p?: R; d?: K; m?: Partial<M> }
+interface Pending { line: string; resolve: () => void; reject: (err: unknown) => void }
+
+export class JournalStore<R extends object, K extends string | number, M extends object = Record<string, never>> {
+  private readonly records = new Map<K, R>()
+  private pending: Pending[] = []
+  private scheduled = false
+  private chain: Promise<void> = Promise.resolve()
+  private journalLines = 0
+  private closed = false
+
+  private constructor (
+    private readonly snapshot: Store<Snapshot<R, M>>,
+    private readonly fh: FileHandle,
+    private readonly opts: JournalStoreOptions<R, K, M>,
+    private currentMeta: M
+  ) {}
+
+  static async open<R extends object, K extends string | number, M extends object = Record<string, never>>(
+    file: string, opts: JournalStoreOptions<R, K, M>
+  ): Promise<JournalStore<R, K, M>> {
+    const metaDefaults = (opts.meta ?? {}) as M
+    const snapshot = await Store.open<Snapshot<R, M>>(file, { meta: metaDefaults, records: [] }, { log: opts.log, now: opts.now })
+    const journal = journalPath(file)
+    const lines = existsSync(journal) ? await readJournal(journal, opts) : { ops: [], torn: false, keepBytes: 0 }
+    const fh = await open(journal, 'a')
+    if (lines.torn) await fh.truncate(lines.keepBytes)
+    const store = new JournalStore<R, K, M>(snapshot, fh, opts, { ...metaDefaults, ...(snapshot.data.meta ?? {}) })
+    for (const r of Array.isArray(snapshot.data.records) ? snapshot.data.records : []) store.records.set(opts.key(r), r)
+    for (const op of lines.ops) store.apply(op)
+    store.journalLines = lines.ops.length
+    return store
+  }
+
+  get size (): number { return this.records.size }
+  get meta (): Readonly<M> { return this.currentMeta }
+  get (id: K): R | undefined { return this.records.get(id) }
+  has (id: K): boolean { return this.records.has(id) }
+  values (): IterableIterator<R> { return this.records.values() }
+
+  /** Stores the record whole (optionally with a meta patch in the same line); resolves once on disk. */
+  put (rec: R, metaPatch?: Partial<M>): Promise<void> {
+    const op: Op<R, K, M> = metaPatch ? { p: rec, m: metaPatch } : { p: rec }
+    this.apply(op)
+    return this.enqueue(op)
+  }
+
+  async delete (id: K): Promise<boolean> {
+    if (!this.records.has(id)) return false
+    const op: Op<R, K, M> = { d: id }
+    this.apply(op)
+    await this.enqueue(op)
+    return true
+  }
+
+  setMeta (patch: Partial<M>): Promise<void> {
+    const op: Op<R, K, M> = { m: patch }
+    this.apply(op)
+    return this.enqueue(op)
+  }
+
+  /** Several changes acknowledged together (one line each, one append). */
+  async putMany (recs: R[]): Promise<void> {
+    await Promise.all(recs.map((r) => this.put(r)))
+  }
+
+  /** Waits for pending writes, folds the journal into the snapshot and releases the file. */
+  async close (): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.chain
+    if (this.journalLines > 0) await this.compact()
+    await this.fh.close()
+  }
+
+  private apply (op: Op<R, K, M>): void {
+    if (op.p !== undefined) this.records.set(this.opts.key(op.p), op.p)
+    if (op.d !== undefined) this.records.delete(op.d)
+    if (op.m !== undefined) this.currentMeta = { ...this.currentMeta, ...op.m }
+  }
+
+  private enqueue (op: Op<R, K, M>): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`${basename(this.snapshot.file)} is closed`))
+    const done = new Promise<void>((resolve, reject) => { this.pending.push({ line: JSON.stringify(op) + '\n', resolve, reject }) })
+    if (!this.scheduled) {
+      this.scheduled = true
+      this.chain = this.chain.then(() => this.drain())
+    }
+    return done
+  }
+
+  // Runs on the chain, so appends and compactions never overlap; everything queued meanwhile is one batch.
+  private async drain (): Promise<void> {
+    this.scheduled = false
+    const batch = this.pending
+    this.pending = []
+    try {
+      await this.fh.write(batch.map((b) => b.line).join(''))
+      if (this.opts.sync !== false) await this.fh.datasync()
+      for (const b of batch) b.resolve()
+    } catch (err) {
+      this.opts.log?.error(`Could not write ${basename(this.snapshot.file)}`, {}, err)
+      for (const b of batch) b.reject(err)
+      return
+    }
+    this.journalLines += batch.length
+    if (this.journalLines >= Math.max(this.opts.compactAfter ?? 2000, this.records.size / 2)) {
+      await this.compact().catch((err: unknown) => this.opts.log?.error(`Could not compact ${basename(this.snapshot.file)}`, {}, err))
+    }
+  }
+
+  private async compact (): Promise<void> {
+    this.snapshot.data.meta = { ...this.currentMeta }
+    this.snapshot.data.records = [...this.records.values()]
+    await this.snapshot.write()
+    this.snapshot.data.records = [] // the Map is the live copy; don't hold two arrays of everything
+    await this.fh.truncate(0)
+    this.journalLines = 0
+  }
+}
+
+export const journalPath = (file: string): string => file.replace(/\.json$/, '') + '.journal.jsonl'
+
+async function readJournal<R, K, M> (journal: string, opts: JournalStoreOptions<R, K, M>): Promise<{ ops: Array<Op<R, K, M>>; torn: boolean; keepBytes: number }> {
+  const buf = await readFile(journal)
+  const end = buf.lastIndexOf(0x0a) + 1 // bytes after the last newline belong to an append that was never acked
+  const ops: Array<Op<R, K, M>> = []
+  let bad = 0
+  for (const line of buf.subarray(0, end).toString('utf8').split('\n')) {
+    if (!line) continue
+    try { ops.push(JSON.parse(line) as Op<R, K, M>) } catch { bad++ }
+  }
+  if (bad > 0) {
+    const aside = `${journal.replace(/\.jsonl$/, '')}.corrupt-${(opts.now ?? Date.now)()}.jsonl`
+    await copyFile(journal, aside)
+    opts.log?.error(`${bad} unreadable line(s) in ${basename(journal)} skipped; a copy was set aside as ${basename(aside)}`, { file: basename(journal) })
+  }
+  return { ops, torn: end < buf.length, keepBytes: end }
+}

@@ -10,6 +10,7 @@ import { initMcp } from './mcp/index.js'
 import { initPresets } from './presets/index.js'
 import { initDrawing } from './drawing/index.js'
 import { initGame } from './game/index.js'
+import { initMemory } from './memory/index.js'
 
 export type DomainInit = (rt: Runtime) => Promise<void> | void
 
@@ -22,6 +23,7 @@ const DOMAINS: Array<[name: string, init: DomainInit]> = [
   ['presets', initPresets],
   ['drawing', initDrawing],
   ['game', initGame],
+  ['memory', initMemory], // after chat: adds its observer and prompt contributor
   ['mcp', initMcp], // servers connect in the background; their tools join rt.tools when it exists
 ]
 

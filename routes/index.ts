@@ -21,6 +21,8 @@ import { gameRoutes } from './game.js'
 import { conversationRoutesB } from './conversations.js'
 import { chatRoutesA } from './chat.js'
 import { toolsRoutes } from './tools.js'
+import { memoryRoutes } from './memory.js'
+import { memoriesRoutesA } from './memories-a.js'
 
 export interface Lingxi {
   rt: Runtime
@@ -47,7 +49,9 @@ export function buildRouters (rt: Runtime): Router[] {
     configRoutes(rt),
     skillsRoutes(rt),
     ...toolsRoutes(rt), // B's fixed paths, custom/js, then A's /api/tools/:name last
-    ...mcpRoutes(rt)
+    ...mcpRoutes(rt),
+    memoryRoutes(rt),
+    memoriesRoutesA(rt)
   ]
 }
 

@@ -1,7 +1,8 @@
-// Stored conversations (conversations.json): the user/assistant messages of each conversation,
-// bounded by chat.maxStoredMessages (oldest dropped first).
+// Stored conversations (conversations.json + its journal): the user/assistant messages of each
+// conversation, bounded by chat.maxStoredMessages (oldest dropped first). A turn appends one journal
+// line holding its conversation instead of rewriting every conversation.
 import { join } from 'node:path'
-import { Store } from '../core/store.js'
+import { JournalStore } from '../core/journal-store.js'
 import type { Runtime } from '../runtime.js'
 
 export interface StoredMessage { role: 'user' | 'assistant'; content: string; timestamp: number }
@@ -24,25 +25,28 @@ export interface ConversationSummary {
   updatedAt: number
 }
 
-interface Data { conversations: Record<string, Conversation> }
-
 export class ConversationStore {
-  private constructor (private readonly rt: Runtime, private readonly store: Store<Data>) {}
+  private constructor (private readonly rt: Runtime, private readonly store: JournalStore<Conversation, string>) {}
 
   static async open (rt: Runtime): Promise<ConversationStore> {
-    const store = await Store.open<Data>(join(rt.paths.dataDir, 'conversations.json'), { conversations: {} }, { log: rt.log })
+    const store = await JournalStore.open<Conversation, string>(join(rt.paths.dataDir, 'conversations.json'), {
+      key: (c) => c.id,
+      log: rt.log,
+      now: () => rt.clock.now(),
+      // before the journal, the file was { conversations: { [id]: Conversation } }
+      upgrade: (old) => Object.values((old.conversations ?? {}) as Record<string, Conversation>)
+    })
+    rt.onStop.push(() => store.close())
     return new ConversationStore(rt, store)
   }
 
-  get (id: string): Conversation | undefined {
-    return Object.hasOwn(this.store.data.conversations, id) ? this.store.data.conversations[id] : undefined
-  }
+  get (id: string): Conversation | undefined { return this.store.get(id) }
 
   /** Messages of a conversation, oldest first ([] when unknown). */
   history (id: string): StoredMessage[] { return this.get(id)?.messages ?? [] }
 
   list (): Conversation[] {
-    return Object.values(this.store.data.conversations).sort((a, b) => b.updatedAt - a.updatedAt)
+    return [...this.store.values()].sort((a, b) => b.updatedAt - a.updatedAt)
   }
 
   summaries (filter: { userId?: string; groupId?: string } = {}): ConversationSummary[] {
@@ -54,31 +58,21 @@ export class ConversationStore {
   async append (owner: { id: string; userId: string; groupId?: string }, messages: StoredMessage[]): Promise<void> {
     const max = this.rt.config.get().chat.maxStoredMessages
     const now = this.rt.clock.now()
-    await this.store.update((d) => {
-      let c = Object.hasOwn(d.conversations, owner.id) ? d.conversations[owner.id] : undefined
-      if (!c) {
-        c = { id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: [] }
-        d.conversations[owner.id] = c
-      }
-      c.messages.push(...messages)
-      if (c.messages.length > max) c.messages.splice(0, c.messages.length - max)
-      c.updatedAt = now
-    })
+    const c = this.store.get(owner.id) ??
+      { id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: [] }
+    const all = [...c.messages, ...messages]
+    await this.store.put({ ...c, messages: all.length > max ? all.slice(all.length - max) : all, updatedAt: now })
   }
 
   /** Deletes a conversation; false when it did not exist. */
   async delete (id: string): Promise<boolean> {
-    if (!this.get(id)) return false
-    await this.store.update((d) => { delete d.conversations[id] })
-    return true
+    return await this.store.delete(id)
   }
 
   async clearAll (): Promise<number> {
-    return await this.store.update((d) => {
-      const n = Object.keys(d.conversations).length
-      d.conversations = {}
-      return n
-    })
+    const n = this.store.size
+    await this.store.clear()
+    return n
   }
 }
 

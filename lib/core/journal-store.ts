@@ -22,11 +22,15 @@ export interface JournalStoreOptions<R, K, M> {
   sync?: boolean
   /** Journal lines before a compaction: max(this, half the record count). Default 2000. */
   compactAfter?: number
+  /** Journal size before a compaction, for stores of large records. Default 16 MiB. */
+  compactBytes?: number
+  /** Reads the records of a file written in an older layout (called when it has no `records`). */
+  upgrade?: (old: Record<string, unknown>) => R[]
 }
 
 interface Snapshot<R, M> { meta: M; records: R[] }
-/** One journal line: a put, a delete and/or a meta patch. */
-interface Op<R, K, M> { p?: R; d?: K; m?: Partial<M> }
+/** One journal line: clear all, a put, a delete and/or a meta patch (applied in that order). */
+interface Op<R, K, M> { c?: 1; p?: R; d?: K; m?: Partial<M> }
 interface Pending { line: string; resolve: () => void; reject: (err: unknown) => void }
 
 export class JournalStore<R extends object, K extends string | number, M extends object = Record<string, never>> {
@@ -35,6 +39,7 @@ export class JournalStore<R extends object, K extends string | number, M extends
   private scheduled = false
   private chain: Promise<void> = Promise.resolve()
   private journalLines = 0
+  private journalBytes = 0
   private closed = false
 
   private constructor (
@@ -54,9 +59,17 @@ export class JournalStore<R extends object, K extends string | number, M extends
     const fh = await open(journal, 'a')
     if (lines.torn) await fh.truncate(lines.keepBytes)
     const store = new JournalStore<R, K, M>(snapshot, fh, opts, { ...metaDefaults, ...(snapshot.data.meta ?? {}) })
-    for (const r of Array.isArray(snapshot.data.records) ? snapshot.data.records : []) store.records.set(opts.key(r), r)
+    const data = snapshot.data as Snapshot<R, M> & Record<string, unknown>
+    const legacy = opts.upgrade && data.records.length === 0 && Object.keys(data).some((k) => k !== 'meta' && k !== 'records')
+    const initial = legacy && opts.upgrade ? opts.upgrade(data) : data.records
+    for (const r of Array.isArray(initial) ? initial : []) store.records.set(opts.key(r), r)
+    if (legacy) { // rewrite in the current layout once (the old keys go)
+      for (const k of Object.keys(data)) if (k !== 'meta' && k !== 'records') delete data[k]
+      await store.compact()
+    }
     for (const op of lines.ops) store.apply(op)
     store.journalLines = lines.ops.length
+    store.journalBytes = lines.keepBytes
     return store
   }
 
@@ -87,6 +100,13 @@ export class JournalStore<R extends object, K extends string | number, M extends
     return this.enqueue(op)
   }
 
+  /** Removes every record (one journal line). */
+  clear (): Promise<void> {
+    const op: Op<R, K, M> = { c: 1 }
+    this.apply(op)
+    return this.enqueue(op)
+  }
+
   /** Several changes acknowledged together (one line each, one append). */
   async putMany (recs: R[]): Promise<void> {
     await Promise.all(recs.map((r) => this.put(r)))
@@ -102,6 +122,7 @@ export class JournalStore<R extends object, K extends string | number, M extends
   }
 
   private apply (op: Op<R, K, M>): void {
+    if (op.c === 1) this.records.clear()
     if (op.p !== undefined) this.records.set(this.opts.key(op.p), op.p)
     if (op.d !== undefined) this.records.delete(op.d)
     if (op.m !== undefined) this.currentMeta = { ...this.currentMeta, ...op.m }
@@ -122,8 +143,9 @@ export class JournalStore<R extends object, K extends string | number, M extends
     this.scheduled = false
     const batch = this.pending
     this.pending = []
+    const chunk = batch.map((b) => b.line).join('')
     try {
-      await this.fh.write(batch.map((b) => b.line).join(''))
+      await this.fh.write(chunk)
       if (this.opts.sync !== false) await this.fh.datasync()
       for (const b of batch) b.resolve()
     } catch (err) {
@@ -132,7 +154,8 @@ export class JournalStore<R extends object, K extends string | number, M extends
       return
     }
     this.journalLines += batch.length
-    if (this.journalLines >= Math.max(this.opts.compactAfter ?? 2000, this.records.size / 2)) {
+    this.journalBytes += Buffer.byteLength(chunk)
+    if (this.journalLines >= Math.max(this.opts.compactAfter ?? 2000, this.records.size / 2) || this.journalBytes >= (this.opts.compactBytes ?? 16 * 1024 * 1024)) {
       await this.compact().catch((err: unknown) => this.opts.log?.error(`Could not compact ${basename(this.snapshot.file)}`, {}, err))
     }
   }
@@ -144,6 +167,7 @@ export class JournalStore<R extends object, K extends string | number, M extends
     this.snapshot.data.records = [] // the Map is the live copy; don't hold two arrays of everything
     await this.fh.truncate(0)
     this.journalLines = 0
+    this.journalBytes = 0
   }
 }
 

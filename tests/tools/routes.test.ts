@@ -102,24 +102,26 @@ describe('tools: HTTP routes (spec 4.5)', function () {
     })
   })
 
-  describe('optional look-ups', () => {
-    it('search_memory / search_knowledge join when those domains appear later, and leave with them', async () => {
-      const rt = s.lx.rt as unknown as Record<string, unknown>
-      const names = async () => (await api('/list')).body.data.map((t: { name: string }) => t.name)
-      expect(await names()).to.not.include('search_memory')
-      const asked: unknown[] = []
-      rt.memory = { search: async (q: unknown) => { asked.push(q); return [{ content: 'likes tea' }] } }
-      rt.knowledge = { search: async () => [{ title: 'doc' }] }
+  describe('look-ups of memory and knowledge', () => {
+    it('search_memory searches the caller\'s own memories; the look-ups leave when a domain is gone', async () => {
+      const rt = s.lx.rt
+      const names = async (): Promise<string[]> => (await api('/list')).body.data.map((t: { name: string }) => t.name)
+      expect(await names()).to.include('search_memory')
+      const sub = (JSON.parse(Buffer.from(s.token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub
+      await rt.memory.add({ userId: sub, content: 'likes oolong tea' })
+      await rt.memory.add({ userId: 'someone-else', content: 'likes black tea' })
+      const f = frames((await api('/test', 'POST', { toolName: 'search_memory', arguments: { query: 'tea' } })).text)
+      const text = f[1]!.json().result.content[0].text as string
+      expect(text).to.include('likes oolong tea').and.not.include('likes black tea')
+      const holder = rt as unknown as Record<string, unknown>
+      const memory = holder.memory
+      delete holder.memory
       try {
-        expect(await names()).to.include.members(['search_memory', 'search_knowledge'])
-        const f = frames((await api('/test', 'POST', { toolName: 'search_memory', arguments: { query: 'tea' } })).text)
-        expect(f[1]!.json().result.content[0].text).to.include('likes tea')
-        expect(asked[0]).to.deep.include({ query: 'tea', limit: 5 })
+        expect(await names()).to.not.include('search_memory')
       } finally {
-        delete rt.memory
-        delete rt.knowledge
+        holder.memory = memory
       }
-      expect(await names()).to.not.include('search_memory')
+      expect(await names()).to.include('search_memory')
     })
   })
 

@@ -1,0 +1,164 @@
+// Background extraction of memories from chat (spec 8: poll interval, default 5 minutes). Answered
+// turns are queued per user and group; every interval the model reads each queue together with the
+// user's existing memories and answers new facts as JSON. A fact that restates an existing memory
+// refreshes that record instead of adding a duplicate. A failed extraction keeps the turns for the
+// next round (capped), so a model outage loses at most the oldest turns.
+import type { ModelGateway, TurnContext, TurnObserver } from '../chat/contracts.js'
+import type { Clock } from '../core/clock.js'
+import type { PluginLogger } from '../core/logger.js'
+import type { MemoryService } from './service.js'
+import { normalizeCategory, type MemoryCategory } from './types.js'
+
+interface QueuedTurn { user: string; assistant: string; conversationId: string; at: number }
+interface Queue { userId: string; groupId: string; turns: QueuedTurn[] }
+export interface ExtractedFact { content: string; category: MemoryCategory; subType: string; confidence: number }
+
+const MAX_TURNS_PER_QUEUE = 20
+const MAX_EXISTING_IN_PROMPT = 40
+
+export interface ExtractorDeps {
+  memory: MemoryService
+  models: () => ModelGateway | undefined
+  clock: Clock
+  log: PluginLogger
+  /** Live settings (read on every use: config reloads apply). */
+  settings: () => { enabled: boolean; pollIntervalMinutes: number }
+}
+
+export class MemoryExtractor implements TurnObserver {
+  readonly name = 'memory'
+  private readonly queues = new Map<string, Queue>()
+  private timer: NodeJS.Timeout | undefined
+  private intervalMs = 0
+  private running: Promise<void> | undefined
+
+  constructor (private readonly d: ExtractorDeps) {}
+
+  afterTurn (turn: TurnContext, exchange: { user: string; assistant: string }): void {
+    if (!this.d.settings().enabled || !turn.preset.memory.enabled) return
+    if (!exchange.user.trim()) return
+    const groupId = turn.scope.groupId ?? ''
+    const key = `${turn.scope.userId}\u0000${groupId}`
+    let q = this.queues.get(key)
+    if (!q) this.queues.set(key, (q = { userId: turn.scope.userId, groupId, turns: [] }))
+    q.turns.push({ user: exchange.user, assistant: exchange.assistant, conversationId: turn.scope.conversationId, at: this.d.clock.now() })
+    if (q.turns.length > MAX_TURNS_PER_QUEUE) q.turns.splice(0, q.turns.length - MAX_TURNS_PER_QUEUE)
+  }
+
+  /** Drops a user's queued turns (the user asked to be forgotten). */
+  forget (userId: string): void {
+    for (const [key, q] of this.queues) if (q.userId === userId) this.queues.delete(key)
+  }
+
+  /** Drops every queued turn. */
+  clearQueues (): void { this.queues.clear() }
+
+  /** Turns waiting for the next round. */
+  get pendingTurns (): number {
+    let n = 0
+    for (const q of this.queues.values()) n += q.turns.length
+    return n
+  }
+
+  /** (Re)arms the poll timer from the settings; call again after a config change. */
+  schedule (): void {
+    const ms = Math.max(1, this.d.settings().pollIntervalMinutes) * 60_000
+    if (this.timer && ms === this.intervalMs) return
+    this.stop()
+    this.intervalMs = ms
+    this.timer = this.d.clock.setInterval(() => { void this.runOnce() }, ms)
+    this.timer.unref?.()
+  }
+
+  stop (): void {
+    if (this.timer) this.d.clock.clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  /** One extraction round over every queue (rounds never overlap). Resolves when done. */
+  runOnce (): Promise<void> {
+    this.running ??= this.round().finally(() => { this.running = undefined })
+    return this.running
+  }
+
+  /** Resolves when no round is running (tests wait on this after advancing fake timers). */
+  whenIdle (): Promise<void> { return this.running ?? Promise.resolve() }
+
+  private async round (): Promise<void> {
+    const models = this.d.models()
+    if (!models || !this.d.settings().enabled) return
+    for (const [key, q] of [...this.queues]) {
+      const turns = q.turns.splice(0)
+      if (turns.length === 0) { this.queues.delete(key); continue }
+      try {
+        await this.extract(models, q, turns)
+        if (q.turns.length === 0) this.queues.delete(key)
+      } catch (err) {
+        this.d.log.warn('Memory extraction failed; the turns are kept for the next round', { userId: q.userId, error: err instanceof Error ? err.message : String(err) })
+        q.turns.unshift(...turns)
+        if (q.turns.length > MAX_TURNS_PER_QUEUE) q.turns.splice(0, q.turns.length - MAX_TURNS_PER_QUEUE)
+      }
+    }
+  }
+
+  private async extract (models: ModelGateway, q: Queue, turns: QueuedTurn[]): Promise<void> {
+    const existing = this.d.memory.list({ userId: q.userId, limit: MAX_EXISTING_IN_PROMPT })
+    const res = await models.complete({
+      messages: [{ role: 'user', content: extractionPrompt(existing.map((r) => `[${r.category}] ${r.content}`), turns) }],
+      source: 'memory', temperature: 0.1, scope: { userId: q.userId, ...(q.groupId ? { groupId: q.groupId } : {}) }
+    })
+    for (const f of parseFacts(res.content)) {
+      const same = this.d.memory.findSame(q.userId, f.category, f.content)
+      if (same) {
+        await this.d.memory.update(same.id, { confidence: Math.max(same.confidence, f.confidence) })
+        continue
+      }
+      await this.d.memory.add({
+        userId: q.userId, groupId: q.groupId, content: f.content, category: f.category, subType: f.subType,
+        confidence: f.confidence, source: 'auto', metadata: { conversationId: turns[turns.length - 1]?.conversationId ?? '' }
+      })
+    }
+  }
+}
+
+export function extractionPrompt (existing: string[], turns: QueuedTurn[]): string {
+  return [
+    'Extract long-term facts about the USER from the conversation below: profile (name, age, job, place),',
+    'preferences, events (with dates), relations (people, pets), recurring topics. Skip small talk, the',
+    'assistant\'s own statements, and facts already known. Answer ONLY a JSON array, e.g.',
+    '[{"content":"喜欢吃火锅","category":"preference","subType":"food","confidence":0.8}]; [] when there is nothing new.',
+    'category is one of profile, preference, event, relation, topic, custom.',
+    '',
+    'Already known:',
+    ...(existing.length ? existing.map((e) => `- ${e}`) : ['(nothing)']),
+    '',
+    'Conversation:',
+    ...turns.flatMap((t) => [`USER: ${t.user}`, `ASSISTANT: ${t.assistant}`])
+  ].join('\n')
+}
+
+/** The facts of a model answer: the first JSON array in it (code fences and reasoning tolerated). */
+export function parseFacts (answer: string): ExtractedFact[] {
+  const text = answer.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '')
+  const start = text.indexOf('[')
+  const end = text.lastIndexOf(']')
+  if (start < 0 || end <= start) return []
+  let data: unknown
+  try { data = JSON.parse(text.slice(start, end + 1)) } catch { return [] }
+  if (!Array.isArray(data)) return []
+  const out: ExtractedFact[] = []
+  for (const item of data) {
+    if (typeof item !== 'object' || item === null) continue
+    const o = item as Record<string, unknown>
+    const content = typeof o.content === 'string' ? o.content.trim().slice(0, 500) : ''
+    if (!content) continue
+    const conf = typeof o.confidence === 'number' && Number.isFinite(o.confidence) ? Math.min(1, Math.max(0, o.confidence)) : 0.7
+    out.push({
+      content,
+      category: (typeof o.category === 'string' ? normalizeCategory(o.category) : undefined) ?? 'custom',
+      subType: typeof o.subType === 'string' ? o.subType.slice(0, 50) : '',
+      confidence: conf
+    })
+  }
+  return out
+}

@@ -1,0 +1,286 @@
+// The memory store (spec 2.14, 4.8): records in a JournalStore (`memories.json` + journal), a per-user
+// id index for listings and a BM25 index for search, built in the background at start (a search
+// before it is ready waits for it). Both HTTP variants, the chat contributor, background extraction
+// and the bot command all go through this class.
+import { badRequest, notFound } from '../core/errors.js'
+import type { Clock } from '../core/clock.js'
+import { JournalStore } from '../core/journal-store.js'
+import type { PluginLogger } from '../core/logger.js'
+import { Bm25Index } from '../search/bm25.js'
+import { SAME_FACT, similarity } from './similar.js'
+import {
+  CATEGORIES, MAX_CONTENT, type MemoryCategory, type MemoryHit, type MemoryPatch, type MemoryQuery,
+  type MemoryRecord, type MemoryStats, type NewMemory, type UserEntry
+} from './types.js'
+
+interface Meta { nextId: number }
+export interface CleanupResult { removed: number; remaining: number; reasons: { lowConfidence: number; expired: number; tooOld: number; tooShort: number } }
+export interface MergeResult { merged: number; remaining: number }
+
+// Cleanup thresholds: what counts as a low-quality memory (documented in lib/memory/README.md).
+export const CLEANUP = { minConfidence: 0.3, maxAgeDays: 365, oldKeepsConfidence: 0.8, minChars: 2 }
+const DAY = 86_400_000
+
+const emptyByCategory = (): Record<MemoryCategory, number> =>
+  Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<MemoryCategory, number>
+
+export class MemoryService {
+  private readonly byUser = new Map<string, Set<number>>()
+  private readonly index = new Bm25Index<number>()
+  private readonly indexReady: Promise<void>
+
+  private constructor (
+    private readonly store: JournalStore<MemoryRecord, number, Meta>,
+    private readonly clock: Clock,
+    private readonly log: PluginLogger
+  ) {
+    for (const r of store.values()) if (!r.deleted) this.link(r)
+    const live = (function * (s: JournalStore<MemoryRecord, number, Meta>): Generator<[number, string]> {
+      for (const r of s.values()) if (!r.deleted) yield [r.id, r.content]
+    })(store)
+    this.indexReady = this.index.addManyAsync(live).catch((err: unknown) => { log.error('Building the memory search index failed', {}, err) })
+  }
+
+  static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<MemoryService> {
+    const store = await JournalStore.open<MemoryRecord, number, Meta>(file, {
+      key: (r) => r.id, meta: { nextId: 1 }, log: deps.log, now: () => deps.clock.now()
+    })
+    return new MemoryService(store, deps.clock, deps.log)
+  }
+
+  /** Resolves once the search index holds every record present at start. */
+  ready (): Promise<void> { return this.indexReady }
+  close (): Promise<void> { return this.store.close() }
+
+  get (id: number): MemoryRecord | undefined {
+    const r = this.store.get(id)
+    return r && !r.deleted ? r : undefined
+  }
+
+  mustGet (id: number): MemoryRecord {
+    const r = this.get(id)
+    if (!r) throw notFound('Memory not found')
+    return r
+  }
+
+  /** Live records of a user (or everyone), newest first. */
+  list (q: MemoryQuery = {}): MemoryRecord[] {
+    const out: MemoryRecord[] = []
+    for (const r of this.candidates(q.userId)) {
+      if (q.groupId !== undefined && r.groupId !== q.groupId) continue
+      if (q.category && r.category !== q.category) continue
+      out.push(r)
+    }
+    out.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id)
+    return q.limit !== undefined ? out.slice(0, q.limit) : out
+  }
+
+  async add (input: NewMemory): Promise<MemoryRecord> {
+    const now = this.clock.now()
+    const id = Math.max(this.store.meta.nextId, 1)
+    const rec: MemoryRecord = {
+      id,
+      userId: input.userId,
+      content: checkContent(input.content),
+      category: input.category ?? 'custom',
+      subType: input.subType ?? '',
+      confidence: clamp01(input.confidence ?? 0.9),
+      groupId: input.groupId ?? '',
+      metadata: input.metadata ?? {},
+      source: input.source ?? 'manual',
+      createdAt: now,
+      updatedAt: now,
+      ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {})
+    }
+    if (!rec.userId) throw badRequest('userId is required')
+    const written = this.store.put(rec, { nextId: id + 1 })
+    this.link(rec)
+    this.index.add(rec.id, rec.content)
+    await written
+    return rec
+  }
+
+  async update (id: number, patch: MemoryPatch): Promise<MemoryRecord> {
+    const old = this.mustGet(id)
+    const next: MemoryRecord = { ...old, ...patch, updatedAt: this.clock.now() }
+    if (patch.content !== undefined) next.content = checkContent(patch.content)
+    if (patch.confidence !== undefined) next.confidence = clamp01(patch.confidence)
+    if (!next.userId) throw badRequest('userId must not be empty')
+    await this.replace(old, next)
+    return next
+  }
+
+  /** Soft delete keeps the record on disk, hidden; hard delete removes it. */
+  async remove (id: number, hard: boolean): Promise<void> {
+    const r = this.store.get(id)
+    if (!r || (r.deleted && !hard)) throw notFound('Memory not found')
+    if (hard) await this.erase(r)
+    else {
+      await this.replace(r, { ...r, deleted: true, deletedAt: this.clock.now() })
+    }
+  }
+
+  /** Deletes every memory of a user; hard also erases soft-deleted ones. Answers how many were live. */
+  async clearUser (userId: string, hard: boolean): Promise<number> {
+    const all = [...this.store.values()].filter((r) => r.userId === userId && (hard || !r.deleted))
+    const live = all.filter((r) => !r.deleted).length
+    await Promise.all(all.map((r) => hard ? this.erase(r) : this.remove(r.id, false)))
+    return live
+  }
+
+  users (): UserEntry[] {
+    const out: UserEntry[] = []
+    for (const [userId, ids] of this.byUser) {
+      if (ids.size === 0) continue
+      let lastUpdate = 0
+      const cats = new Set<MemoryCategory>()
+      for (const id of ids) {
+        const r = this.store.get(id)
+        if (!r) continue
+        lastUpdate = Math.max(lastUpdate, r.updatedAt)
+        cats.add(r.category)
+      }
+      out.push({ userId, count: ids.size, lastUpdate, categories: CATEGORIES.filter((c) => cats.has(c)) })
+    }
+    return out.sort((a, b) => b.lastUpdate - a.lastUpdate)
+  }
+
+  stats (): MemoryStats {
+    const byCategory = emptyByCategory()
+    let total = 0
+    for (const r of this.store.values()) if (!r.deleted) { total++; byCategory[r.category]++ }
+    return { total, users: this.users().length, byCategory }
+  }
+
+  userStats (userId: string): { total: number; byCategory: Record<MemoryCategory, number> } {
+    const byCategory = emptyByCategory()
+    const list = this.list({ userId })
+    for (const r of list) byCategory[r.category]++
+    return { total: list.length, byCategory }
+  }
+
+  /** BM25 over contents, filtered by user/group/category; best first. */
+  async search (q: { query: string; userId?: string; groupId?: string; category?: MemoryCategory; limit?: number }): Promise<MemoryHit[]> {
+    await this.indexReady
+    const now = this.clock.now()
+    const hits = this.index.search(q.query, {
+      limit: q.limit ?? 20,
+      filter: (id) => {
+        const r = this.store.get(id)
+        return r !== undefined && !r.deleted && (q.userId === undefined || r.userId === q.userId) &&
+          (q.groupId === undefined || r.groupId === q.groupId) && (!q.category || r.category === q.category) &&
+          (r.expiresAt === undefined || r.expiresAt > now)
+      }
+    })
+    const out: MemoryHit[] = []
+    for (const h of hits) {
+      const r = this.store.get(h.id)
+      if (r) out.push({ ...r, score: Math.round(h.score * 1000) / 1000 })
+    }
+    return out
+  }
+
+  /** Removes a user's low-quality memories (no model): low confidence, expired, too old, too short. */
+  async cleanup (userId: string): Promise<CleanupResult> {
+    const now = this.clock.now()
+    const reasons = { lowConfidence: 0, expired: 0, tooOld: 0, tooShort: 0 }
+    const doomed: MemoryRecord[] = []
+    for (const r of this.list({ userId })) {
+      const reason = r.expiresAt !== undefined && r.expiresAt <= now ? 'expired'
+        : r.confidence < CLEANUP.minConfidence ? 'lowConfidence'
+          : [...r.content.trim()].length < CLEANUP.minChars ? 'tooShort'
+            : now - r.updatedAt > CLEANUP.maxAgeDays * DAY && r.confidence < CLEANUP.oldKeepsConfidence ? 'tooOld'
+              : undefined
+      if (reason) { reasons[reason]++; doomed.push(r) }
+    }
+    await Promise.all(doomed.map((r) => this.remove(r.id, true)))
+    return { removed: doomed.length, remaining: this.list({ userId }).length, reasons }
+  }
+
+  /** Folds near-duplicates of the same category into one record (newest text kept, highest confidence). */
+  async merge (userId: string, groupId?: string): Promise<MergeResult> {
+    const list = this.list({ userId, ...(groupId !== undefined ? { groupId } : {}) })
+    const kept: MemoryRecord[] = []
+    const merges = new Map<number, MemoryRecord[]>()
+    for (const r of list) { // newest first: the first of a family is kept
+      const same = kept.find((k) => k.category === r.category && similarity(k.content, r.content) >= SAME_FACT)
+      if (same) merges.get(same.id)?.push(r)
+      else { kept.push(r); merges.set(r.id, []) }
+    }
+    let merged = 0
+    for (const k of kept) {
+      const dupes = merges.get(k.id) ?? []
+      if (dupes.length === 0) continue
+      const longest = [k, ...dupes].reduce((a, b) => [...b.content].length > [...a.content].length ? b : a)
+      await this.update(k.id, {
+        content: longest.content,
+        confidence: Math.max(k.confidence, ...dupes.map((d) => d.confidence)),
+        metadata: { ...Object.assign({}, ...dupes.map((d) => d.metadata).reverse()), ...k.metadata, mergedFrom: dupes.map((d) => d.id) }
+      })
+      for (const d of dupes) await this.remove(d.id, true)
+      merged += dupes.length
+    }
+    return { merged, remaining: this.list({ userId }).length }
+  }
+
+  /** The existing record stating the same fact for this user and category, if any. */
+  findSame (userId: string, category: MemoryCategory, content: string): MemoryRecord | undefined {
+    let best: MemoryRecord | undefined
+    let bestScore = SAME_FACT
+    for (const r of this.candidates(userId)) {
+      if (r.category !== category) continue
+      const s = similarity(r.content, content)
+      if (s >= bestScore) { best = r; bestScore = s }
+    }
+    return best
+  }
+
+  private * candidates (userId: string | undefined): Generator<MemoryRecord> {
+    if (userId === undefined) {
+      for (const r of this.store.values()) if (!r.deleted) yield r
+      return
+    }
+    for (const id of this.byUser.get(userId) ?? []) {
+      const r = this.store.get(id)
+      if (r && !r.deleted) yield r
+    }
+  }
+
+  private async replace (old: MemoryRecord, next: MemoryRecord): Promise<void> {
+    this.unlink(old)
+    const written = this.store.put(next)
+    if (next.deleted) this.index.remove(next.id)
+    else {
+      this.link(next)
+      if (next.content !== old.content || old.deleted) this.index.add(next.id, next.content)
+    }
+    await written
+  }
+
+  private link (r: MemoryRecord): void {
+    let ids = this.byUser.get(r.userId)
+    if (!ids) this.byUser.set(r.userId, (ids = new Set()))
+    ids.add(r.id)
+  }
+
+  private unlink (r: MemoryRecord): void {
+    const ids = this.byUser.get(r.userId)
+    ids?.delete(r.id)
+    if (ids?.size === 0) this.byUser.delete(r.userId)
+  }
+
+  private async erase (r: MemoryRecord): Promise<void> {
+    this.unlink(r)
+    this.index.remove(r.id)
+    await this.store.delete(r.id)
+  }
+}
+
+function checkContent (s: string): string {
+  const c = s.trim()
+  if (!c) throw badRequest('content is required')
+  if (c.length > MAX_CONTENT) throw badRequest(`content is longer than ${MAX_CONTENT} characters`)
+  return c
+}
+
+const clamp01 = (n: number): number => Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0.5

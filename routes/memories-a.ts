@@ -1,0 +1,60 @@
+// Memory, variant A (spec 4.8, style A) at /api/memories over the same store as variant B; categories
+// are shown with variant A's names (basic_info, preferences, events, relationships, interests, custom).
+import Router from '@koa/router'
+import { summarizeMemories } from '../lib/memory/summarize.js'
+import { A_CATEGORIES, CATEGORIES, CATEGORY_INFO, normalizeCategory, toA, type MemoryRecord } from '../lib/memory/types.js'
+import type { Runtime } from '../lib/runtime.js'
+import { A, created } from './_http/envelope.js'
+import { bodyOf, intParam } from './_http/validate.js'
+import { badRequest } from '../lib/core/errors.js'
+import { categoryOf, memoryId, parseMemoryFields, patchOf, requireFields, switchOn, truthy, userIdParam } from './memory-shared.js'
+
+const view = (r: MemoryRecord): Record<string, unknown> => ({ ...r, category: toA(r.category) })
+const qs = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
+
+export function memoriesRoutesA (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/memories' })
+  const m = (): Runtime['memory'] => rt.memory
+
+  r.get('/users', A(() => m().users().map((u) => ({ userId: u.userId, memoryCount: u.count }))))
+  r.get('/stats', A(() => {
+    const s = m().stats()
+    return { totalMemories: s.total, totalUsers: s.users, categories: Object.fromEntries(CATEGORIES.map((c) => [toA(c), s.byCategory[c]])) }
+  }))
+  r.get('/categories', A(() => A_CATEGORIES.map((id) => {
+    const b = normalizeCategory(id) ?? 'custom'
+    return { id, name: CATEGORY_INFO[b].name, nameEn: CATEGORY_INFO[b].nameEn, description: CATEGORY_INFO[b].description }
+  })))
+  r.get('/search', A(async (ctx) => {
+    const query = qs(ctx.query.query) ?? qs(ctx.query.q)
+    if (!query?.trim()) throw badRequest('query is required')
+    const userId = qs(ctx.query.userId)
+    const hits = await m().search({ query, ...(userId ? { userId } : {}), limit: intParam(ctx.query.limit, 20, 1, 100) })
+    return hits.map((h) => ({ ...view(h), score: h.score }))
+  }))
+  r.get('/user/:userId', A((ctx) => m().list({
+    userId: userIdParam(ctx.params.userId), category: categoryOf(qs(ctx.query.category)), limit: intParam(ctx.query.limit, 100, 1, 1000)
+  }).map(view)))
+  r.post('/user/:userId/summarize', A(async (ctx) => {
+    const b = bodyOf(ctx) as Record<string, unknown>
+    return summarizeMemories(m(), rt.chat.models, userIdParam(ctx.params.userId), { useLLM: switchOn(b.useLLM), cleanup: switchOn(b.cleanup) })
+  }))
+  r.post('/user/:userId', A(async (ctx) => {
+    const userId = userIdParam(ctx.params.userId)
+    requireFields(bodyOf(ctx), ['content'])
+    const f = parseMemoryFields(bodyOf(ctx))
+    return created(view(await m().add({
+      userId, content: f.content ?? '', category: categoryOf(f.category) ?? 'custom', source: 'manual',
+      ...(f.confidence !== undefined ? { confidence: f.confidence } : {}), ...(f.groupId !== undefined ? { groupId: f.groupId } : {}),
+      ...(f.metadata !== undefined ? { metadata: f.metadata } : {})
+    })))
+  }))
+  r.delete('/user/:userId', A(async (ctx) => ({ deleted: await m().clearUser(userIdParam(ctx.params.userId), truthy(ctx.query.hard)) })))
+  r.put('/:id', A(async (ctx) => view(await m().update(memoryId(ctx.params.id), patchOf(bodyOf(ctx))))))
+  r.delete('/:id', A(async (ctx) => {
+    const id = memoryId(ctx.params.id)
+    await m().remove(id, truthy(ctx.query.hard))
+    return { id }
+  }))
+  return r
+}

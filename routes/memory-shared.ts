@@ -1,0 +1,79 @@
+// Input parsing shared by the memory routes (memory.ts = variant B, memories-a.ts = variant A): both
+// speak to the same MemoryService; category names of either vocabulary are accepted on input.
+import { z } from 'zod'
+import { badRequest } from '../lib/core/errors.js'
+import { CATEGORIES, MAX_CONTENT, normalizeCategory, type MemoryCategory, type MemoryPatch } from '../lib/memory/types.js'
+import { parseWith } from './_http/validate.js'
+
+const idString = z.union([z.string().trim().min(1).max(64), z.number().int().transform(String)])
+const metadata = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 10_000, 'metadata is larger than 10000 characters')
+
+export const memoryFields = z.strictObject({
+  userId: idString,
+  content: z.string().max(MAX_CONTENT, `content is longer than ${MAX_CONTENT} characters`),
+  category: z.string().max(50),
+  subType: z.string().max(50),
+  confidence: z.number().min(0).max(1),
+  groupId: z.union([z.literal(''), idString]),
+  metadata,
+  expiresAt: z.number().int().positive()
+}).partial()
+
+export type MemoryFields = z.output<typeof memoryFields>
+
+/** The stored category for an input name; 400 naming the allowed ones otherwise. */
+export function categoryOf (raw: string | undefined): MemoryCategory | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const c = normalizeCategory(raw)
+  if (!c) throw badRequest(`category must be one of ${CATEGORIES.join(', ')}`)
+  return c
+}
+
+/** Checks the required field first so its message is exactly `<field> is required` (spec 7.5). */
+export function requireFields (body: unknown, fields: string[]): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object')
+  const o = body as Record<string, unknown>
+  for (const f of fields) {
+    const v = o[f]
+    if (v === undefined || v === null || (typeof v === 'string' && !v.trim())) throw badRequest(`${f} is required`)
+  }
+}
+
+export function parseMemoryFields (body: unknown): MemoryFields {
+  return parseWith(memoryFields, body)
+}
+
+/** A PUT body as a patch of the stored record. */
+export function patchOf (body: unknown): MemoryPatch {
+  const f = parseMemoryFields(body)
+  const patch: MemoryPatch = {}
+  if (f.content !== undefined) patch.content = f.content
+  const category = categoryOf(f.category)
+  if (category) patch.category = category
+  if (f.subType !== undefined) patch.subType = f.subType
+  if (f.confidence !== undefined) patch.confidence = f.confidence
+  if (f.groupId !== undefined) patch.groupId = f.groupId
+  if (f.metadata !== undefined) patch.metadata = f.metadata
+  if (f.expiresAt !== undefined) patch.expiresAt = f.expiresAt
+  if (f.userId !== undefined) patch.userId = f.userId
+  if (Object.keys(patch).length === 0) throw badRequest('No fields to update')
+  return patch
+}
+
+/** `:id` of a memory: numeric paths are always primary keys; anything else is a 400. */
+export function memoryId (raw: string | undefined): number {
+  if (!raw || !/^\d{1,15}$/.test(raw)) throw badRequest('Memory id must be numeric (a user\'s memories are at /memory/user/:userId)')
+  return Number(raw)
+}
+
+export function userIdParam (raw: string | undefined): string {
+  const s = (raw ?? '').trim()
+  if (!s || s.length > 64) throw badRequest('userId must be 1-64 characters')
+  return s
+}
+
+/** true/1 (or a boolean true) */
+export const truthy = (v: unknown): boolean => v === true || v === 'true' || v === '1' || v === 1
+
+/** Spec 4.8 summarize switches: defaults true; false or the string 'false' turns them off. */
+export const switchOn = (v: unknown): boolean => !(v === false || v === 'false' || v === 0 || v === '0')

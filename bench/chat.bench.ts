@@ -25,7 +25,7 @@ export async function run (): Promise<BenchRow[]> {
     const r = (n: number): number => Math.round(n * 1000) / 1000
     const rows: BenchRow[] = []
     // Small store: a fresh install (5 conversations of at most 20 messages, conversations.json ~10 KB).
-    // Large store: 50 conversations of up to 200 messages (~300 KB rewritten atomically each turn).
+    // Large store: 50 conversations of up to 200 messages (~300 KB; a turn appends one journal line).
     for (const [label, users, maxStored] of [['small store', 5, 20], ['large store', 50, 200]] as const) {
       await lx.rt.config.update({ chat: { userRateLimitPerMinute: 0, maxStoredMessages: maxStored } })
       await lx.rt.conversations.store.clearAll()

@@ -2,7 +2,7 @@
 // later `git pull` with no rebuild, the host must load the current TypeScript code.
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -11,9 +11,12 @@ const run = promisify(execFile)
 const repo = resolve(import.meta.dirname, '../..')
 const script = join(repo, 'tests/host/fixtures/plain-node-host.mjs')
 
-async function loadApps (dir: string): Promise<Array<{ key: string; name: string; dsc: string }>> {
+const cacheDir = join(repo, 'node_modules/.cache/lingxi-plugin')
+const bundles = (): string[] => existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.mjs')) : []
+
+async function loadApps (dir: string, extraEnv: Record<string, string> = {}): Promise<Array<{ key: string; name: string; dsc: string }>> {
   // A clean environment: no NODE_OPTIONS carrying the test runner's tsx loader.
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extraEnv }
   const { stdout } = await run(process.execPath, [script, dir], { env, cwd: dir, timeout: 30000 })
   return stdout.trim().split('\n').map((l) => JSON.parse(l) as { key: string; name: string; dsc: string })
 }
@@ -32,8 +35,18 @@ describe('loading without a build step', function () {
 
   it('plain node loads the TypeScript plugin through index.js', async () => {
     expect(existsSync(join(copy, 'dist'))).to.equal(false)
+    const before = new Set(bundles())
     const apps = await loadApps(copy)
     expect(apps.map((a) => a.name)).to.include('lingxi-panel')
+    expect(bundles().filter((f) => !before.has(f)), 'a bundle was built for this folder').to.have.length(1)
+  })
+
+  it('reuses the bundle while the sources are unchanged, and can load through tsx instead', async () => {
+    const built = bundles().map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)
+    await loadApps(copy)
+    expect(bundles().map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)).to.deep.equal(built)
+    const viaTsx = await loadApps(copy, { LINGXI_BUNDLE: '0' })
+    expect(viaTsx.map((a) => a.name)).to.include('lingxi-panel')
   })
 
   it('picks up edited sources on the next start, as after a git pull', async () => {
@@ -41,7 +54,11 @@ describe('loading without a build step', function () {
     const src = readFileSync(file, 'utf8')
     expect(src).to.include("dsc: '灵犀管理面板登录'")
     writeFileSync(file, src.replace("dsc: '灵犀管理面板登录'", "dsc: 'pulled change'"))
+    const before = new Set(bundles())
     const apps = await loadApps(copy)
     expect(apps.find((a) => a.name === 'lingxi-panel')?.dsc).to.equal('pulled change')
+    const after = bundles()
+    expect(after.filter((f) => !before.has(f)), 'rebuilt once').to.have.length(1)
+    expect(after.length, 'the stale bundle of this folder was removed').to.equal(before.size)
   })
 })

@@ -11,6 +11,7 @@ import { initPresets } from './presets/index.js'
 import { initDrawing } from './drawing/index.js'
 import { initGame } from './game/index.js'
 import { initMemory } from './memory/index.js'
+import { initKnowledge } from './knowledge/index.js'
 
 export type DomainInit = (rt: Runtime) => Promise<void> | void
 
@@ -24,6 +25,7 @@ const DOMAINS: Array<[name: string, init: DomainInit]> = [
   ['drawing', initDrawing],
   ['game', initGame],
   ['memory', initMemory], // after chat: adds its observer and prompt contributor
+  ['knowledge', initKnowledge],
   ['mcp', initMcp], // servers connect in the background; their tools join rt.tools when it exists
 ]
 

@@ -23,6 +23,7 @@ import { chatRoutesA } from './chat.js'
 import { toolsRoutes } from './tools.js'
 import { memoryRoutes } from './memory.js'
 import { memoriesRoutesA } from './memories-a.js'
+import { knowledgeRoutes } from './knowledge.js'
 
 export interface Lingxi {
   rt: Runtime
@@ -51,7 +52,8 @@ export function buildRouters (rt: Runtime): Router[] {
     ...toolsRoutes(rt), // B's fixed paths, custom/js, then A's /api/tools/:name last
     ...mcpRoutes(rt),
     memoryRoutes(rt),
-    memoriesRoutesA(rt)
+    memoriesRoutesA(rt),
+    knowledgeRoutes(rt)
   ]
 }
 

@@ -5,9 +5,9 @@ import { summarizeMemories } from '../lib/memory/summarize.js'
 import { A_CATEGORIES, CATEGORIES, CATEGORY_INFO, normalizeCategory, toA, type MemoryRecord } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, created } from './_http/envelope.js'
-import { bodyOf, intParam } from './_http/validate.js'
+import { bodyOf, intParam, requireFields } from './_http/validate.js'
 import { badRequest } from '../lib/core/errors.js'
-import { categoryOf, memoryId, parseMemoryFields, patchOf, requireFields, switchOn, truthy, userIdParam } from './memory-shared.js'
+import { categoryOf, memoryId, parseMemoryFields, patchOf, switchOn, truthy, userIdParam } from './memory-shared.js'
 
 const view = (r: MemoryRecord): Record<string, unknown> => ({ ...r, category: toA(r.category) })
 const qs = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined

@@ -29,16 +29,6 @@ export function categoryOf (raw: string | undefined): MemoryCategory | undefined
   return c
 }
 
-/** Checks the required field first so its message is exactly `<field> is required` (spec 7.5). */
-export function requireFields (body: unknown, fields: string[]): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object')
-  const o = body as Record<string, unknown>
-  for (const f of fields) {
-    const v = o[f]
-    if (v === undefined || v === null || (typeof v === 'string' && !v.trim())) throw badRequest(`${f} is required`)
-  }
-}
-
 export function parseMemoryFields (body: unknown): MemoryFields {
   return parseWith(memoryFields, body)
 }

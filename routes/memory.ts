@@ -8,8 +8,8 @@ import { summarizeMemories } from '../lib/memory/summarize.js'
 import { CATEGORIES, CATEGORY_INFO, toA, type MemoryRecord } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, created } from './_http/envelope.js'
-import { bodyOf, intParam, parseWith } from './_http/validate.js'
-import { categoryOf, memoryId, parseMemoryFields, patchOf, requireFields, switchOn, truthy, userIdParam } from './memory-shared.js'
+import { bodyOf, intParam, parseWith, requireFields } from './_http/validate.js'
+import { categoryOf, memoryId, parseMemoryFields, patchOf, switchOn, truthy, userIdParam } from './memory-shared.js'
 
 const searchBody = z.looseObject({
   query: z.string().max(1000),

@@ -1,7 +1,7 @@
 // Input validation for routes: zod schemas turned into INVALID_ARGS errors with field paths.
 import type { Context } from 'koa'
 import type { z } from 'zod'
-import { AppError, type ErrorCode, type FieldError } from '../../lib/core/errors.js'
+import { AppError, badRequest, type ErrorCode, type FieldError } from '../../lib/core/errors.js'
 
 export function issuesToErrors (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {
   return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
@@ -31,4 +31,14 @@ export function intParam (raw: unknown, def: number, min = 1, max = Number.MAX_S
   const n = typeof s === 'string' && /^-?\d+$/.test(s.trim()) ? Number(s) : typeof s === 'number' ? s : NaN
   if (!Number.isFinite(n)) return def
   return Math.min(max, Math.max(min, Math.trunc(n)))
+}
+
+/** Checks the required field first so its message is exactly `<field> is required` (spec 7.5). */
+export function requireFields (body: unknown, fields: string[]): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object')
+  const o = body as Record<string, unknown>
+  for (const f of fields) {
+    const v = o[f]
+    if (v === undefined || v === null || (typeof v === 'string' && !v.trim())) throw badRequest(`${f} is required`)
+  }
 }

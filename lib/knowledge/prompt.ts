@@ -1,0 +1,22 @@
+// Puts the knowledge bound to the active preset into the system prompt: the documents of that preset
+// most relevant to the message (BM25), each as its title and a passage around the matches.
+import type { PromptContributor, TurnContext } from '../chat/contracts.js'
+import type { KnowledgeService } from './service.js'
+
+const PASSAGE_CHARS = 600
+
+export function knowledgeContributor (kb: KnowledgeService, settings: () => { enabled: boolean; maxResultsInPrompt: number }): PromptContributor {
+  return {
+    name: 'knowledge',
+    order: 30,
+    async contribute (turn: TurnContext): Promise<string | undefined> {
+      const s = settings()
+      if (!s.enabled || turn.preset.knowledge?.enabled === false || s.maxResultsInPrompt <= 0) return undefined
+      if (!kb.hasPreset(turn.preset.id) || !turn.input.trim()) return undefined
+      const hits = await kb.search(turn.input, { presetId: turn.preset.id, limit: s.maxResultsInPrompt, snippetChars: PASSAGE_CHARS })
+      if (hits.length === 0) return undefined
+      return ['知识库中与问题相关的资料 (reference material from the knowledge base; answer from it when relevant):',
+        ...hits.map((h) => `### ${h.title}\n${h.snippet}`)].join('\n\n')
+    }
+  }
+}

@@ -1,0 +1,126 @@
+// The knowledge base: documents in a JournalStore (`knowledge.json` + journal) and a BM25 index over
+// title (weighted twice) and content, built in the background at start; a search before the index
+// is ready waits for it.
+import { randomUUID } from 'node:crypto'
+import { badRequest, notFound } from '../core/errors.js'
+import type { Clock } from '../core/clock.js'
+import { JournalStore } from '../core/journal-store.js'
+import type { PluginLogger } from '../core/logger.js'
+import { Bm25Index } from '../search/bm25.js'
+import { snippet } from '../search/snippet.js'
+import { LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem } from './types.js'
+
+const indexText = (d: KnowledgeDoc): string => `${d.title}\n${d.title}\n${d.content}`
+
+export class KnowledgeService {
+  private readonly index = new Bm25Index<string>()
+  private readonly indexReady: Promise<void>
+  private readonly perPreset = new Map<string, number>()
+
+  private constructor (private readonly store: JournalStore<KnowledgeDoc, string>, private readonly clock: Clock, log: PluginLogger) {
+    for (const d of store.values()) this.count(d.presetId, 1)
+    const docs = (function * (s: JournalStore<KnowledgeDoc, string>): Generator<[string, string]> {
+      for (const d of s.values()) yield [d.id, indexText(d)]
+    })(store)
+    this.indexReady = this.index.addManyAsync(docs).catch((err: unknown) => { log.error('Building the knowledge search index failed', {}, err) })
+  }
+
+  static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<KnowledgeService> {
+    const store = await JournalStore.open<KnowledgeDoc, string>(file, { key: (d) => d.id, log: deps.log, now: () => deps.clock.now() })
+    return new KnowledgeService(store, deps.clock, deps.log)
+  }
+
+  ready (): Promise<void> { return this.indexReady }
+  close (): Promise<void> { return this.store.close() }
+  get size (): number { return this.store.size }
+
+  /** Newest first, content cut to its first 500 characters. */
+  list (): KnowledgeListItem[] {
+    return [...this.store.values()]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map((d) => ({ ...d, content: head(d.content, LIST_CHARS), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS }))
+  }
+
+  get (id: string): KnowledgeDoc {
+    const d = this.store.get(id)
+    if (!d) throw notFound('Document not found')
+    return d
+  }
+
+  /** Documents bound to a preset exist. */
+  hasPreset (presetId: string): boolean { return (this.perPreset.get(presetId) ?? 0) > 0 }
+
+  async create (input: { title: string; content: string; presetId?: string }): Promise<KnowledgeDoc> {
+    const now = new Date(this.clock.now()).toISOString()
+    const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), createdAt: now, updatedAt: now }
+    const written = this.store.put(doc)
+    this.index.add(doc.id, indexText(doc))
+    this.count(doc.presetId, 1)
+    await written
+    return doc
+  }
+
+  async update (id: string, patch: { title?: string; content?: string; presetId?: string }): Promise<KnowledgeDoc> {
+    const old = this.get(id)
+    const next: KnowledgeDoc = {
+      ...old,
+      ...checked(patch.title ?? old.title, patch.content ?? old.content, patch.presetId ?? old.presetId),
+      updatedAt: new Date(this.clock.now()).toISOString()
+    }
+    const written = this.store.put(next)
+    if (next.title !== old.title || next.content !== old.content) this.index.add(id, indexText(next))
+    this.count(old.presetId, -1)
+    this.count(next.presetId, 1)
+    await written
+    return next
+  }
+
+  async remove (id: string): Promise<void> {
+    const old = this.get(id)
+    this.index.remove(id)
+    this.count(old.presetId, -1)
+    await this.store.delete(id)
+  }
+
+  /** Ranked documents for a query (BM25), optionally only those bound to a preset. */
+  async search (query: string, opts: { presetId?: string; limit?: number; snippetChars?: number } = {}): Promise<KnowledgeHit[]> {
+    await this.indexReady
+    const presetId = opts.presetId
+    const hits = this.index.search(query, {
+      limit: opts.limit ?? 10,
+      ...(presetId !== undefined ? { filter: (id: string) => this.store.get(id)?.presetId === presetId } : {})
+    })
+    const out: KnowledgeHit[] = []
+    for (const h of hits) {
+      const d = this.store.get(h.id)
+      if (!d) continue
+      const s = snippet(d.content, query, opts.snippetChars ?? 160)
+      out.push({ id: d.id, title: d.title, presetId: d.presetId, score: Math.round(h.score * 1000) / 1000, snippet: s.snippet, highlighted: s.highlighted, contentLength: d.content.length, createdAt: d.createdAt })
+    }
+    return out
+  }
+
+  private count (presetId: string, delta: number): void {
+    if (!presetId) return
+    const n = (this.perPreset.get(presetId) ?? 0) + delta
+    if (n > 0) this.perPreset.set(presetId, n)
+    else this.perPreset.delete(presetId)
+  }
+}
+
+/** The first n UTF-16 units, never splitting a surrogate pair. */
+function head (s: string, n: number): string {
+  if (s.length <= n) return s
+  const code = s.charCodeAt(n - 1)
+  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n)
+}
+
+function checked (title: string, content: string, presetId: string): Pick<KnowledgeDoc, 'title' | 'content' | 'presetId'> {
+  const t = title.trim()
+  if (!t) throw badRequest('title is required')
+  if (t.length > LIMITS.title) throw badRequest(`title is longer than ${LIMITS.title} characters`)
+  if (!content.trim()) throw badRequest('content is required')
+  if (content.length > LIMITS.content) throw badRequest(`content is longer than ${LIMITS.content} characters`)
+  if (presetId.length > LIMITS.presetId) throw badRequest(`presetId is longer than ${LIMITS.presetId} characters`)
+  return { title: t, content, presetId: presetId.trim() }
+}

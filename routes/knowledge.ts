@@ -1,0 +1,47 @@
+// Knowledge base (spec 4.10, style B) at /api/knowledge.
+import Router from '@koa/router'
+import { z } from 'zod'
+import { badRequest } from '../lib/core/errors.js'
+import { LIMITS } from '../lib/knowledge/types.js'
+import type { Runtime } from '../lib/runtime.js'
+import { B, created } from './_http/envelope.js'
+import { bodyOf, intParam, parseWith, requireFields } from './_http/validate.js'
+
+const docFields = z.strictObject({
+  title: z.string().max(LIMITS.title, `title is longer than ${LIMITS.title} characters`),
+  content: z.string().max(LIMITS.content, `content is longer than ${LIMITS.content} characters`),
+  presetId: z.string().max(LIMITS.presetId)
+}).partial()
+
+const qs = (v: unknown): string | undefined => typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined
+
+export function knowledgeRoutes (rt: Runtime): Router {
+  const r = new Router({ prefix: '/api/knowledge' })
+  const kb = (): Runtime['knowledge'] => rt.knowledge
+
+  r.get('/', B(() => kb().list()))
+  r.get('/search', B(async (ctx) => {
+    const query = qs(ctx.query.query) ?? qs(ctx.query.q)
+    if (!query?.trim()) throw badRequest('query is required')
+    if (query.length > 1000) throw badRequest('query is longer than 1000 characters')
+    const presetId = qs(ctx.query.presetId)
+    return kb().search(query, { ...(presetId ? { presetId } : {}), limit: intParam(ctx.query.limit, 10, 1, 100) })
+  }))
+  r.get('/:id', B((ctx) => kb().get(ctx.params.id ?? '')))
+  r.post('/', B(async (ctx) => {
+    requireFields(bodyOf(ctx), ['title', 'content'])
+    const b = parseWith(docFields, bodyOf(ctx))
+    return created(await kb().create({ title: b.title ?? '', content: b.content ?? '', ...(b.presetId !== undefined ? { presetId: b.presetId } : {}) }))
+  }))
+  r.put('/:id', B(async (ctx) => {
+    const body = bodyOf(ctx)
+    const b = parseWith(docFields, body)
+    if (Object.keys(b).length === 0) throw badRequest('Nothing to update: send title, content or presetId')
+    return kb().update(ctx.params.id ?? '', b)
+  }))
+  r.delete('/:id', B(async (ctx) => {
+    await kb().remove(ctx.params.id ?? '')
+    return { success: true }
+  }))
+  return r
+}

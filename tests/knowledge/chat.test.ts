@@ -1,0 +1,49 @@
+// Knowledge bound to the active preset reaches the model's system prompt; search_knowledge finds it.
+import { expect } from 'chai'
+import { resetChat, sentMessages, startChatEnv, type ChatEnv } from '../chat/helpers.js'
+import { ZH_DOCS } from './corpus.js'
+
+describe('knowledge: in chat', function () {
+  this.timeout(30_000)
+  let env: ChatEnv
+  before(async () => {
+    env = await startChatEnv()
+    const kb = env.s.lx.rt.knowledge
+    for (const d of ZH_DOCS) await kb.create({ ...d, presetId: 'default' })
+    await kb.create({ title: 'Unbound', content: '火锅 secret that belongs to no preset' })
+    await kb.create({ title: 'Other preset', content: '火锅 notes bound to another preset', presetId: 'someone-else' })
+  })
+  after(async () => { await env?.close() })
+  beforeEach(async () => {
+    await resetChat(env)
+    await env.s.lx.rt.config.update({ knowledge: { enabled: true, maxResultsInPrompt: 3 } })
+  })
+  const systemOf = (): string => sentMessages(env.fake.chatRequests().at(-1)?.body).find((m) => m.role === 'system')?.content ?? ''
+  const chat = (message: string): ReturnType<ChatEnv['s']['api']> => env.s.api('/api/chat', { method: 'POST', json: { message, userId: 'k1' } })
+
+  it('puts the relevant documents of the active preset into the system prompt', async () => {
+    const preset = (await env.s.lx.rt.presetResolver.resolve({ userId: 'k1', isMaster: false, via: 'api', conversationId: 'private:k1' })).id
+    expect(preset).to.equal('default')
+    const r = await chat('火锅底料怎么炒才不苦？')
+    expect(r.status, r.text).to.equal(200)
+    const sys = systemOf()
+    expect(sys).to.include('火锅底料的炒制').and.include('牛油底料')
+    expect(sys).to.not.include('belongs to no preset').and.not.include('bound to another preset')
+  })
+
+  it('respects maxResultsInPrompt and knowledge.enabled', async () => {
+    await env.s.lx.rt.config.update({ knowledge: { maxResultsInPrompt: 1 } })
+    await chat('猫砂 火锅 咖啡')
+    expect(systemOf().match(/^### /gm)).to.have.length(1)
+    await env.s.lx.rt.config.update({ knowledge: { enabled: false } })
+    await chat('火锅底料怎么炒')
+    expect(systemOf()).to.not.include('牛油底料')
+  })
+
+  it('the built-in search_knowledge tool searches every document', async () => {
+    const names = (await env.s.api('/api/tools/list')).body.data.map((t: { name: string }) => t.name)
+    expect(names).to.include('search_knowledge')
+    const hits = await env.s.lx.rt.knowledge.search('secret that belongs')
+    expect(hits[0]?.title).to.equal('Unbound')
+  })
+})

@@ -45,14 +45,16 @@ export function chatRoutesA (rt: Runtime): Router {
   r.post('/chat/stream', A(async (ctx) => {
     // Everything that can fail before the first frame answers as JSON.
     const body = parseBody(ctx, chatBody)
-    const service = chat()
+    chat()
     const scope = scopeOf(ctx, body)
+    const pipeline = rt.conversations.pipeline
+    pipeline.admit(scope) // 429 RATE_LIMITED as JSON, not as a frame after `start`
     const abort = new AbortController()
     const sse = openSse(ctx, rt.bus)
     sse.onClose(() => abort.abort())
     sse.data({ type: 'start', conversationId: scope.conversationId })
     try {
-      const res = await service.reply(scope, body.message, { ...(body.preset ? { presetId: body.preset } : {}), signal: abort.signal, onDelta: (text) => { if (text) sse.data({ type: 'content', text }) } })
+      const res = await pipeline.admitted(scope, body.message, { ...(body.preset ? { presetId: body.preset } : {}), signal: abort.signal, onDelta: (text) => { if (text) sse.data({ type: 'content', text }) } })
       sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage })
     } catch (err) {
       const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR'

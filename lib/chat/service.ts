@@ -35,10 +35,20 @@ export class ChatPipeline implements ChatService {
   }
 
   async reply (scope: ChatScope, input: string, opts: ReplyOptions = {}): Promise<ReplyResult> {
+    this.admit(scope)
+    return await this.admitted(scope, input, opts)
+  }
+
+  /** Counts a message against the user's rate limit; throws RATE_LIMITED when over it. */
+  admit (scope: Pick<ChatScope, 'userId'>): void {
     if (!this.limiter.take(scope.userId)) {
       const s = Math.ceil(this.limiter.retryAfterMs(scope.userId) / 1000)
       throw new AppError('RATE_LIMITED', `Too many requests; try again in ${s} s`)
     }
+  }
+
+  /** reply() for a message that already passed admit() (a stream checks before its first frame). */
+  async admitted (scope: ChatScope, input: string, opts: ReplyOptions = {}): Promise<ReplyResult> {
     return await this.queue.run(scope.conversationId, async () => await this.turn(scope, input, opts))
   }
 

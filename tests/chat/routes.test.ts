@@ -77,6 +77,10 @@ describe('chat: pipeline and routes', function () {
         expect(r.status).to.equal(429)
         expect(r.body).to.include({ success: false, code: 'RATE_LIMITED' })
         expect((await chat({ message: 'd', userId: 'other' })).status, 'other users are not limited').to.equal(200)
+        const stream = await env.s.api('/api/chat/stream', { method: 'POST', json: { message: 'e', userId: 'rl' } })
+        expect(stream.status, 'the stream answers 429 before its first frame').to.equal(429)
+        expect(stream.headers.get('content-type')).to.match(/json/)
+        expect(JSON.parse(stream.text)).to.include({ success: false, code: 'RATE_LIMITED' })
       } finally {
         await rt.config.update({ chat: { userRateLimitPerMinute: 20 } })
       }

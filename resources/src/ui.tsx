@@ -55,8 +55,8 @@ export function Act ({ run, children, kind, done, testid }: { run: () => Promise
   }}>{children}</button>
 }
 
-export function Card ({ title, children, extra }: { title?: ComponentChildren, children: ComponentChildren, extra?: ComponentChildren }) {
-  return <section class="card">{(title || extra) && <header><h2>{title}</h2><div class="row">{extra}</div></header>}{children}</section>
+export function Card ({ title, children, extra, testid }: { title?: ComponentChildren, children: ComponentChildren, extra?: ComponentChildren, testid?: string }) {
+  return <section class="card" data-testid={testid}>{(title || extra) && <header><h2>{title}</h2><div class="row">{extra}</div></header>}{children}</section>
 }
 
 export function Table ({ cols, rows }: { cols: ComponentChildren[], rows: ComponentChildren[][] }) {

@@ -226,6 +226,42 @@ describe('dashboard (chromium e2e)', function () {
     await shot('memory')
   })
 
+  it('memory: searches, edits a memory, cleans up and summarizes with the model', async () => {
+    const rt = s.lx.rt
+    const kept = await rt.memory.add({ userId: '20003', content: '周末喜欢去西湖骑车', category: 'preference' })
+    await rt.memory.add({ userId: '20003', content: 'maybe likes opera', confidence: 0.1 })
+    await page.reload()
+    await page.fill('[data-testid="memory-query"]', '西湖')
+    await page.click('[data-testid="memory-search"]')
+    await page.waitForSelector('[data-testid="memory-hits"] >> text=周末喜欢去西湖骑车')
+    await page.click('button >> text=20003')
+    await page.click(`[data-testid="memory-edit-${kept.id}"]`)
+    await page.fill('[data-testid="memory-edit-input"]', '周末喜欢去西湖骑自行车')
+    await page.click('[data-testid="memory-edit-save"]')
+    await page.waitForSelector('td >> text=周末喜欢去西湖骑自行车')
+    expect(rt.memory.get(kept.id)?.content).to.equal('周末喜欢去西湖骑自行车')
+    await page.click('[data-testid="memory-cleanup"]')
+    await page.waitForFunction(() => !document.body.textContent?.includes('maybe likes opera'))
+    expect(rt.memory.list({ userId: '20003' }).map((m) => m.content)).to.deep.equal(['周末喜欢去西湖骑自行车'])
+    fake.enqueue({ content: '[preference] 周末喜欢在西湖骑自行车\n[topic] 骑行' })
+    await page.click('[data-testid="memory-summarize"]')
+    await page.waitForSelector('td >> text=周末喜欢在西湖骑自行车')
+    expect(rt.memory.list({ userId: '20003' }).map((m) => m.content).sort()).to.deep.equal(['周末喜欢在西湖骑自行车', '骑行'])
+  })
+
+  it('conversations: opens the messages of a conversation and deletes it', async () => {
+    const store = s.lx.rt.conversations.store
+    await store.append({ id: 'private:20004', userId: '20004' }, [{ role: 'user', content: 'e2e question', timestamp: Date.now() }, { role: 'assistant', content: 'e2e answer', timestamp: Date.now() }])
+    await go('conversations')
+    await page.click('[data-testid="conv-private:20004"]')
+    await page.waitForSelector('[data-testid="conv-messages"] >> text=e2e answer')
+    await page.click('[data-testid="conv-delete-private:20004"]')
+    await page.waitForFunction(() => !document.querySelector('[data-testid="conv-private:20004"]'))
+    expect((await s.api('/api/conversations/list')).body.data.map((c: { id: string }) => c.id)).to.not.include('private:20004')
+    expect(store.get('private:20004')).to.equal(undefined)
+    await shot('conversations')
+  })
+
   it('game: adds a character preset', async function () {
     await go('game')
     await page.fill('[data-testid="game-name"]', 'E2E Heroine')

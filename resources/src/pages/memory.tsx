@@ -11,8 +11,8 @@ function UserMemories ({ userId }: { userId: string }) {
   const [category, setCategory] = useState('custom')
   const u = encodeURIComponent(userId)
   return <Card title={`${t('memory')}: ${userId}`} extra={<>
-    <Act run={async () => { await api(`/api/memory/user/${u}/cleanup`, { method: 'POST' }); list.reload() }} done={t('saved')}>{t('cleanup')}</Act>
-    <Act run={async () => { await api(`/api/memory/user/${u}/summarize`, { json: { useLLM: true } }); list.reload() }} done={t('saved')}>{t('summarize')}</Act>
+    <Act testid="memory-cleanup" run={async () => { await api(`/api/memory/user/${u}/cleanup`, { method: 'POST' }); list.reload() }} done={t('saved')}>{t('cleanup')}</Act>
+    <Act testid="memory-summarize" run={async () => { await api(`/api/memory/user/${u}/summarize`, { json: { useLLM: true } }); list.reload() }} done={t('saved')}>{t('summarize')}</Act>
     <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/memory/user/${u}`, { method: 'DELETE' }); list.reload() } }}>{t('clearAll')}</Act></>}>
     <div class="row">
       <input data-testid="memory-content" placeholder={t('content')} value={content} onInput={e => setContent((e.target as HTMLInputElement).value)} />
@@ -27,9 +27,11 @@ function UserMemories ({ userId }: { userId: string }) {
 
 function EditCell ({ m, onDone }: { m: any, onDone: () => void }) {
   const [v, setV] = useState<string | null>(null)
-  if (v === null) return <span onDblClick={() => setV(m.content)} title={t('edit')}>{m.content}</span>
-  return <div class="row"><input value={v} onInput={e => setV((e.target as HTMLInputElement).value)} />
-    <Act run={async () => { await api(`/api/memory/${m.id}`, { method: 'PUT', json: { content: v } }); setV(null); onDone() }}>{t('save')}</Act></div>
+  if (v === null) return <div class="row"><span onDblClick={() => setV(m.content)}>{m.content}</span>
+    <button data-testid={`memory-edit-${m.id}`} onClick={() => setV(m.content)}>{t('edit')}</button></div>
+  return <div class="row"><input data-testid="memory-edit-input" value={v} onInput={e => setV((e.target as HTMLInputElement).value)} />
+    <Act testid="memory-edit-save" run={async () => { await api(`/api/memory/${m.id}`, { method: 'PUT', json: { content: v } }); setV(null); onDone() }}>{t('save')}</Act>
+    <button onClick={() => setV(null)}>{t('cancel')}</button></div>
 }
 
 export default function Memory () {
@@ -39,9 +41,10 @@ export default function Memory () {
   const [hits, setHits] = useState<any[] | null>(null)
   return <div>
     <Card title={t('search')}>
-      <div class="row"><input placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />
-        <Act run={async () => setHits(asArray(await api('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }), 'results', 'memories'))}>{t('search')}</Act></div>
-      {hits && <Table cols={['user', t('categories'), t('content')]} rows={hits.map(h => [h.userId, h.category, h.content])} />}
+      <div class="row"><input data-testid="memory-query" placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />
+        <Act testid="memory-search" run={async () => setHits(asArray(await api('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }), 'results', 'memories'))}>{t('search')}</Act></div>
+      {hits && (hits.length === 0 ? <p class="muted">{t('empty')}</p>
+        : <div data-testid="memory-hits"><Table cols={['user', t('categories'), t('content')]} rows={hits.map(h => [h.userId, h.category, h.content])} /></div>)}
     </Card>
     <Card title={t('userId')} extra={<input data-testid="memory-user" placeholder={t('userId')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} />}>
       <View load={users}>{d => <div class="row">{asArray(d, 'users').map((u: any) => <button key={u.userId} onClick={() => setUser(u.userId)}>{u.userId} ({u.count ?? u.memoryCount})</button>)}</div>}</View>

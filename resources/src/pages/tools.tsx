@@ -37,7 +37,6 @@ function ToolTest ({ initial }: { initial: string }) {
   const [out, setOut] = useState<string[]>([])
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  useEffect(() => setName(initial), [initial])
   const run = async (): Promise<void> => {
     setOut([]); setError(null); setBusy(true)
     try {
@@ -116,7 +115,7 @@ export default function Tools () {
   return <div>
     <div class="tabs">{tabs.map(x => <button key={x} data-testid={`tab-${x}`} class={tab === x ? 'on' : ''} onClick={() => setTab(x)}>{x === 'tools' ? t('tools') : t(x)}</button>)}</div>
     {tab === 'tools' && <ToolList onTest={n => { setTestName(n); setTab('test') }} />}
-    {tab === 'test' && <ToolTest initial={testName} />}
+    {tab === 'test' && <ToolTest key={testName} initial={testName} />}
     {tab === 'scripts' && <Scripts />}
     {tab === 'skills' && <Skills />}
     {tab === 'events' && <Events />}

@@ -8,7 +8,8 @@ import { parseWith } from './_http/validate.js'
 const idString = z.union([z.string().trim().min(1).max(64), z.number().int().transform(String)])
 const metadata = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 10_000, 'metadata is larger than 10000 characters')
 
-export const memoryFields = z.strictObject({
+// Unknown keys are ignored (clients of either variant send extra fields such as `source` or `importance`).
+export const memoryFields = z.object({
   userId: idString,
   content: z.string().max(MAX_CONTENT, `content is longer than ${MAX_CONTENT} characters`),
   category: z.string().max(50),

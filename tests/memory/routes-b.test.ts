@@ -44,12 +44,14 @@ describe('memory: variant B routes (/api/memory)', function () {
   it('POST /user/:userId takes category, subType, confidence, groupId and metadata; 400 content is required', async () => {
     const m = await add('u2', { content: 'Works as a nurse', category: 'profile', subType: 'job', confidence: 0.7, groupId: 'g1', metadata: { a: 1 } })
     expect(m).to.include({ userId: 'u2', category: 'profile', subType: 'job', confidence: 0.7, groupId: 'g1', source: 'manual' })
-    const alias = await add('u2', { content: 'Likes tea', category: 'preferences' })
+    const alias = await add('u2', { content: 'Likes tea', category: 'preferences', source: 'client', importance: 3 })
     expect(alias.category).to.equal('preference')
+    expect(alias.source).to.equal('manual') // unknown keys are ignored; source is not the client's to set
+    expect(alias).to.not.have.property('importance')
     const bad = await api('/user/u2', 'POST', {})
     expect(bad.status).to.equal(400)
     expect(bad.body.message).to.equal('content is required')
-    for (const body of [{ content: 'x', category: 'nope' }, { content: 'x', confidence: 2 }, { content: 5 }, { content: 'x'.repeat(2001) }, { content: 'x', metadata: 'no' }, { content: 'x', extra: true }]) {
+    for (const body of [{ content: 'x', category: 'nope' }, { content: 'x', confidence: 2 }, { content: 5 }, { content: 'x'.repeat(2001) }, { content: 'x', metadata: 'no' }]) {
       const r = await api('/user/u2', 'POST', body)
       expect(r.status, JSON.stringify(body)).to.equal(400)
       expect(r.body.code).to.equal(-1)

@@ -294,7 +294,10 @@ function toOpenAIMessage (m: ChatMessage): ChatCompletionMessageParam {
       : { role: 'assistant', content: m.content }
   }
   if (m.role === 'system') return { role: 'system', content: m.content }
-  return m.name ? { role: 'user', content: m.content, name: m.name } : { role: 'user', content: m.content }
+  const content = m.images?.length
+    ? [{ type: 'text' as const, text: m.content }, ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))]
+    : m.content
+  return m.name ? { role: 'user', content, name: m.name } : { role: 'user', content }
 }
 
 function toOpenAITool (t: { name: string; description: string; parameters: Record<string, unknown> }): ChatCompletionTool {

@@ -12,6 +12,8 @@ export interface ChatMessage {
   /** tool result messages */
   toolCallId?: string
   name?: string
+  /** user messages: image URLs (http(s) or data:) sent as image parts for vision models */
+  images?: string[]
 }
 
 export interface ToolCallRequest { id: string; name: string; arguments: string }

@@ -77,7 +77,9 @@ export class ChatPipeline implements ChatService {
       const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}) }
       const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)
       const cfg = rt.config.get()
-      const messages = buildContext(cfg.context, systemPrompt, this.conversations.history(scope.conversationId), withImages(input, opts.images))
+      const messages = buildContext(cfg.context, systemPrompt, this.conversations.history(scope.conversationId), input)
+      const asked = messages[messages.length - 1]
+      if (asked && opts.images?.length) asked.images = opts.images
       const signal = combine(opts.signal, AbortSignal.timeout(cfg.chat.timeoutSeconds * 1000))
       const base: Omit<ModelRequest, 'messages'> = {
         source: 'chat',
@@ -86,7 +88,14 @@ export class ChatPipeline implements ChatService {
         ...sampling(preset, opts)
       }
       const toolsOn = (opts.toolsEnabled ?? preset.tools.enabled) && cfg.tools.enabled && rt.chat.tools !== undefined
-      const { content, usage } = await this.complete(models, base, messages, turn, toolsOn, opts.onDelta)
+      const { content, usage } = await this.complete(models, base, messages, turn, toolsOn, opts.onDelta).catch(async (err: unknown) => {
+        // A model without vision refuses image parts (400): ask again with the images as text links.
+        if (!(asked?.images && err instanceof AppError && err.code === 'MODEL_ERROR')) throw err
+        rt.log.warn('The model refused the images; sent as links instead', { model: base.model ?? '' })
+        asked.content = withImages(asked.content, asked.images)
+        delete asked.images
+        return await this.complete(models, base, messages, turn, toolsOn, opts.onDelta)
+      })
       const now = rt.clock.now()
       await this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
@@ -224,8 +233,8 @@ function addUsage (sum: Usage, u: Usage): void {
   sum.totalTokens += u.totalTokens
 }
 
-function withImages (input: string, images?: string[]): string {
-  return images?.length ? `${input}\n${images.map((u) => `[image: ${u}]`).join('\n')}` : input
+function withImages (input: string, images: string[]): string {
+  return `${input}\n${images.map((u) => `[image: ${u}]`).join('\n')}`
 }
 
 function combine (a: AbortSignal | undefined, b: AbortSignal): AbortSignal {

@@ -27,11 +27,12 @@ export function statsRoutes (rt: Runtime): Router {
   r.get('/groups', A((ctx) => ({ groups: rt.stats.groups(intParam(ctx.query.limit, 20, 1, 500)) })))
   r.get('/channels', A(() => {
     const recorded = new Map(rt.stats.channels().map((c) => [c.id, c]))
-    const channels = rt.config.get().channels.map((c) => {
+    const channels: Array<{ id: string; name: string; status: string; requests: number; errors: number; avgLatency: number; lastUsed: string }> = rt.config.get().channels.map((c) => {
       const id = c.id ?? c.name
       const s = recorded.get(id)
       recorded.delete(id)
-      return { id, name: c.name, status: c.enabled ? (s?.lastError && s.errors === s.requests ? 'error' : 'active') : 'disabled', requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '' }
+      // the live status the channels domain keeps (active / error / disabled), not a guess from totals
+      return { id, name: c.name, status: rt.channels.service.status(c), requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '' }
     })
     for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed })
     return { channels }

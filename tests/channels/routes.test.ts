@@ -132,6 +132,8 @@ describe('channels: routes /api/config/channels (style A)', () => {
     expect(fail.body).to.include({ success: false, code: 'MODEL_ERROR' })
     expect((await env.s.api('/api/config/channels/t1')).body.data.status).to.equal('error')
     expect((await env.s.api('/api/config/channels')).body.data[0].lastError).to.match(/401/)
+    const stats = (await env.s.api('/api/stats/channels')).body.data.channels
+    expect(stats.find((c: { name: string }) => c.name === 't1')?.status, 'stats show the same live status').to.equal('error')
   })
 
   it('lists the provider models; errors from the provider become 502', async () => {

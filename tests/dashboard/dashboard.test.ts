@@ -1,7 +1,8 @@
 // End-to-end: the built dashboard in Debian's chromium (playwright-core), logged in through a login link.
 // Every page gets a real action whose effect is read back through the HTTP API. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
@@ -127,6 +128,34 @@ describe('dashboard (chromium e2e)', function () {
     await shot('config')
   })
 
+  it('configuration: per-group settings and a YAML import', async () => {
+    await page.fill('[data-testid="group-id"]', '777000')
+    await page.click('[data-testid="group-open"]')
+    await page.waitForSelector('[data-testid="group-form"] input[name=enabled]')
+    await page.uncheck('[data-testid="group-form"] input[name=enabled]')
+    await page.fill('[data-testid="group-form"] textarea[name=trigger]', '{"type": "prefix"}')
+    await page.click('[data-testid="group-form-save"]')
+    await page.waitForSelector('.toast')
+    const g = (await s.api('/api/config/groups/777000')).body.data
+    expect(g).to.include({ enabled: false })
+    expect(g.trigger).to.deep.include({ type: 'prefix' })
+    // YAML: export, change one value in the text, import, read back
+    await page.click('[data-testid="yaml-export"]')
+    await page.waitForFunction(() => (document.querySelector('[data-testid="yaml-text"]') as HTMLTextAreaElement).value.includes('maxMessages'))
+    const text = await page.inputValue('[data-testid="yaml-text"]')
+    const changed = text.replace(/(\n\s+maxMessages:\s*)\d+/, '$1' + '33')
+    expect(changed).to.not.equal(text)
+    await page.fill('[data-testid="yaml-text"]', changed)
+    await page.click('[data-testid="yaml-import"]')
+    await page.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /\(\d+\)/.test(t.textContent ?? '')))
+    expect((await s.api('/api/config')).body.data.context.maxMessages).to.equal(33)
+    // a broken YAML text shows the server's message and changes nothing
+    await page.fill('[data-testid="yaml-text"]', 'context: [unclosed')
+    await page.click('[data-testid="yaml-import"]')
+    await page.waitForSelector('.card .error')
+    expect((await s.api('/api/config')).body.data.context.maxMessages).to.equal(33)
+  })
+
   it('tools & skills: toggles a category', async function () {
     await go('tools')
     const cats = (await s.api('/api/skills/categories')).body.data as Array<{ key: string, enabled: boolean }>
@@ -182,6 +211,25 @@ describe('dashboard (chromium e2e)', function () {
     await page.click('[data-testid="preset-save"]')
     await page.waitForSelector('.card .error')
     await shot('presets')
+  })
+
+  it('presets: copies, sets the default, exports and imports a preset', async () => {
+    await page.click('button >> text=×').catch(() => {}) // close the editor left open by the previous test
+    page.once('dialog', (d) => { void d.accept('e2e-copy') })
+    await page.click('[data-testid="preset-copy-e2e-preset"]')
+    await page.waitForSelector('td >> text=e2e-copy')
+    expect((await s.api('/api/presets/e2e-copy')).body.data).to.include({ systemPrompt: 'You are terse.' })
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/set-default')), page.click('[data-testid="preset-default-e2e-copy"]')])
+    expect((await s.api('/api/presets/e2e-copy')).body.data.isDefault).to.equal(true)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="preset-export-e2e-preset"]')])
+    const yaml = readFileSync(await download.path(), 'utf8')
+    expect(yaml).to.include('e2e-preset').and.include('You are terse.')
+    const file = join(mkdtempSync(join(tmpdir(), 'lingxi-e2e-')), 'imported.yaml')
+    writeFileSync(file, yaml.replace(/e2e-preset/g, 'e2e-imported'))
+    await page.setInputFiles('[data-testid="preset-file"]', file)
+    await page.click('[data-testid="preset-import"]')
+    await page.waitForSelector('td >> text=e2e-imported')
+    expect((await s.api('/api/presets/e2e-imported')).body.data).to.include({ systemPrompt: 'You are terse.' })
   })
 
   it('MCP servers: lists servers and shows the server error for an invalid add', async () => {

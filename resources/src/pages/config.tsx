@@ -22,9 +22,9 @@ function Group () {
   }
   return <Card title={t('group')}>
     <div class="row"><input data-testid="group-id" placeholder={t('groupId')} value={gid} onInput={e => setGid((e.target as HTMLInputElement).value)} />
-      <button onClick={open} disabled={!gid}>{t('view')}</button></div>
+      <button data-testid="group-open" onClick={open} disabled={!gid}>{t('view')}</button></div>
     {error && <ErrorBox error={error} />}
-    {loaded && <ObjectForm key={gid} value={{ preset: loaded.preset ?? '', enabled: loaded.enabled ?? true, trigger: loaded.trigger ?? {} }}
+    {loaded && <ObjectForm key={gid} testid="group-form" value={{ preset: loaded.preset ?? '', enabled: loaded.enabled ?? true, trigger: loaded.trigger ?? {} }}
       onSave={v => api(`/api/config/groups/${encodeURIComponent(gid)}`, { method: 'PUT', json: v })} />}
   </Card>
 }

@@ -48,15 +48,15 @@ export default function Presets () {
     <Card title={t('presets')} extra={<>
       <input placeholder={t('search')} value={search} onInput={e => setSearch((e.target as HTMLInputElement).value)} />
       <button class="primary" data-testid="preset-add" onClick={() => setEditing(null)}>{t('add')}</button>
-      <input type="file" accept=".yaml,.yml" onChange={e => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
-      <Act run={importFile} done={t('saved')}>{t('import')}</Act></>}>
+      <input type="file" data-testid="preset-file" accept=".yaml,.yml" onChange={e => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+      <Act testid="preset-import" run={importFile} done={t('saved')}>{t('import')}</Act></>}>
       <View load={list} isEmpty={d => asArray(d, 'presets').length === 0}>{d => <Table cols={['id', t('name'), t('type'), t('default'), t('actions')]}
         rows={asArray(d, 'presets').map((p: any) => [<code>{p.id}</code>, p.name, p.type ?? (p.isBuiltin ? 'system' : 'user'), p.isDefault ? '★' : '',
           <div class="row">
             <button onClick={() => setEditing(p.id)}>{t('edit')}</button>
-            <Act run={async () => { await api(`/api/presets/${encodeURIComponent(p.id)}/set-default`, { method: 'POST' }); list.reload() }}>{t('setDefault')}</Act>
-            <Act run={async () => { const newId = prompt('new id', `${p.id}-copy`); if (newId) { await api(`/api/presets/${encodeURIComponent(p.id)}/copy`, { json: { newId, newName: `${p.name} copy` } }); list.reload() } }}>{t('copy')}</Act>
-            <Act run={() => download(p.id)}>{t('export')}</Act>
+            <Act testid={`preset-default-${p.id}`} run={async () => { await api(`/api/presets/${encodeURIComponent(p.id)}/set-default`, { method: 'POST' }); list.reload() }}>{t('setDefault')}</Act>
+            <Act testid={`preset-copy-${p.id}`} run={async () => { const newId = prompt('new id', `${p.id}-copy`); if (newId) { await api(`/api/presets/${encodeURIComponent(p.id)}/copy`, { json: { newId, newName: `${p.name} copy` } }); list.reload() } }}>{t('copy')}</Act>
+            <Act testid={`preset-export-${p.id}`} run={() => download(p.id)}>{t('export')}</Act>
             <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
           </div>])} />}</View>
     </Card>

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { EVERYTHING } from '../mcp/helpers.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
@@ -239,6 +240,35 @@ describe('dashboard (chromium e2e)', function () {
     await page.waitForSelector('.card .error')
     expect(await page.textContent('.card .error')).to.match(/name/i)
     await shot('mcp')
+  })
+
+  it('MCP servers: adds a stdio server, lists its tools, reconnects it and imports a desktop config', async function () {
+    this.timeout(60_000)
+    const status = async (name: string): Promise<string | undefined> =>
+      (await s.api('/api/mcp/servers')).body.data.find((x: { name: string }) => x.name === name)?.status
+    const connected = async (name: string): Promise<void> => {
+      for (let i = 0; i < 300 && await status(name) !== 'connected'; i++) await new Promise((r) => setTimeout(r, 100))
+      expect(await status(name), name).to.equal('connected')
+    }
+    await page.fill('[data-testid="mcp-form"] input[name=name]', 'everything')
+    await page.selectOption('[data-testid="mcp-form"] select[name=type]', 'stdio')
+    await page.fill('[data-testid="mcp-form"] input[name=command]', process.execPath)
+    await page.fill('[data-testid="mcp-form"] input[name=args]', `${EVERYTHING} stdio`)
+    await page.click('[data-testid="mcp-save"]')
+    await connected('everything')
+    await page.click('[data-testid="mcp-refresh"]')
+    await page.waitForSelector('[data-testid="mcp-status-everything"] >> text=connected')
+    await page.click('[data-testid="mcp-tools-everything"]')
+    await page.waitForSelector('[data-testid="mcp-tool-list"] >> text=echo')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/reconnect')), page.click('[data-testid="mcp-reconnect-everything"]')])
+    await connected('everything')
+    const desktop = { mcpServers: { 'desk-import': { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }
+    await page.fill('[data-testid="mcp-import-text"]', JSON.stringify(desktop))
+    await page.click('[data-testid="mcp-import"]')
+    await page.waitForSelector('td >> text=desk-import')
+    await connected('desk-import')
+    await shot('mcp')
+    for (const name of ['everything', 'desk-import']) expect((await s.api(`/api/mcp/servers/${name}`, { method: 'DELETE' })).status).to.equal(200)
   })
 
   it('logs: live tail with a level filter', async () => {

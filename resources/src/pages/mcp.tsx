@@ -41,9 +41,9 @@ function ImportDesktop ({ onDone }: { onDone: () => void }) {
   const [result, setResult] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   return <Card title={t('importDesktop')}>
-    <textarea rows={6} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
+    <textarea data-testid="mcp-import-text" rows={6} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
     {error && <ErrorBox error={error} />}{result && <pre>{result}</pre>}
-    <button onClick={async () => {
+    <button data-testid="mcp-import" onClick={async () => {
       setError(null)
       try { const r = await api('/api/mcp/import', { json: JSON.parse(text) }); setResult(fmt(r)); onDone() } catch (e) { setError(errText(e)) }
     }}>{t('import')}</button>
@@ -54,17 +54,17 @@ export default function Mcp () {
   const list = useLoad('/api/mcp/servers')
   const [tools, setTools] = useState<{ name: string, tools: any[] } | null>(null)
   return <div>
-    <Card title={t('mcp')} extra={<button onClick={list.reload}>{t('refresh')}</button>}>
+    <Card title={t('mcp')} extra={<button data-testid="mcp-refresh" onClick={list.reload}>{t('refresh')}</button>}>
       <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), 'tools', t('actions')]}
         rows={asArray(d, 'servers').map((s: any) => [<b>{s.name}</b>, s.type ?? s.transport ?? s.config?.type,
-          <span class={s.status === 'connected' ? 'ok' : 'bad'} title={s.error}>{s.status}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
+          <span data-testid={`mcp-status-${s.name}`} class={s.status === 'connected' ? 'ok' : 'bad'} title={s.error}>{s.status}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
           <div class="row">
-            <Act run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>tools</Act>
-            <Act run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
+            <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>tools</Act>
+            <Act testid={`mcp-reconnect-${s.name}`} run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
             {!s.isBuiltin && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>}
           </div>])} />}</View>
     </Card>
-    {tools && <Card title={`tools: ${tools.name}`} extra={<button onClick={() => setTools(null)}>×</button>}>
+    {tools && <Card testid="mcp-tool-list" title={`tools: ${tools.name}`} extra={<button onClick={() => setTools(null)}>×</button>}>
       <Table cols={[t('name'), 'description']} rows={tools.tools.map(x => [<b>{x.name}</b>, x.description])} /></Card>}
     <AddServer onDone={list.reload} />
     <ImportDesktop onDone={list.reload} />

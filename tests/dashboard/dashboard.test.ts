@@ -197,6 +197,21 @@ describe('dashboard (chromium e2e)', function () {
     await shot('tools-test')
   })
 
+  it('tools & skills: writes a script tool from the template and runs it', async () => {
+    await page.click('[data-testid="tab-scripts"]')
+    await page.click('[data-testid="script-new"]')
+    await page.fill('[data-testid="script-name"]', 'e2e_script')
+    const source = await page.inputValue('[data-testid="script-source"]')
+    await page.fill('[data-testid="script-source"]', source.replace("'hello '", "'e2e hello '"))
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/tools/js') && r.request().method() === 'POST'), page.click('[data-testid="script-save"]')])
+    expect((await s.api('/api/tools/list')).body.data.map((t: { name: string }) => t.name)).to.include('e2e_script')
+    await page.click('[data-testid="tab-test"]')
+    await page.fill('[data-testid="test-tool"]', 'e2e_script')
+    await page.fill('[data-testid="test-args"]', '{"who":"lingxi"}')
+    await page.click('[data-testid="test-run"]')
+    await page.waitForFunction(() => /e2e hello lingxi/.test(document.querySelector('[data-testid="test-output"]')?.textContent ?? ''))
+  })
+
   it('presets: creates a preset from the JSON editor; invalid JSON is reported', async function () {
     await go('presets')
     await page.click('[data-testid="preset-add"]')

@@ -60,6 +60,16 @@ function ToolTest ({ initial }: { initial: string }) {
   </Card>
 }
 
+// A new script tool starts from this (the shape lib/tools/scripts.ts loads: one default object with execute).
+const SCRIPT_TEMPLATE = `export default {
+  description: 'Example: greets someone',
+  inputSchema: { type: 'object', properties: { who: { type: 'string' } } },
+  async execute (args) {
+    return 'hello ' + (args.who ?? 'world')
+  }
+}
+`
+
 function Scripts () {
   const list = useLoad('/api/tools/js')
   const [sel, setSel] = useState<{ name: string, source: string, isNew: boolean } | null>(null)
@@ -71,13 +81,13 @@ function Scripts () {
     setSel({ ...sel, isNew: false }); list.reload()
   }
   return <Card title={t('scripts')} extra={<>
-    <button onClick={() => setSel({ name: 'my_tool', source: "export default {\n  name: 'my_tool',\n  description: 'Example',\n  inputSchema: { type: 'object', properties: {} },\n  async run (args) { return 'ok' }\n}\n", isNew: true })}>{t('add')}</button>
+    <button data-testid="script-new" onClick={() => setSel({ name: 'my_tool', source: SCRIPT_TEMPLATE, isNew: true })}>{t('add')}</button>
     <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>reload</Act></>}>
     <View load={list}>{d => <div class="row">{asArray(d, 'files', 'tools').map((f: any) => { const n = typeof f === 'string' ? f : f.name; return <button key={n} onClick={() => open(n).catch(e => toast(errText(e), true))}>{n}</button> })}</div>}</View>
     {sel && <div>
-      <input value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
-      <textarea rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
-      <div class="row"><Act kind="primary" run={save} done={t('saved')}>{t('save')}</Act>
+      <input data-testid="script-name" value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
+      <textarea data-testid="script-source" rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
+      <div class="row"><Act kind="primary" testid="script-save" run={save} done={t('saved')}>{t('save')}</Act>
         {!sel.isNew && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('delete')}</Act>}</div>
     </div>}
   </Card>

@@ -377,7 +377,16 @@ describe('dashboard (chromium e2e)', function () {
     await page.click('[data-testid="image-config-save"]')
     await page.waitForSelector('.toast')
     expect((await s.api('/api/image/config')).body.data.maxImages).to.equal(before + 1)
+    // a custom drawing preset: added, listed, deleted
+    const custom = async (): Promise<Array<{ uid: string; keywords: string[]; prompt: string }>> => (await s.api('/api/image/presets')).body.data.custom
+    await page.fill('[data-testid="draw-keywords"]', 'e2e水彩, e2e-watercolor')
+    await page.fill('[data-testid="draw-prompt"]', 'soft watercolor, {prompt}')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/presets/custom')), page.click('[data-testid="draw-add"]')])
+    expect((await custom()).find((p) => p.keywords.includes('e2e水彩'))).to.deep.include({ keywords: ['e2e水彩', 'e2e-watercolor'], prompt: 'soft watercolor, {prompt}' })
+    await page.waitForSelector('td >> text=soft watercolor, {prompt}')
     await shot('drawing')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/presets/custom/')), page.click('[data-testid="draw-delete-e2e水彩"]')])
+    expect((await custom()).some((p) => p.keywords.includes('e2e水彩'))).to.equal(false)
   })
 
   it('every other page renders without a script error', async () => {

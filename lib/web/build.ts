@@ -52,7 +52,8 @@ function runBuild (pluginDir: string): Promise<void> {
   }
   return new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'build', '-c', join(pluginDir, 'resources', 'vite.config.ts'), '--logLevel', 'error'],
-      { cwd: pluginDir, stdio: ['ignore', 'ignore', 'pipe'] })
+      // always a production build (a NODE_ENV of the host or the tests would give the dev JSX runtime)
+      { cwd: pluginDir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } })
     let err = ''
     child.stderr.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-2000) })
     child.on('error', reject)

@@ -31,3 +31,19 @@ describe('dashboard build staleness', () => {
     expect(dashboardStale(dir)).to.equal(true)
   })
 })
+
+describe('dashboard build output', function () {
+  this.timeout(120_000)
+  it('is a production build even when NODE_ENV says otherwise (no development JSX runtime)', async () => {
+    const { ensureDashboardBuilt } = await import('../../lib/web/build.js')
+    const { PLUGIN_DIR } = await import('./browser.js')
+    const { readdirSync, readFileSync } = await import('node:fs')
+    expect(process.env.NODE_ENV).to.not.equal('production') // the tests run with NODE_ENV=test
+    rmSync(join(PLUGIN_DIR, 'resources', 'dist'), { recursive: true, force: true }) // build it here, now
+    await ensureDashboardBuilt(PLUGIN_DIR)
+    const assets = join(PLUGIN_DIR, 'resources', 'dist', 'assets')
+    const js = readdirSync(assets).filter((f) => f.endsWith('.js'))
+    expect(js.length).to.be.above(0)
+    for (const f of js) expect(readFileSync(join(assets, f), 'utf8'), f).to.not.match(/jsxDEV|lineNumber:/)
+  })
+})

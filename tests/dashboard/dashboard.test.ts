@@ -307,6 +307,14 @@ describe('dashboard (chromium e2e)', function () {
     await page.click('[data-testid="kb-search"]')
     await page.waitForSelector('[data-testid="kb-hits"] mark')
     await shot('knowledge')
+    // edit: new content, bound to the default preset
+    await page.click('[data-testid="kb-edit-Lighthouse manual"]')
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="kb-preset"] option')].some((o) => (o as HTMLOptionElement).value === 'default'))
+    await page.fill('[data-testid="kb-content"]', 'The lighthouse lamp is polished on Fridays.')
+    await page.selectOption('[data-testid="kb-preset"]', 'default')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/knowledge/') && r.request().method() === 'PUT'), page.click('[data-testid="kb-save"]')])
+    const doc = (await s.api('/api/knowledge')).body.data.find((d: { title: string }) => d.title === 'Lighthouse manual')
+    expect(doc).to.include({ content: 'The lighthouse lamp is polished on Fridays.', presetId: 'default' })
   })
 
   it('memory: adds a memory for a user', async function () {

@@ -15,6 +15,9 @@ export function highlight (text: string, query: string): ComponentChildren {
 function Editor ({ doc, onDone }: { doc: any | null, onDone: () => void }) {
   const [f, setF] = useState({ title: doc?.title ?? '', content: doc?.content ?? '', presetId: doc?.presetId ?? '' })
   const [error, setError] = useState<string | null>(null)
+  // documents bound to a preset are put into that preset's prompts
+  const presets = useLoad('/api/presets?type=all')
+  const presetIds: string[] = asArray(presets.data, 'presets').map((p: any) => String(p.id))
   const save = async (): Promise<void> => {
     setError(null)
     try {
@@ -25,7 +28,11 @@ function Editor ({ doc, onDone }: { doc: any | null, onDone: () => void }) {
   }
   return <Card title={doc ? t('edit') : t('add')} extra={<button onClick={onDone}>×</button>}>
     <div class="form"><label>{t('titleField')}<input data-testid="kb-title" value={f.title} onInput={e => setF({ ...f, title: (e.target as HTMLInputElement).value })} /></label>
-      <label>preset<input value={f.presetId} onInput={e => setF({ ...f, presetId: (e.target as HTMLInputElement).value })} /></label></div>
+      <label>preset<select data-testid="kb-preset" value={f.presetId} onChange={e => setF({ ...f, presetId: (e.target as HTMLSelectElement).value })}>
+        <option value="">—</option>
+        {presetIds.map(id => <option key={id} value={id}>{id}</option>)}
+        {f.presetId && !presetIds.includes(f.presetId) && <option value={f.presetId}>{f.presetId}</option>}
+      </select></label></div>
     <textarea data-testid="kb-content" rows={10} value={f.content} onInput={e => setF({ ...f, content: (e.target as HTMLTextAreaElement).value })} />
     {error && <ErrorBox error={error} />}
     <button class="primary" data-testid="kb-save" onClick={save}>{t('save')}</button>
@@ -56,7 +63,7 @@ export default function Knowledge () {
       <View load={list} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('titleField'), t('content'), 'preset', '']}
         rows={asArray(d, 'documents').map((doc: any) => [<b>{doc.title}</b>, <span class="muted">{String(doc.content ?? '').slice(0, 120)}</span>, doc.presetId,
           <div class="row">
-            <Act run={async () => setEditing(await api(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>
+            <Act testid={`kb-edit-${doc.title}`} run={async () => setEditing(await api(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>
             <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/knowledge/${encodeURIComponent(doc.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
           </div>])} />}</View>
     </Card>

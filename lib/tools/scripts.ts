@@ -14,7 +14,6 @@ import { createRequire } from 'node:module'
 import { basename, dirname, extname, join } from 'node:path'
 import vm from 'node:vm'
 import { watch, type FSWatcher } from 'chokidar'
-import { transform } from 'esbuild'
 import type { ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import { containedPath } from '../core/paths.js'
@@ -161,6 +160,7 @@ export class ScriptTools implements ToolSource {
 
   private async compile (name: string, file: string, ext: ScriptExt): Promise<RegisteredTool> {
     const source = await readFile(file, 'utf8')
+    const { transform } = await import('esbuild') // loaded on first use: most starts have no scripts
     const { code } = await transform(source, { loader: ext === '.ts' ? 'ts' : 'js', format: 'cjs', target: 'node20', sourcefile: file })
     const mod: { exports: ScriptModule } = { exports: {} }
     const fn = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as

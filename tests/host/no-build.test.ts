@@ -10,6 +10,7 @@ import { promisify } from 'node:util'
 const run = promisify(execFile)
 const repo = resolve(import.meta.dirname, '../..')
 const script = join(repo, 'tests/host/fixtures/plain-node-host.mjs')
+const serveScript = join(repo, 'tests/host/fixtures/plain-node-serve.mjs')
 
 const cacheDir = join(repo, 'node_modules/.cache/lingxi-plugin')
 const bundles = (): string[] => existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.mjs')) : []
@@ -26,7 +27,7 @@ describe('loading without a build step', function () {
   let copy: string
   before(() => {
     copy = mkdtempSync(join(tmpdir(), 'lingxi-clone-'))
-    for (const part of ['index.js', 'index.ts', 'package.json', 'apps', 'lib', 'routes', 'config', 'resources']) {
+    for (const part of ['index.js', 'index.ts', 'package.json', 'apps', 'lib', 'routes', 'config', 'resources', 'skills']) {
       if (existsSync(join(repo, part))) cpSync(join(repo, part), join(copy, part), { recursive: true })
     }
     symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'))
@@ -47,6 +48,36 @@ describe('loading without a build step', function () {
     expect(bundles().map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)).to.deep.equal(built)
     const viaTsx = await loadApps(copy, { LINGXI_BUNDLE: '0' })
     expect(viaTsx.map((a) => a.name)).to.include('lingxi-panel')
+  })
+
+  it('rebuilds after an install changes the dependencies (the lockfile), since some are bundled in', async () => {
+    const before = new Set(bundles())
+    writeFileSync(join(copy, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { 'node_modules/zod': { version: '0.0.0-test' } } }))
+    await loadApps(copy)
+    expect(bundles().filter((f) => !before.has(f)), 'rebuilt once').to.have.length(1)
+  })
+
+  it('the bundle (with its inlined dependencies) starts under plain node and serves the API', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'lingxi-bundle-data-'))
+    try {
+      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LINGXI_DATA_DIR: data, LINGXI_PORT: '0' }
+      const { stdout } = await run(process.execPath, [serveScript, copy], { env, cwd: copy, timeout: 30000 })
+      const out = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, { status: number; body: any }>
+      expect(out.health).to.deep.include({ status: 200 })
+      expect(out.health.body.data.healthy).to.equal(true)
+      expect(out.login.status).to.equal(200) // jsonwebtoken signs
+      expect(out.verify.body.data).to.include({ valid: true, userId: '10001' }) // ... and verifies
+      expect(out.exportYaml.status).to.equal(200)
+      expect(out.exportYaml.body).to.be.a('string').and.match(/^commandPrefix: /m) // yaml keeps the comments
+      expect(out.badConfig.status).to.equal(400) // zod validates
+      expect(out.badConfig.body).to.include({ code: 'INVALID_CONFIG' })
+      expect(out.badConfig.body.errors[0].path).to.equal('context.maxMessages')
+      expect(out.badJson.status).to.equal(400)
+      expect(out.skills.status).to.equal(200) // gray-matter read the bundled SKILL.md files
+      expect(out.skills.body.data.documents.map((d: { name: string }) => d.name)).to.include('translator')
+    } finally {
+      rmSync(data, { recursive: true, force: true })
+    }
   })
 
   it('picks up edited sources on the next start, as after a git pull', async () => {

@@ -3,7 +3,7 @@
 // chat; in a group only the count is said (memories are personal).
 import { ensureStarted } from '../lib/lifecycle.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
-import { commandPattern } from './command.js'
+import { commandPattern, commandPrefix } from './command.js'
 
 const SHOWN = 30
 
@@ -34,10 +34,10 @@ export class LingxiMemory extends pluginBase() {
     const { rt } = await ensureStarted()
     const list = rt.memory.list({ userId: String(e.user_id) })
     if (list.length === 0) { await e.reply('我还没有记住关于你的事情。'); return true }
-    if (e.isGroup) { await e.reply(`我记得关于你的 ${list.length} 件事。私聊我发送「我的记忆」查看，发送「忘记我」全部删除。`); return true }
+    if (e.isGroup) { await e.reply(`我记得关于你的 ${list.length} 件事。私聊我发送「${commandPrefix()}我的记忆」查看，发送「${commandPrefix()}忘记我」全部删除。`); return true }
     const lines = list.slice(0, SHOWN).map((r, i) => `${i + 1}. [${r.category}] ${r.content}`)
     const more = list.length > SHOWN ? `\n……还有 ${list.length - SHOWN} 条` : ''
-    await e.reply(`我记得关于你的这些事：\n${lines.join('\n')}${more}\n发送「忘记我」可全部删除。`)
+    await e.reply(`我记得关于你的这些事：\n${lines.join('\n')}${more}\n发送「${commandPrefix()}忘记我」可全部删除。`)
     return true
   }
 }

@@ -23,6 +23,7 @@ function routesOf (routers: Router[]): Route[] {
   const out: Route[] = []
   for (const r of routers) {
     for (const layer of r.stack) {
+      if (typeof layer.path !== 'string') continue
       for (const method of layer.methods) if (method !== 'HEAD' && method !== 'OPTIONS') out.push({ method, path: layer.path })
     }
   }

@@ -40,9 +40,10 @@ describe('secrets sweep over every GET route', function () {
     const paths = new Set<string>()
     for (const router of buildRouters(s.lx.rt)) {
       for (const layer of router.stack) {
-        if (!layer.methods.includes('GET') || STREAMS.test(layer.path) || layer.path.startsWith('/mcp')) continue
-        if (!layer.path.includes(':')) paths.add(layer.path)
-        else for (const n of names) paths.add(layer.path.replace(/:[a-zA-Z]+(\([^)]*\))?\??/g, n))
+        const path = layer.path
+        if (typeof path !== 'string' || !layer.methods.includes('GET') || STREAMS.test(path) || path.startsWith('/mcp')) continue
+        if (!path.includes(':')) paths.add(path)
+        else for (const n of names) paths.add(path.replace(/:[a-zA-Z]+(\([^)]*\))?\??/g, n))
       }
     }
     paths.add('/api/logs?limit=1000')

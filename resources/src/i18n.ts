@@ -16,7 +16,16 @@ const zh: Dict = {
   importDesktop: '导入桌面客户端配置', userId: '用户 ID', content: '内容', cleanup: '清理', summarize: '总结',
   clear: '清空', clearAll: '全部清空', titleField: '标题', level: '级别', all: '全部', pause: '暂停', resume: '继续',
   progress: '进度', result: '结果', elapsed: '耗时', success: '成功', failed: '失败', notAvailable: '该功能的接口尚不可用',
-  language: 'English', keepKey: '留空或保持掩码则不修改密钥', latency: '延迟', json: 'JSON', view: '查看'
+  language: 'English', keepKey: '留空或保持掩码则不修改密钥', latency: '延迟', json: 'JSON', view: '查看',
+  version: '版本', bot: '机器人', database: '数据库', config_check: '配置', channels_check: '渠道',
+  totalMessages: '消息数', aiResponses: 'AI 回复', tokensUsed: 'Tokens', activeUsers: '活跃用户', activeGroups: '活跃群',
+  responses: '回复', period_day: '今天', period_week: '近 7 天', period_month: '近 30 天', period_all: '全部',
+  st_running: '运行中', st_ok: '正常', st_error: '错误', st_disconnected: '未连接', st_connected: '已连接',
+  st_unconfigured: '未配置', st_degraded: '部分可用', st_off: '离线', rss: '常驻内存', heap: '堆内存', minutes: '分钟',
+  lastEvents: '最近事件', time: '时间', event: '事件', data: '内容', liveOn: '实时', liveOff: '已断开', reload: '重新加载', enableAll: '全部启用', disableAll: '全部停用', load: '加载', unload: '卸载',
+  keywordsHint: '触发词（逗号分隔）', promptField: '提示词', needImage: '需要图片', apis: '接口', description: '描述',
+  systemPrompt: '系统提示词', preset: '预设', toolLogs: '工具调用日志', command: '命令', argsList: '参数', package: '包名',
+  toolsShort: '工具', newId: '新的 ID'
 }
 const en: Dict = {
   title: 'Lingxi Console', overview: 'Overview', channels: 'Channels', config: 'Configuration', presets: 'Presets',
@@ -34,7 +43,16 @@ const en: Dict = {
   content: 'Content', cleanup: 'Clean up', summarize: 'Summarize', clear: 'Clear', clearAll: 'Clear all', titleField: 'Title',
   level: 'Level', all: 'All', pause: 'Pause', resume: 'Resume', progress: 'Progress', result: 'Result', elapsed: 'Elapsed',
   success: 'Success', failed: 'Failed', notAvailable: 'This API is not available yet', language: '中文',
-  keepKey: 'Leave empty or masked to keep the stored key', latency: 'Latency', json: 'JSON', view: 'View'
+  keepKey: 'Leave empty or masked to keep the stored key', latency: 'Latency', json: 'JSON', view: 'View',
+  version: 'Version', bot: 'Bot', database: 'Database', config_check: 'Config', channels_check: 'Channels',
+  totalMessages: 'Messages', aiResponses: 'AI replies', tokensUsed: 'Tokens', activeUsers: 'Active users', activeGroups: 'Active groups',
+  responses: 'Replies', period_day: 'Today', period_week: 'Last 7 days', period_month: 'Last 30 days', period_all: 'All time',
+  st_running: 'running', st_ok: 'ok', st_error: 'error', st_disconnected: 'disconnected', st_connected: 'connected',
+  st_unconfigured: 'not set up', st_degraded: 'degraded', st_off: 'offline', rss: 'RSS', heap: 'Heap', minutes: 'min',
+  lastEvents: 'Recent events', time: 'Time', event: 'Event', data: 'Data', liveOn: 'live', liveOff: 'offline', reload: 'Reload', enableAll: 'Enable all', disableAll: 'Disable all', load: 'Load', unload: 'Unload',
+  keywordsHint: 'keywords (a, b)', promptField: 'prompt', needImage: 'Needs an image', apis: 'APIs', description: 'Description',
+  systemPrompt: 'System prompt', preset: 'Preset', toolLogs: 'Tool call log', command: 'Command', argsList: 'Arguments', package: 'Package',
+  toolsShort: 'Tools', newId: 'New id'
 }
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')

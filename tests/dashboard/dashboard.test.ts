@@ -64,7 +64,9 @@ describe('dashboard (chromium e2e)', function () {
   it('overview shows status, health and the live event stream', async () => {
     await page.waitForSelector('[data-testid="status"]')
     await page.waitForSelector('[data-testid="sse-state"].ok')
-    expect(await page.textContent('[data-testid="status"]')).to.match(/\d+ min/)
+    expect(await page.textContent('[data-testid="status"]')).to.match(/\d+ 分钟/) // zh-CN by default
+    await page.waitForSelector('[data-testid="metric"]')
+    expect(await page.textContent('[data-testid="metric"]')).to.match(/常驻内存\d+ MB/) // figures in words, not raw JSON
     await shot('overview')
   })
 

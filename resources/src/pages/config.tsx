@@ -46,7 +46,7 @@ function Yaml () {
     } catch (e) { setError(errText(e)) }
   }
   return <Card title="YAML" extra={<><Act run={exportYaml} testid="yaml-export">{t('export')}</Act><button data-testid="yaml-import" onClick={importYaml}>{t('import')}</button>
-    <Act run={async () => { await api('/api/config/reload', { method: 'POST' }) }} done={t('saved')}>reload</Act></>}>
+    <Act run={async () => { await api('/api/config/reload', { method: 'POST' }) }} done={t('saved')}>{t('reload')}</Act></>}>
     <textarea data-testid="yaml-text" rows={14} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
     {error && <ErrorBox error={error} />}
   </Card>

@@ -17,9 +17,9 @@ export default function Drawing () {
     </Card>
     <Card title={t('presets')} extra={<Act run={async () => { await api('/api/image/presets/refresh', { method: 'POST' }); presets.reload() }}>{t('refresh')}</Act>}>
       <div class="row">
-        <input data-testid="draw-keywords" placeholder="keywords (a, b)" value={p.keywords} onInput={e => setP({ ...p, keywords: (e.target as HTMLInputElement).value })} />
-        <input data-testid="draw-prompt" placeholder="prompt" value={p.prompt} onInput={e => setP({ ...p, prompt: (e.target as HTMLInputElement).value })} />
-        <label>needImage<input type="checkbox" checked={p.needImage} onChange={e => setP({ ...p, needImage: (e.target as HTMLInputElement).checked })} /></label>
+        <input data-testid="draw-keywords" placeholder={t('keywordsHint')} value={p.keywords} onInput={e => setP({ ...p, keywords: (e.target as HTMLInputElement).value })} />
+        <input data-testid="draw-prompt" placeholder={t('promptField')} value={p.prompt} onInput={e => setP({ ...p, prompt: (e.target as HTMLInputElement).value })} />
+        <label>{t('needImage')}<input type="checkbox" checked={p.needImage} onChange={e => setP({ ...p, needImage: (e.target as HTMLInputElement).checked })} /></label>
         <Act kind="primary" testid="draw-add" run={async () => { await api('/api/image/presets/custom', { json: { ...p, keywords: p.keywords.split(',').map(s => s.trim()).filter(Boolean) } }); presets.reload() }}>{t('add')}</Act>
       </div>
       <View load={presets} isEmpty={() => false}>{d => <Table cols={['uid', 'keywords', 'prompt', '']}
@@ -27,7 +27,7 @@ export default function Drawing () {
           <Act kind="danger" testid={`draw-delete-${(x.keywords ?? [])[0] ?? x.uid}`} run={async () => { await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act>]),
         ...asArray(d?.builtin).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt, 'builtin'])]} />}</View>
     </Card>
-    <Card title="APIs">
+    <Card title={t('apis')}>
       <View load={apis}>{d => <Table cols={['#', 'api', '']} rows={asArray(d, 'apis').map((a: any, i) => [i, <pre>{fmt(a)}</pre>,
         <Act kind="danger" run={async () => { await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload() }}>{t('delete')}</Act>])} />}</View>
       <textarea rows={4} value={apiText} onInput={e => setApiText((e.target as HTMLTextAreaElement).value)} />

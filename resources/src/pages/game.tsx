@@ -17,9 +17,9 @@ export default function Game () {
     <Card title={t('presets')}>
       <div class="form">
         <label>{t('name')}<input data-testid="game-name" value={f.name} onInput={e => setF({ ...f, name: (e.target as HTMLInputElement).value })} /></label>
-        <label>description<input value={f.description} onInput={e => setF({ ...f, description: (e.target as HTMLInputElement).value })} /></label>
+        <label>{t('description')}<input value={f.description} onInput={e => setF({ ...f, description: (e.target as HTMLInputElement).value })} /></label>
       </div>
-      <textarea data-testid="game-prompt" placeholder="systemPrompt" rows={4} value={f.systemPrompt} onInput={e => setF({ ...f, systemPrompt: (e.target as HTMLTextAreaElement).value })} />
+      <textarea data-testid="game-prompt" placeholder={t('systemPrompt')} rows={4} value={f.systemPrompt} onInput={e => setF({ ...f, systemPrompt: (e.target as HTMLTextAreaElement).value })} />
       <Act kind="primary" testid="game-add" run={async () => { await api('/api/game/presets', { json: f }); setF({ name: '', description: '', systemPrompt: '' }); presets.reload() }}>{t('add')}</Act>
       {editing && <ObjectForm key={editing.id} value={{ name: editing.name ?? '', description: editing.description ?? '', systemPrompt: editing.systemPrompt ?? '' }}
         onSave={async v => { await api(`/api/game/presets/${encodeURIComponent(editing.id)}`, { method: 'PUT', json: v }); setEditing(null); presets.reload() }} />}

@@ -28,7 +28,7 @@ function Editor ({ doc, onDone }: { doc: any | null, onDone: () => void }) {
   }
   return <Card title={doc ? t('edit') : t('add')} extra={<button onClick={onDone}>×</button>}>
     <div class="form"><label>{t('titleField')}<input data-testid="kb-title" value={f.title} onInput={e => setF({ ...f, title: (e.target as HTMLInputElement).value })} /></label>
-      <label>preset<select data-testid="kb-preset" value={f.presetId} onChange={e => setF({ ...f, presetId: (e.target as HTMLSelectElement).value })}>
+      <label>{t('preset')}<select data-testid="kb-preset" value={f.presetId} onChange={e => setF({ ...f, presetId: (e.target as HTMLSelectElement).value })}>
         <option value="">—</option>
         {presetIds.map(id => <option key={id} value={id}>{id}</option>)}
         {f.presetId && !presetIds.includes(f.presetId) && <option value={f.presetId}>{f.presetId}</option>}

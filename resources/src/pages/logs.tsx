@@ -37,7 +37,7 @@ export default function Logs () {
         rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(), <span class={`log-${e.level}`}>{e.level}</span>,
           <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
     </Card>
-    <Card title="tools">
+    <Card title={t('toolLogs')}>
       <View load={tools} isEmpty={d => asArray(d, 'logs').length === 0}>{d => <Table cols={['time', 'tool', t('status'), 'ms']}
         rows={asArray(d, 'logs').map((l: any) => [new Date(l.timestamp).toLocaleTimeString(), l.toolName ?? l.tool, l.status, l.duration])} />}</View>
     </Card>

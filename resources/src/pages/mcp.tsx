@@ -24,10 +24,10 @@ function AddServer ({ onDone }: { onDone: () => void }) {
     <div class="form" data-testid="mcp-form">
       <label>{t('name')}<input name="name" value={f.name} onInput={set('name')} /></label>
       <label>{t('type')}<select name="type" value={f.type} onChange={set('type')}>{TYPES.map(x => <option key={x}>{x}</option>)}</select></label>
-      {f.type === 'stdio' && <><label>command<input name="command" value={f.command} onInput={set('command')} /></label>
-        <label>args<input name="args" value={f.args} onInput={set('args')} /></label><label>env (JSON)<input name="env" value={f.env} onInput={set('env')} /></label></>}
-      {(f.type === 'npm' || f.type === 'npx') && <><label>package<input name="package" value={f.package} onInput={set('package')} /></label>
-        <label>args<input name="args" value={f.args} onInput={set('args')} /></label></>}
+      {f.type === 'stdio' && <><label>{t('command')}<input name="command" value={f.command} onInput={set('command')} /></label>
+        <label>{t('argsList')}<input name="args" value={f.args} onInput={set('args')} /></label><label>env (JSON)<input name="env" value={f.env} onInput={set('env')} /></label></>}
+      {(f.type === 'npm' || f.type === 'npx') && <><label>{t('package')}<input name="package" value={f.package} onInput={set('package')} /></label>
+        <label>{t('argsList')}<input name="args" value={f.args} onInput={set('args')} /></label></>}
       {['sse', 'http', 'streamable-http'].includes(f.type) && <><label>URL<input name="url" value={f.url} onInput={set('url')} /></label>
         <label>headers (JSON)<input name="headers" value={f.headers} onInput={set('headers')} /></label></>}
     </div>
@@ -59,7 +59,7 @@ export default function Mcp () {
         rows={asArray(d, 'servers').map((s: any) => [<b>{s.name}</b>, s.type ?? s.transport ?? s.config?.type,
           <span data-testid={`mcp-status-${s.name}`} class={s.status === 'connected' ? 'ok' : 'bad'} title={s.error}>{s.status}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
           <div class="row">
-            <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>tools</Act>
+            <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>{t('toolsShort')}</Act>
             <Act testid={`mcp-reconnect-${s.name}`} run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
             {!s.isBuiltin && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>}
           </div>])} />}</View>

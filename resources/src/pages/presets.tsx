@@ -55,7 +55,7 @@ export default function Presets () {
           <div class="row">
             <button onClick={() => setEditing(p.id)}>{t('edit')}</button>
             <Act testid={`preset-default-${p.id}`} run={async () => { await api(`/api/presets/${encodeURIComponent(p.id)}/set-default`, { method: 'POST' }); list.reload() }}>{t('setDefault')}</Act>
-            <Act testid={`preset-copy-${p.id}`} run={async () => { const newId = prompt('new id', `${p.id}-copy`); if (newId) { await api(`/api/presets/${encodeURIComponent(p.id)}/copy`, { json: { newId, newName: `${p.name} copy` } }); list.reload() } }}>{t('copy')}</Act>
+            <Act testid={`preset-copy-${p.id}`} run={async () => { const newId = prompt(t('newId'), `${p.id}-copy`); if (newId) { await api(`/api/presets/${encodeURIComponent(p.id)}/copy`, { json: { newId, newName: `${p.name} copy` } }); list.reload() } }}>{t('copy')}</Act>
             <Act testid={`preset-export-${p.id}`} run={() => download(p.id)}>{t('export')}</Act>
             <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
           </div>])} />}</View>

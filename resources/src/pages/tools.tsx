@@ -11,8 +11,8 @@ function ToolList ({ onTest }: { onTest: (name: string) => void }) {
   const reload = (): void => { cats.reload(); tools.reload() }
   return <>
     <Card title={t('categories')} extra={<>
-      <Act run={async () => { await api('/api/skills/enable-all', { method: 'POST' }); reload() }}>enable all</Act>
-      <Act run={async () => { await api('/api/skills/disable-all', { method: 'POST' }); reload() }}>disable all</Act></>}>
+      <Act run={async () => { await api('/api/skills/enable-all', { method: 'POST' }); reload() }}>{t('enableAll')}</Act>
+      <Act run={async () => { await api('/api/skills/disable-all', { method: 'POST' }); reload() }}>{t('disableAll')}</Act></>}>
       <View load={cats}>{d => <div class="grid">{asArray(d).map((c: any) => <label class="stat" key={c.key}>
         <span>{c.name} <span class="muted">({c.toolCount})</span></span>
         <input type="checkbox" data-testid={`cat-${c.key}`} checked={c.enabled} onChange={async e => {
@@ -82,7 +82,7 @@ function Scripts () {
   }
   return <Card title={t('scripts')} extra={<>
     <button data-testid="script-new" onClick={() => setSel({ name: 'my_tool', source: SCRIPT_TEMPLATE, isNew: true })}>{t('add')}</button>
-    <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>reload</Act></>}>
+    <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>{t('reload')}</Act></>}>
     <View load={list}>{d => <div class="row">{asArray(d, 'files', 'tools').map((f: any) => { const n = typeof f === 'string' ? f : f.name; return <button key={n} onClick={() => open(n).catch(e => toast(errText(e), true))}>{n}</button> })}</div>}</View>
     {sel && <div>
       <input data-testid="script-name" value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
@@ -97,12 +97,12 @@ function Skills () {
   const docs = useLoad('/api/skills/documents')
   const loaded = useLoad('/api/skills/loaded')
   const names: string[] = loaded.data?.loaded ?? []
-  return <Card title={t('skills')} extra={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>reload</Act>}>
+  return <Card title={t('skills')} extra={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>{t('reload')}</Act>}>
     <View load={docs} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('name'), 'description', 'triggers', '']}
       rows={asArray(d, 'documents').map((s: any) => [<b>{s.name}</b>, s.description, (s.triggers ?? []).join(', '),
         names.includes(s.name)
-          ? <Act run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>unload</Act>
-          : <Act run={async () => { await api(`/api/skills/load/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>load</Act>])} />}</View>
+          ? <Act run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('unload')}</Act>
+          : <Act run={async () => { await api(`/api/skills/load/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('load')}</Act>])} />}</View>
   </Card>
 }
 

@@ -20,12 +20,12 @@ const zh: Dict = {
   version: '版本', bot: '机器人', database: '数据库', config_check: '配置', channels_check: '渠道',
   totalMessages: '消息数', aiResponses: 'AI 回复', tokensUsed: 'Tokens', activeUsers: '活跃用户', activeGroups: '活跃群',
   responses: '回复', period_day: '今天', period_week: '近 7 天', period_month: '近 30 天', period_all: '全部',
-  st_running: '运行中', st_ok: '正常', st_error: '错误', st_disconnected: '未连接', st_connected: '已连接',
+  st_running: '运行中', st_ok: '正常', st_error: '错误', st_disconnected: '未连接', st_connected: '已连接', st_connecting: '连接中', st_disabled: '已停用', st_active: '可用',
   st_unconfigured: '未配置', st_degraded: '部分可用', st_off: '离线', rss: '常驻内存', heap: '堆内存', minutes: '分钟',
   lastEvents: '最近事件', time: '时间', event: '事件', data: '内容', liveOn: '实时', liveOff: '已断开', reload: '重新加载', enableAll: '全部启用', disableAll: '全部停用', load: '加载', unload: '卸载',
   keywordsHint: '触发词（逗号分隔）', promptField: '提示词', needImage: '需要图片', apis: '接口', description: '描述',
   systemPrompt: '系统提示词', preset: '预设', toolLogs: '工具调用日志', command: '命令', argsList: '参数', package: '包名',
-  toolsShort: '工具', newId: '新的 ID'
+  toolsShort: '工具', newId: '新的 ID', model: '模型'
 }
 const en: Dict = {
   title: 'Lingxi Console', overview: 'Overview', channels: 'Channels', config: 'Configuration', presets: 'Presets',
@@ -47,12 +47,12 @@ const en: Dict = {
   version: 'Version', bot: 'Bot', database: 'Database', config_check: 'Config', channels_check: 'Channels',
   totalMessages: 'Messages', aiResponses: 'AI replies', tokensUsed: 'Tokens', activeUsers: 'Active users', activeGroups: 'Active groups',
   responses: 'Replies', period_day: 'Today', period_week: 'Last 7 days', period_month: 'Last 30 days', period_all: 'All time',
-  st_running: 'running', st_ok: 'ok', st_error: 'error', st_disconnected: 'disconnected', st_connected: 'connected',
+  st_running: 'running', st_ok: 'ok', st_error: 'error', st_disconnected: 'disconnected', st_connected: 'connected', st_connecting: 'connecting', st_disabled: 'disabled', st_active: 'active',
   st_unconfigured: 'not set up', st_degraded: 'degraded', st_off: 'offline', rss: 'RSS', heap: 'Heap', minutes: 'min',
   lastEvents: 'Recent events', time: 'Time', event: 'Event', data: 'Data', liveOn: 'live', liveOff: 'offline', reload: 'Reload', enableAll: 'Enable all', disableAll: 'Disable all', load: 'Load', unload: 'Unload',
   keywordsHint: 'keywords (a, b)', promptField: 'prompt', needImage: 'Needs an image', apis: 'APIs', description: 'Description',
   systemPrompt: 'System prompt', preset: 'Preset', toolLogs: 'Tool call log', command: 'Command', argsList: 'Arguments', package: 'Package',
-  toolsShort: 'Tools', newId: 'New id'
+  toolsShort: 'Tools', newId: 'New id', model: 'Model'
 }
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')

@@ -74,3 +74,10 @@ export function asArray<T = any> (d: any, ...keys: string[]): T[] {
   for (const k of keys) if (d && Array.isArray(d[k])) return d[k]
   return []
 }
+
+/** A status word from the API in the page language (unknown words as they are). */
+export function word (v: unknown): string {
+  const k = `st_${String(v)}`
+  const w = t(k)
+  return w === k ? String(v ?? '-') : w
+}

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks'
 import { api, errText, sse } from '../api'
 import { t } from '../i18n'
-import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
+import { Act, Card, ErrorBox, Table, View, toast, useLoad, word } from '../ui'
 
 interface Channel { name: string, id: string, type: string, baseUrl: string, apiKey: string, model: string, models: string[], enabled: boolean, status: string, lastError?: string }
 const TYPES = ['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']
@@ -77,9 +77,9 @@ export default function Channels () {
   return <div>
     {editing && <ChannelForm key={editing === 'new' ? 'new' : editing.name} initial={editing === 'new' ? undefined : editing} onDone={done} />}
     <Card title={t('channels')} extra={<><button class="primary" data-testid="channel-add" onClick={() => setEditing('new')}>{t('add')}</button><button onClick={list.reload}>{t('refresh')}</button></>}>
-      <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', 'model', t('status'), t('actions')]} rows={rows.map(c => [
+      <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', t('model'), t('status'), t('actions')]} rows={rows.map(c => [
         <b>{c.name}</b>, c.type, <code>{c.baseUrl}</code>, <code>{c.apiKey}</code>, c.model,
-        <span class={c.status === 'active' ? 'ok' : 'bad'} title={c.lastError}>{c.enabled ? c.status : 'disabled'}</span>,
+        <span class={c.status === 'active' ? 'ok' : 'bad'} data-status={c.enabled ? c.status : 'disabled'} title={c.lastError}>{word(c.enabled ? c.status : 'disabled')}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>,
         <div class="row">
           <button onClick={() => setEditing(c)}>{t('edit')}</button>
           <Act run={async () => { const r = await api(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>

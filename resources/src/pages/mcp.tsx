@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import { t } from '../i18n'
-import { Act, Card, ErrorBox, Table, View, asArray, fmt, toast, useLoad } from '../ui'
+import { Act, Card, ErrorBox, Table, View, asArray, toast, useLoad, word } from '../ui'
 
 const TYPES = ['stdio', 'npx', 'npm', 'sse', 'http', 'streamable-http']
 
@@ -36,17 +36,23 @@ function AddServer ({ onDone }: { onDone: () => void }) {
   </Card>
 }
 
+/** `{success, failed, errors}` of an import in words, with each failure's message. */
+function importSummary (r: any): string {
+  const errors = Array.isArray(r?.errors) ? r.errors.map((e: any) => typeof e === 'string' ? e : `${e?.name ?? ''}: ${e?.error ?? e?.message ?? ''}`) : []
+  return [`${t('success')} ${Number(r?.success ?? 0)} · ${t('failed')} ${Number(r?.failed ?? 0)}`, ...errors].join('\n')
+}
+
 function ImportDesktop ({ onDone }: { onDone: () => void }) {
   const [text, setText] = useState('{\n  "mcpServers": {}\n}')
   const [result, setResult] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   return <Card title={t('importDesktop')}>
     <textarea data-testid="mcp-import-text" rows={6} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
-    {error && <ErrorBox error={error} />}{result && <pre>{result}</pre>}
+    {error && <ErrorBox error={error} />}{result && <div class="muted" data-testid="mcp-import-result">{result}</div>}
     <button data-testid="mcp-import" onClick={async () => {
       setError(null)
-      try { const r = await api('/api/mcp/import', { json: JSON.parse(text) }); setResult(fmt(r)); onDone() } catch (e) { setError(errText(e)) }
-    }}>{t('import')}</button>
+      try { setResult(importSummary(await api('/api/mcp/import', { json: JSON.parse(text) }))); onDone() } catch (e) { setError(errText(e)) }
+    }}>{t('importDesktop')}</button>
   </Card>
 }
 
@@ -55,17 +61,17 @@ export default function Mcp () {
   const [tools, setTools] = useState<{ name: string, tools: any[] } | null>(null)
   return <div>
     <Card title={t('mcp')} extra={<button data-testid="mcp-refresh" onClick={list.reload}>{t('refresh')}</button>}>
-      <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), 'tools', t('actions')]}
+      <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), t('toolsShort'), t('actions')]}
         rows={asArray(d, 'servers').map((s: any) => [<b>{s.name}</b>, s.type ?? s.transport ?? s.config?.type,
-          <span data-testid={`mcp-status-${s.name}`} class={s.status === 'connected' ? 'ok' : 'bad'} title={s.error}>{s.status}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
+          <span data-testid={`mcp-status-${s.name}`} data-status={s.status} class={s.status === 'connected' ? 'ok' : s.status === 'connecting' ? 'muted' : 'bad'} title={s.error}>{word(s.status)}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
           <div class="row">
             <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>{t('toolsShort')}</Act>
             <Act testid={`mcp-reconnect-${s.name}`} run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
             {!s.isBuiltin && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>}
           </div>])} />}</View>
     </Card>
-    {tools && <Card testid="mcp-tool-list" title={`tools: ${tools.name}`} extra={<button onClick={() => setTools(null)}>×</button>}>
-      <Table cols={[t('name'), 'description']} rows={tools.tools.map(x => [<b>{x.name}</b>, x.description])} /></Card>}
+    {tools && <Card testid="mcp-tool-list" title={`${t('toolsShort')}: ${tools.name}`} extra={<button onClick={() => setTools(null)}>×</button>}>
+      <Table cols={[t('name'), t('description')]} rows={tools.tools.map(x => [<b>{x.name}</b>, x.description])} /></Card>}
     <AddServer onDone={list.reload} />
     <ImportDesktop onDone={list.reload} />
   </div>

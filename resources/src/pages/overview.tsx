@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { BASE } from '../api'
 import { t } from '../i18n'
-import { Card, Table, View, useLoad } from '../ui'
+import { Card, Table, View, useLoad, word } from '../ui'
 
 interface Daily { date: string, messages: number, responses: number, toolCalls: number, tokens: number }
 
@@ -26,8 +26,6 @@ interface Metric { memory?: { rss?: number, heapUsed?: number }, uptime?: number
 
 const mb = (n?: number): string => n === undefined ? '-' : `${Math.round(n / 1048576)} MB`
 const minutes = (sec?: number): string => sec === undefined ? '-' : `${Math.floor(sec / 60)} ${t('minutes')}`
-/** A status word from the API in the page language (unknown words as they are). */
-const word = (v: unknown): string => { const k = `st_${String(v)}`; const w = t(k); return w === k ? String(v ?? '-') : w }
 
 /** One line for an event of the table: the metric in words, anything else as compact JSON. */
 function summary (name: string, data: string): string {

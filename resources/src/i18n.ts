@@ -25,7 +25,12 @@ const zh: Dict = {
   lastEvents: '最近事件', time: '时间', event: '事件', data: '内容', liveOn: '实时', liveOff: '已断开', reload: '重新加载', enableAll: '全部启用', disableAll: '全部停用', load: '加载', unload: '卸载',
   keywordsHint: '触发词（逗号分隔）', promptField: '提示词', needImage: '需要图片', apis: '接口', description: '描述',
   systemPrompt: '系统提示词', preset: '预设', toolLogs: '工具调用日志', command: '命令', argsList: '参数', package: '包名',
-  toolsShort: '工具', newId: '新的 ID', model: '模型'
+  toolsShort: '工具', newId: '新的 ID', model: '模型', f_private: '私聊', f_group: '群聊', f_prefix: '触发前缀', f_randomRate: '随机插话概率 (0-1)',
+  f_maxMessages: '最大消息数', f_cleaningStrategy: '清理策略', f_maxTokens: '最大 Tokens (0 不限)', f_compressionThreshold: '压缩阈值',
+  f_compressionStrategy: '压缩策略', f_preserveSystemPrompt: '保留系统提示词', f_preserveRecentMessages: '保留最近消息数',
+  f_autoReloadSkills: '技能文件变化时自动重新加载', f_preset: '预设', f_enabled: '启用', f_trigger: '触发规则 (JSON)',
+  v_always: '总是回复', v_prefix: '带前缀时', v_off: '关闭', v_at: '@机器人时', v_both: '@机器人或前缀', v_sliding: '滑动窗口', v_truncate: '截断',
+  v_summarize: '总结', 'v_sliding-window': '滑动窗口'
 }
 const en: Dict = {
   title: 'Lingxi Console', overview: 'Overview', channels: 'Channels', config: 'Configuration', presets: 'Presets',
@@ -52,7 +57,12 @@ const en: Dict = {
   lastEvents: 'Recent events', time: 'Time', event: 'Event', data: 'Data', liveOn: 'live', liveOff: 'offline', reload: 'Reload', enableAll: 'Enable all', disableAll: 'Disable all', load: 'Load', unload: 'Unload',
   keywordsHint: 'keywords (a, b)', promptField: 'prompt', needImage: 'Needs an image', apis: 'APIs', description: 'Description',
   systemPrompt: 'System prompt', preset: 'Preset', toolLogs: 'Tool call log', command: 'Command', argsList: 'Arguments', package: 'Package',
-  toolsShort: 'Tools', newId: 'New id', model: 'Model'
+  toolsShort: 'Tools', newId: 'New id', model: 'Model', f_private: 'Private chats', f_group: 'Groups', f_prefix: 'Trigger prefix', f_randomRate: 'Random join rate (0-1)',
+  f_maxMessages: 'Max messages', f_cleaningStrategy: 'Cleaning strategy', f_maxTokens: 'Max tokens (0: no limit)', f_compressionThreshold: 'Compression threshold',
+  f_compressionStrategy: 'Compression strategy', f_preserveSystemPrompt: 'Keep the system prompt', f_preserveRecentMessages: 'Keep recent messages',
+  f_autoReloadSkills: 'Reload skills when their files change', f_preset: 'Preset', f_enabled: 'Enabled', f_trigger: 'Trigger (JSON)',
+  v_always: 'always', v_prefix: 'with the prefix', v_off: 'off', v_at: 'when @-mentioned', v_both: '@ or prefix', v_sliding: 'sliding', v_truncate: 'truncate',
+  v_summarize: 'summarize', 'v_sliding-window': 'sliding window'
 }
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')

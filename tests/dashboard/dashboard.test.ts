@@ -131,6 +131,18 @@ describe('dashboard (chromium e2e)', function () {
     await shot('config')
   })
 
+  it('configuration: trigger modes are chosen from their allowed values, with translated labels', async () => {
+    const select = '[data-testid="section-trigger"] select[name=group]'
+    await page.waitForSelector(select)
+    const options = await page.$$eval(`${select} option`, (os) => os.map((o) => (o as HTMLOptionElement).value))
+    expect(options).to.deep.equal(['at', 'prefix', 'both', 'off'])
+    expect(await page.textContent('[data-testid="section-trigger"]')).to.include('群聊').and.include('@机器人或前缀')
+    await page.selectOption(select, 'both')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config') && r.request().method() === 'PUT'), page.click('[data-testid="section-trigger-save"]')])
+    expect((await s.api('/api/config/trigger')).body.data.group).to.equal('both')
+    await s.api('/api/config/trigger', { method: 'PUT', json: { group: 'at' } })
+  })
+
   it('configuration: per-group settings and a YAML import', async () => {
     await page.fill('[data-testid="group-id"]', '777000')
     await page.click('[data-testid="group-open"]')

@@ -4,10 +4,16 @@ import { t } from '../i18n'
 import { ObjectForm } from '../form'
 import { Act, Card, ErrorBox, View, toast, useLoad } from '../ui'
 
+/** Allowed values of the enum settings (the server's schema refuses anything else). */
+const CHOICES: Record<string, Record<string, readonly string[]>> = {
+  trigger: { private: ['always', 'prefix', 'off'], group: ['at', 'prefix', 'both', 'off'] },
+  context: { cleaningStrategy: ['sliding', 'truncate', 'summarize'], compressionStrategy: ['summarize', 'truncate', 'sliding-window'] }
+}
+
 function Section ({ name }: { name: string }) {
   const load = useLoad<Record<string, any>>(`/api/config/${name}`)
   return <Card title={t(name)}>
-    <View load={load} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid={`section-${name}`} value={d}
+    <View load={load} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid={`section-${name}`} value={d} choices={CHOICES[name]}
       onSave={async v => { await api('/api/config', { method: 'PUT', json: { [name]: v } }); load.reload() }} />}</View>
   </Card>
 }

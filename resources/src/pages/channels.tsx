@@ -63,7 +63,7 @@ function BatchTest ({ channel }: { channel: Channel }) {
       <span>{progress.completed}/{progress.total} ({pct}%) · <span class="ok">{t('success')} {progress.successCount}</span> · <span class="bad">{t('failed')} {progress.failCount}</span></span>
     </div>}
     {error && <ErrorBox error={error} />}
-    {results.length > 0 && <Table cols={['#', 'model', t('result'), t('elapsed'), '']} rows={results.map(r => [r.index + 1, r.model,
+    {results.length > 0 && <Table cols={['#', t('model'), t('result'), t('elapsed'), '']} rows={results.map(r => [r.index + 1, r.model,
       <span class={r.success ? 'ok' : 'bad'}>{r.success ? '✓' : '✗'}</span>, `${r.elapsed} ms`, <span class="muted">{r.success ? r.response : r.error}</span>])} />}
   </Card>
 }

@@ -18,7 +18,7 @@ export default function Conversations () {
     <Card title={t('conversations')} extra={<>
       <button onClick={list.reload}>{t('refresh')}</button>
       <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api('/api/conversations/clear-all', { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('clearAll')}</Act></>}>
-      <View load={list} isEmpty={d => asArray(d, 'conversations').length === 0}>{d => <Table cols={['id', 'user', 'group', t('messages'), '']}
+      <View load={list} isEmpty={d => asArray(d, 'conversations').length === 0}>{d => <Table cols={['id', t('userId'), t('groupId'), t('messages'), '']}
         rows={asArray(d, 'conversations').map((c: any) => [<a href="#" data-testid={`conv-${c.id ?? c.conversationId}`} onClick={e => { e.preventDefault(); setSel(c.id ?? c.conversationId) }}>{c.id ?? c.conversationId}</a>,
           c.userId, c.groupId, c.messageCount,
           <div class="row">

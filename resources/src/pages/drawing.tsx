@@ -22,13 +22,13 @@ export default function Drawing () {
         <label>{t('needImage')}<input type="checkbox" checked={p.needImage} onChange={e => setP({ ...p, needImage: (e.target as HTMLInputElement).checked })} /></label>
         <Act kind="primary" testid="draw-add" run={async () => { await api('/api/image/presets/custom', { json: { ...p, keywords: p.keywords.split(',').map(s => s.trim()).filter(Boolean) } }); presets.reload() }}>{t('add')}</Act>
       </div>
-      <View load={presets} isEmpty={() => false}>{d => <Table cols={['uid', 'keywords', 'prompt', '']}
+      <View load={presets} isEmpty={() => false}>{d => <Table cols={['uid', t('keywords'), t('promptField'), '']}
         rows={[...asArray(d?.custom).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt,
           <Act kind="danger" testid={`draw-delete-${(x.keywords ?? [])[0] ?? x.uid}`} run={async () => { await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act>]),
         ...asArray(d?.builtin).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt, 'builtin'])]} />}</View>
     </Card>
     <Card title={t('apis')}>
-      <View load={apis}>{d => <Table cols={['#', 'api', '']} rows={asArray(d, 'apis').map((a: any, i) => [i, <pre>{fmt(a)}</pre>,
+      <View load={apis}>{d => <Table cols={['#', t('apis'), '']} rows={asArray(d, 'apis').map((a: any, i) => [i, <pre>{fmt(a)}</pre>,
         <Act kind="danger" run={async () => { await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload() }}>{t('delete')}</Act>])} />}</View>
       <textarea rows={4} value={apiText} onInput={e => setApiText((e.target as HTMLTextAreaElement).value)} />
       <Act run={async () => { await api('/api/image/apis', { json: JSON.parse(apiText) }); apis.reload() }}>{t('add')}</Act>

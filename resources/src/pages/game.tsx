@@ -23,7 +23,7 @@ export default function Game () {
       <Act kind="primary" testid="game-add" run={async () => { await api('/api/game/presets', { json: f }); setF({ name: '', description: '', systemPrompt: '' }); presets.reload() }}>{t('add')}</Act>
       {editing && <ObjectForm key={editing.id} value={{ name: editing.name ?? '', description: editing.description ?? '', systemPrompt: editing.systemPrompt ?? '' }}
         onSave={async v => { await api(`/api/game/presets/${encodeURIComponent(editing.id)}`, { method: 'PUT', json: v }); setEditing(null); presets.reload() }} />}
-      <View load={presets}>{d => <Table cols={['id', t('name'), 'description', '']} rows={asArray(d, 'presets').map((p: any) => [p.id, p.name, p.description,
+      <View load={presets}>{d => <Table cols={['id', t('name'), t('description'), '']} rows={asArray(d, 'presets').map((p: any) => [p.id, p.name, p.description,
         <div class="row"><button onClick={() => setEditing(p)}>{t('edit')}</button>
           <Act kind="danger" run={async () => { await api(`/api/game/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act></div>])} />}</View>
     </Card>

@@ -60,7 +60,7 @@ export default function Knowledge () {
     </Card>
     {editing !== undefined && <Editor key={editing?.id ?? 'new'} doc={editing} onDone={() => { setEditing(undefined); list.reload() }} />}
     <Card title={t('knowledge')} extra={<button class="primary" data-testid="kb-add" onClick={() => setEditing(null)}>{t('add')}</button>}>
-      <View load={list} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('titleField'), t('content'), 'preset', '']}
+      <View load={list} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('titleField'), t('content'), t('preset'), '']}
         rows={asArray(d, 'documents').map((doc: any) => [<b>{doc.title}</b>, <span class="muted">{String(doc.content ?? '').slice(0, 120)}</span>, doc.presetId,
           <div class="row">
             <Act testid={`kb-edit-${doc.title}`} run={async () => setEditing(await api(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import { t } from '../i18n'
-import { Card, ErrorBox, Table, View, asArray, useLoad } from '../ui'
+import { Card, ErrorBox, Table, View, asArray, useLoad, word } from '../ui'
 
 interface Entry { timestamp: string, level: string, message: string, meta?: unknown }
 
@@ -33,13 +33,13 @@ export default function Logs () {
         <option value="">{t('all')}</option>{['error', 'warn', 'info', 'debug'].map(l => <option key={l} value={l}>{l}</option>)}</select>
       <button onClick={() => setPaused(!paused)}>{paused ? t('resume') : t('pause')}</button></>}>
       {error && <ErrorBox error={error} />}
-      {entries === null ? <p class="muted">{t('loading')}</p> : <div data-testid="log-lines"><Table cols={['time', t('level'), 'message']}
+      {entries === null ? <p class="muted">{t('loading')}</p> : <div data-testid="log-lines"><Table cols={[t('time'), t('level'), t('message')]}
         rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(), <span class={`log-${e.level}`}>{e.level}</span>,
           <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
     </Card>
     <Card title={t('toolLogs')}>
-      <View load={tools} isEmpty={d => asArray(d, 'logs').length === 0}>{d => <Table cols={['time', 'tool', t('status'), 'ms']}
-        rows={asArray(d, 'logs').map((l: any) => [new Date(l.timestamp).toLocaleTimeString(), l.toolName ?? l.tool, l.status, l.duration])} />}</View>
+      <View load={tools} isEmpty={d => asArray(d, 'logs').length === 0}>{d => <Table cols={[t('time'), t('toolsShort'), t('status'), t('elapsed') + ' (ms)']}
+        rows={asArray(d, 'logs').map((l: any) => [new Date(l.timestamp).toLocaleTimeString(), l.toolName ?? l.tool, <span class={l.status === 'success' ? 'ok' : 'bad'}>{word(l.status)}</span>, l.duration])} />}</View>
     </Card>
   </div>
 }

@@ -19,7 +19,7 @@ function UserMemories ({ userId }: { userId: string }) {
       <select value={category} onChange={e => setCategory((e.target as HTMLSelectElement).value)}>{CATS.map(c => <option key={c}>{c}</option>)}</select>
       <Act kind="primary" testid="memory-add" run={async () => { await api(`/api/memory/user/${u}`, { json: { content, category } }); setContent(''); list.reload() }}>{t('add')}</Act>
     </div>
-    <View load={list} isEmpty={d => asArray(d, 'memories', 'list').length === 0}>{d => <Table cols={['id', t('categories'), t('content'), 'confidence', '']}
+    <View load={list} isEmpty={d => asArray(d, 'memories', 'list').length === 0}>{d => <Table cols={['id', t('categories'), t('content'), t('confidence'), '']}
       rows={asArray(d, 'memories', 'list').map((m: any) => [m.id, m.category, <EditCell m={m} onDone={list.reload} />, m.confidence,
         <Act kind="danger" run={async () => { await api(`/api/memory/${m.id}`, { method: 'DELETE' }); list.reload() }}>{t('delete')}</Act>])} />}</View>
   </Card>
@@ -44,7 +44,7 @@ export default function Memory () {
       <div class="row"><input data-testid="memory-query" placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />
         <Act testid="memory-search" run={async () => setHits(asArray(await api('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }), 'results', 'memories'))}>{t('search')}</Act></div>
       {hits && (hits.length === 0 ? <p class="muted">{t('empty')}</p>
-        : <div data-testid="memory-hits"><Table cols={['user', t('categories'), t('content')]} rows={hits.map(h => [h.userId, h.category, h.content])} /></div>)}
+        : <div data-testid="memory-hits"><Table cols={[t('userId'), t('categories'), t('content')]} rows={hits.map(h => [h.userId, h.category, h.content])} /></div>)}
     </Card>
     <Card title={t('userId')} extra={<input data-testid="memory-user" placeholder={t('userId')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} />}>
       <View load={users}>{d => <div class="row">{asArray(d, 'users').map((u: any) => <button key={u.userId} onClick={() => setUser(u.userId)}>{u.userId} ({u.count ?? u.memoryCount})</button>)}</div>}</View>

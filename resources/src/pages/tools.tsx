@@ -98,7 +98,7 @@ function Skills () {
   const loaded = useLoad('/api/skills/loaded')
   const names: string[] = loaded.data?.loaded ?? []
   return <Card title={t('skills')} extra={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>{t('reload')}</Act>}>
-    <View load={docs} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('name'), 'description', 'triggers', '']}
+    <View load={docs} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('name'), t('description'), t('triggers'), '']}
       rows={asArray(d, 'documents').map((s: any) => [<b>{s.name}</b>, s.description, (s.triggers ?? []).join(', '),
         names.includes(s.name)
           ? <Act run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('unload')}</Act>

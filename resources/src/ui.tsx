@@ -59,10 +59,11 @@ export function Card ({ title, children, extra, testid }: { title?: ComponentChi
   return <section class="card" data-testid={testid}>{(title || extra) && <header><h2>{title}</h2><div class="row">{extra}</div></header>}{children}</section>
 }
 
+/** A table; on a phone screen each row becomes a card of `label: value` lines (style.css). */
 export function Table ({ cols, rows }: { cols: ComponentChildren[], rows: ComponentChildren[][] }) {
   if (!rows.length) return <Empty />
   return <div class="scroll"><table><thead><tr>{cols.map((c, i) => <th key={i}>{c}</th>)}</tr></thead>
-    <tbody>{rows.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody></table></div>
+    <tbody>{rows.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j} data-label={typeof cols[j] === 'string' && cols[j] ? cols[j] : undefined}>{c}</td>)}</tr>)}</tbody></table></div>
 }
 
 export function parseJson (text: string): unknown {

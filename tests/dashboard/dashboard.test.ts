@@ -428,6 +428,11 @@ describe('dashboard (chromium e2e)', function () {
     await page.click('button.menu')
     await go('channels')
     await page.waitForSelector('td >> text=e2e')
+    // rows are cards: nothing wider than the screen, the row's actions reachable without scrolling sideways
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)
+    const box = await page.locator('td button', { hasText: '批量测试' }).first().boundingBox()
+    expect(box, 'batch test button').to.not.equal(null)
+    expect(box!.x + box!.width).to.be.at.most(390)
     await shot('phone-channels')
     await page.setViewportSize({ width: 1280, height: 900 })
   })

@@ -106,6 +106,31 @@ describe('dashboard (chromium e2e)', function () {
     await shot('channels')
   })
 
+  it('channels: edits a channel (a second key, the default model), tests it and lists its models', async () => {
+    await page.click('[data-testid="edit-e2e"]')
+    const form = '[data-testid="channel-form"]'
+    expect(await page.inputValue(`${form} input[name=apiKey]`)).to.equal('sk-****1234') // masked, never the key
+    await page.fill(`${form} input[name=model]`, 'gpt-4o-mini')
+    await page.click('[data-testid="channel-key-add"]')
+    await page.fill(`${form} input[name=key-name-0]`, 'backup')
+    await page.fill(`${form} input[name=key-value-0]`, 'sk-e2e-backup-5678')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config/channels/e2e') && r.request().method() === 'PUT'), page.click('[data-testid="channel-save"]')])
+    const ch = (await s.api('/api/config/channels/e2e')).body.data
+    expect(ch.model).to.equal('gpt-4o-mini')
+    expect(ch.apiKey).to.equal('sk-****1234')
+    expect(ch.apiKeys.map((k: { name: string; key: string }) => [k.name, k.key])).to.deep.equal([['backup', 'sk-****5678']])
+    const yaml = readFileSync(join(s.dataDir, 'config.yaml'), 'utf8')
+    expect(yaml).to.include('sk-e2e-secret-1234').and.include('sk-e2e-backup-5678') // the masked value sent back kept the stored key
+    expect(await page.content()).to.not.include('sk-e2e-backup-5678')
+
+    const before = fake.requests.length
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config/channels/e2e/test')), page.click('[data-testid="test-e2e"]')])
+    await page.waitForSelector('.toast >> text=/gpt-4o-mini · \\d+ ms/')
+    expect(fake.requests.slice(before).some((r) => r.path.endsWith('/chat/completions'))).to.equal(true)
+    await page.click('[data-testid="models-e2e"]')
+    await page.waitForSelector('[data-testid="channel-models"] >> text=deepseek-chat')
+  })
+
   it('channels: a server validation error is shown with its message', async () => {
     await page.click('[data-testid="channel-add"]')
     await page.fill('[data-testid="channel-form"] input[name=name]', 'bad')

@@ -3,16 +3,33 @@ import { api, errText, sse } from '../api'
 import { t } from '../i18n'
 import { Act, Card, ErrorBox, Table, View, toast, useLoad, word } from '../ui'
 
-interface Channel { name: string, id: string, type: string, baseUrl: string, apiKey: string, model: string, models: string[], enabled: boolean, status: string, lastError?: string }
+interface ApiKey { name: string, key: string, enabled: boolean }
+interface Channel { name: string, id: string, type: string, baseUrl: string, apiKey: string, apiKeys?: ApiKey[], model: string, models: string[], enabled: boolean, status: string, lastError?: string }
 const TYPES = ['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']
+
+/** More keys of a channel, tried in order with failover (masked ones sent back unchanged keep the stored key). */
+function KeysEditor ({ keys, onChange }: { keys: ApiKey[], onChange: (k: ApiKey[]) => void }) {
+  const set = (i: number, patch: Partial<ApiKey>): void => onChange(keys.map((k, j) => j === i ? { ...k, ...patch } : k))
+  return <div class="keys" data-testid="channel-keys" style={{ gridColumn: '1 / -1' }}>
+    <span>{t('moreKeys')}</span>
+    {keys.map((k, i) => <div class="row" key={i}>
+      <input name={`key-name-${i}`} placeholder={t('name')} value={k.name} onInput={e => set(i, { name: (e.target as HTMLInputElement).value })} />
+      <input name={`key-value-${i}`} type="password" autocomplete="off" placeholder="sk-…" value={k.key} onInput={e => set(i, { key: (e.target as HTMLInputElement).value })} />
+      <label class="row">{t('enabled')}<input type="checkbox" checked={k.enabled} onChange={e => set(i, { enabled: (e.target as HTMLInputElement).checked })} /></label>
+      <button onClick={() => onChange(keys.filter((_, j) => j !== i))}>×</button>
+    </div>)}
+    <button data-testid="channel-key-add" onClick={() => onChange([...keys, { name: `key-${keys.length + 1}`, key: '', enabled: true }])}>+ {t('addKey')}</button>
+  </div>
+}
 
 function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => void }) {
   const [f, setF] = useState({ name: initial?.name ?? '', type: initial?.type ?? 'openai', baseUrl: initial?.baseUrl ?? '', apiKey: initial?.apiKey ?? '', model: initial?.model ?? '', models: (initial?.models ?? []).join(', '), enabled: initial?.enabled ?? true })
+  const [keys, setKeys] = useState<ApiKey[]>(() => (initial?.apiKeys ?? []).map(({ name, key, enabled }) => ({ name, key, enabled })))
   const [error, setError] = useState<string | null>(null)
   const set = (k: string) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).type === 'checkbox' ? (e.target as HTMLInputElement).checked : (e.target as HTMLInputElement).value })
   const save = async (): Promise<void> => {
     setError(null)
-    const body = { ...f, models: f.models.split(',').map(s => s.trim()).filter(Boolean) }
+    const body = { ...f, models: f.models.split(',').map(s => s.trim()).filter(Boolean), apiKeys: keys.filter(k => k.key.trim()) }
     try {
       if (initial) await api(`/api/config/channels/${encodeURIComponent(initial.name)}`, { method: 'PUT', json: body })
       else await api('/api/config/channels', { json: body })
@@ -25,9 +42,10 @@ function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => vo
       <label>{t('type')}<select name="type" value={f.type} onChange={set('type')}>{TYPES.map(x => <option key={x}>{x}</option>)}</select></label>
       <label>Base URL<input name="baseUrl" value={f.baseUrl} onInput={set('baseUrl')} placeholder="https://api.openai.com/v1" /></label>
       <label>API key<input name="apiKey" type="password" autocomplete="off" value={f.apiKey} onInput={set('apiKey')} title={t('keepKey')} /></label>
-      <label>{t('default')} model<input name="model" value={f.model} onInput={set('model')} /></label>
+      <label>{t('defaultModel')}<input name="model" value={f.model} onInput={set('model')} /></label>
       <label>{t('models')}<input name="models" value={f.models} onInput={set('models')} placeholder="gpt-4o, gpt-4o-mini" /></label>
       <label>{t('enabled')}<input type="checkbox" checked={f.enabled} onChange={set('enabled')} /></label>
+      <KeysEditor keys={keys} onChange={setKeys} />
     </div>
     {initial && <p class="muted">{t('keepKey')}</p>}
     {error && <ErrorBox error={error} />}
@@ -78,17 +96,17 @@ export default function Channels () {
     {editing && <ChannelForm key={editing === 'new' ? 'new' : editing.name} initial={editing === 'new' ? undefined : editing} onDone={done} />}
     <Card title={t('channels')} extra={<><button class="primary" data-testid="channel-add" onClick={() => setEditing('new')}>{t('add')}</button><button onClick={list.reload}>{t('refresh')}</button></>}>
       <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', t('model'), t('status'), t('actions')]} rows={rows.map(c => [
-        <b>{c.name}</b>, c.type, <code>{c.baseUrl}</code>, <code>{c.apiKey}</code>, c.model,
+        <b>{c.name}</b>, c.type, <code>{c.baseUrl}</code>, <><code>{c.apiKey}</code>{(c.apiKeys?.length ?? 0) > 0 && <span class="muted"> +{c.apiKeys!.length}</span>}</>, c.model,
         <span class={c.status === 'active' ? 'ok' : 'bad'} data-status={c.enabled ? c.status : 'disabled'} title={c.lastError}>{word(c.enabled ? c.status : 'disabled')}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>,
         <div class="row">
-          <button onClick={() => setEditing(c)}>{t('edit')}</button>
-          <Act run={async () => { const r = await api(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>
-          <Act run={async () => setModels({ name: c.name, list: await api(`/api/config/channels/${encodeURIComponent(c.name)}/models`) })}>{t('models')}</Act>
+          <button data-testid={`edit-${c.name}`} onClick={() => setEditing(c)}>{t('edit')}</button>
+          <Act testid={`test-${c.name}`} run={async () => { const r = await api(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>
+          <Act testid={`models-${c.name}`} run={async () => setModels({ name: c.name, list: await api(`/api/config/channels/${encodeURIComponent(c.name)}/models`) })}>{t('models')}</Act>
           <button data-testid={`batch-${c.name}`} onClick={() => setBatch(c)}>{t('batchTest')}</button>
           <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/config/channels/${encodeURIComponent(c.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
         </div>])} />}</View>
     </Card>
-    {models && <Card title={`${t('models')}: ${models.name}`} extra={<button onClick={() => setModels(null)}>×</button>}><div class="row">{models.list.map(m => <code key={m}>{m}</code>)}</div></Card>}
+    {models && <Card testid="channel-models" title={`${t('models')}: ${models.name}`} extra={<button onClick={() => setModels(null)}>×</button>}><div class="row">{models.list.map(m => <code key={m}>{m}</code>)}</div></Card>}
     {batch && <BatchTest key={batch.name} channel={batch} />}
   </div>
 }

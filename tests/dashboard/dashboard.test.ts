@@ -236,6 +236,17 @@ describe('dashboard (chromium e2e)', function () {
     await shot('tools-test')
   })
 
+  it('tools & skills: loads a skill document and unloads it again', async () => {
+    const loaded = async (): Promise<string[]> => (await s.api('/api/skills/loaded')).body.data.loaded
+    expect(await loaded()).to.not.include('translator')
+    await page.click('[data-testid="skill-load-translator"]')
+    await page.waitForSelector('[data-testid="skill-unload-translator"]')
+    expect(await loaded()).to.include('translator')
+    await page.click('[data-testid="skill-unload-translator"]')
+    await page.waitForSelector('[data-testid="skill-load-translator"]')
+    expect(await loaded()).to.not.include('translator')
+  })
+
   it('tools & skills: writes a script tool from the template and runs it', async () => {
     await page.click('[data-testid="tab-scripts"]')
     await page.click('[data-testid="script-new"]')

@@ -101,8 +101,8 @@ function Skills () {
     <View load={docs} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('name'), t('description'), t('triggers'), '']}
       rows={asArray(d, 'documents').map((s: any) => [<b>{s.name}</b>, s.description, (s.triggers ?? []).join(', '),
         names.includes(s.name)
-          ? <Act run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('unload')}</Act>
-          : <Act run={async () => { await api(`/api/skills/load/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('load')}</Act>])} />}</View>
+          ? <Act testid={`skill-unload-${s.name}`} run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('unload')}</Act>
+          : <Act testid={`skill-load-${s.name}`} run={async () => { await api(`/api/skills/load/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('load')}</Act>])} />}</View>
   </Card>
 }
 

@@ -35,8 +35,9 @@ export class MemoryService {
     private readonly log: PluginLogger
   ) {
     for (const r of store.values()) if (!r.deleted) this.link(r)
-    const live = (function * (s: JournalStore<MemoryRecord, number, Meta>): Generator<[number, string]> {
-      for (const r of s.values()) if (!r.deleted) yield [r.id, r.content]
+    // partitioned by user: a search for one user's memories skips everybody else's
+    const live = (function * (s: JournalStore<MemoryRecord, number, Meta>): Generator<[number, string, string]> {
+      for (const r of s.values()) if (!r.deleted) yield [r.id, r.content, r.userId]
     })(store)
     this.indexReady = this.index.addManyAsync(live).catch((err: unknown) => { log.error('Building the memory search index failed', {}, err) })
   }
@@ -95,7 +96,7 @@ export class MemoryService {
     if (!rec.userId) throw badRequest('userId is required')
     const written = this.store.put(rec, { nextId: id + 1 })
     this.link(rec)
-    this.index.add(rec.id, rec.content)
+    this.index.add(rec.id, rec.content, rec.userId)
     await written
     return rec
   }
@@ -165,6 +166,7 @@ export class MemoryService {
     const now = this.clock.now()
     const hits = this.index.search(q.query, {
       limit: q.limit ?? 20,
+      ...(q.userId !== undefined ? { partition: q.userId } : {}),
       filter: (id) => {
         const r = this.store.get(id)
         return r !== undefined && !r.deleted && (q.userId === undefined || r.userId === q.userId) &&
@@ -252,7 +254,7 @@ export class MemoryService {
     if (next.deleted) this.index.remove(next.id)
     else {
       this.link(next)
-      if (next.content !== old.content || old.deleted) this.index.add(next.id, next.content)
+      if (next.content !== old.content || next.userId !== old.userId || old.deleted) this.index.add(next.id, next.content, next.userId)
     }
     await written
   }

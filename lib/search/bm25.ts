@@ -2,7 +2,8 @@
 // growable arrays, removals as tombstones folded away once they pass 30% of the documents. A query
 // scores only the postings of its terms and keeps the best k in a small heap, so a search over 100k
 // short memories or 10k long documents takes a few milliseconds. A single CJK character (which has
-// no bigram) matches through the bigrams that contain it.
+// no bigram) matches through the bigrams that contain it. A document may belong to a partition (the
+// memories of one user): a search within a partition skips other documents' postings before scoring.
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
 import { TopK } from './top-k.js'
 
@@ -12,11 +13,20 @@ const YIELD_EVERY = 500
 
 interface Posting { docs: number[]; tfs: number[] }
 
-export interface SearchOptions<K> { limit?: number; filter?: (id: K) => boolean }
+export interface SearchOptions<K> {
+  limit?: number
+  filter?: (id: K) => boolean
+  /** only documents added with this partition */
+  partition?: string
+}
+
+const NO_PARTITION = -1
 
 export class Bm25Index<K extends string | number> {
   private ids: Array<K | undefined> = []
   private lens: number[] = []
+  private parts: number[] = []
+  private readonly partitionIds = new Map<string, number>()
   private readonly docOf = new Map<K, number>()
   private postings = new Map<string, Posting>()
   private live = 0
@@ -32,6 +42,8 @@ export class Bm25Index<K extends string | number> {
   clear (): void {
     this.ids = []
     this.lens = []
+    this.parts = []
+    this.partitionIds.clear()
     this.docOf.clear()
     this.postings = new Map()
     this.live = 0
@@ -41,13 +53,14 @@ export class Bm25Index<K extends string | number> {
     this.vocabVersion++
   }
 
-  /** Indexes a document; an id already present is replaced. */
-  add (id: K, text: string): void {
+  /** Indexes a document (in a partition if given); an id already present is replaced. */
+  add (id: K, text: string, partition?: string): void {
     this.remove(id)
     const tokens = tokenize(text)
     const doc = this.ids.length
     this.ids.push(id)
     this.lens.push(tokens.length)
+    this.parts.push(partition === undefined ? NO_PARTITION : this.partitionNumber(partition))
     this.docOf.set(id, doc)
     this.live++
     this.liveLen += tokens.length
@@ -62,10 +75,10 @@ export class Bm25Index<K extends string | number> {
   }
 
   /** Indexes many documents, yielding to the event loop now and then (a big build at start). */
-  async addManyAsync (items: Iterable<[K, string]>): Promise<void> {
+  async addManyAsync (items: Iterable<[K, string] | [K, string, string]>): Promise<void> {
     let n = 0
-    for (const [id, text] of items) {
-      this.add(id, text)
+    for (const [id, text, partition] of items) {
+      this.add(id, text, partition)
       if (++n % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve))
     }
   }
@@ -85,6 +98,8 @@ export class Bm25Index<K extends string | number> {
   search (query: string, opts: SearchOptions<K> = {}): Array<{ id: K; score: number }> {
     const limit = Math.max(0, opts.limit ?? 10)
     if (this.live === 0 || limit === 0) return []
+    const part = opts.partition === undefined ? undefined : this.partitionIds.get(opts.partition)
+    if (opts.partition !== undefined && part === undefined) return []
     if (this.scores.length < this.ids.length) this.scores = new Float64Array(Math.max(this.ids.length, this.scores.length * 2))
     const scores = this.scores
     const touched: number[] = []
@@ -99,7 +114,7 @@ export class Bm25Index<K extends string | number> {
       const { docs, tfs } = p
       for (let i = 0; i < docs.length; i++) {
         const d = docs[i]!
-        if (this.ids[d] === undefined) continue
+        if (this.ids[d] === undefined || (part !== undefined && this.parts[d] !== part)) continue
         const tf = tfs[i]!
         const s = idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.lens[d]! / avg))
         if (scores[d] === 0) touched.push(d)
@@ -140,17 +155,25 @@ export class Bm25Index<K extends string | number> {
     return terms
   }
 
+  private partitionNumber (partition: string): number {
+    let n = this.partitionIds.get(partition)
+    if (n === undefined) this.partitionIds.set(partition, (n = this.partitionIds.size))
+    return n
+  }
+
   /** Renumbers live documents and drops tombstones from every posting. */
   private compact (): void {
     const remap = new Int32Array(this.ids.length).fill(-1)
     const ids: K[] = []
     const lens: number[] = []
+    const parts: number[] = []
     this.ids.forEach((id, d) => {
       if (id === undefined) return
       remap[d] = ids.length
       this.docOf.set(id, ids.length)
       ids.push(id)
       lens.push(this.lens[d]!)
+      parts.push(this.parts[d]!)
     })
     for (const [term, p] of this.postings) {
       const docs: number[] = []
@@ -164,6 +187,7 @@ export class Bm25Index<K extends string | number> {
     }
     this.ids = ids
     this.lens = lens
+    this.parts = parts
     this.tombstones = 0
   }
 }

@@ -72,6 +72,23 @@ describe('search: BM25 index', () => {
     expect(idx.search('篮', { limit: 1 })[0]?.id).to.equal(7)
   })
 
+  it('a search within a partition sees only its documents, also after a compaction and a move', () => {
+    const idx = new Bm25Index<number>()
+    for (let i = 0; i < 3000; i++) idx.add(i, `likes tea number ${i}`, `user${i % 3}`)
+    idx.add(3000, 'likes tea without a partition')
+    const ofUser1 = idx.search('tea', { partition: 'user1', limit: 5000 }).map((h) => h.id)
+    expect(ofUser1).to.have.length(1000)
+    expect(ofUser1.every((id) => id % 3 === 1)).to.equal(true)
+    expect(idx.search('tea', { partition: 'nobody' })).to.deep.equal([])
+    expect(idx.search('tea', { limit: 5000 })).to.have.length(3001) // no partition: everything
+    for (let i = 0; i < 1500; i++) idx.remove(i) // compacts: partitions follow the renumbered documents
+    idx.add(2999, 'likes tea, moved', 'user0') // was user2
+    const after = idx.search('tea', { partition: 'user2', limit: 5000 }).map((h) => h.id)
+    expect(after).to.have.length(499)
+    expect(after.every((id) => id >= 1500 && id % 3 === 2 && id !== 2999)).to.equal(true)
+    expect(idx.search('moved', { partition: 'user0' }).map((h) => h.id)).to.deep.equal([2999])
+  })
+
   it('addManyAsync indexes everything while yielding', async () => {
     const idx = new Bm25Index<number>()
     await idx.addManyAsync(Array.from({ length: 1200 }, (_, i) => [i, `item ${i} ${i === 777 ? 'needle' : 'hay'}`] as [number, string]))

@@ -40,6 +40,18 @@ describe('stats routes', () => {
       expect(day.daily.reduce((n: number, d: { tokens: number }) => n + d.tokens, 0)).to.equal(150)
       const g = (await s.api('/api/stats?period=day&groupId=g1')).body.data
       expect(g.daily.reduce((n: number, d: { messages: number }) => n + d.messages, 0)).to.equal(3)
+      // distinct users and groups: 'all' reads the all-time maps, shorter periods the union of their days; both agree
+      st.recordToolCall({ name: 'list_skills', durationMs: 1, success: true, groupId: 'g-tools' })
+      const month = (await s.api('/api/stats?period=month')).body.data.summary
+      const ever = (await s.api('/api/stats?period=all')).body.data.summary
+      expect(ever).to.include({ activeUsers: 3, activeGroups: 2 })
+      expect(month).to.include({ activeUsers: ever.activeUsers, activeGroups: ever.activeGroups })
+      expect((await s.api('/api/stats?period=day')).body.data.summary).to.include({ activeUsers: 2, activeGroups: 2 })
+      const g1Ever = (await s.api('/api/stats?period=all&groupId=g1')).body.data.summary
+      const g1Month = (await s.api('/api/stats?period=month&groupId=g1')).body.data.summary
+      expect(g1Ever).to.include({ activeUsers: 2, activeGroups: 1 })
+      expect(g1Month).to.include({ activeUsers: 2, activeGroups: 1 })
+      expect((await s.api('/api/stats?period=all&groupId=nope')).body.data.summary).to.include({ activeUsers: 0, activeGroups: 0 })
 
       const models = (await s.api('/api/stats/models')).body.data.models as Array<{ model: string; requests: number; errors: number; avgLatency: number; tokens: number }>
       const m1 = models.find((m) => m.model === 'm1')

@@ -32,12 +32,19 @@ export class LingxiChat extends pluginBase() {
     const decision = decideTrigger(rt.config.get(), { isGroup, ...(groupId ? { groupId } : {}), atBot, text: text || (images.length ? '[图片]' : '') })
     if (!decision.triggered) return false
     const scope = scopeOf(e, groupId)
+    let answered = false
+    const onAnswer = async (response: string): Promise<void> => {
+      answered = true
+      await e.reply(response.trim() || t(rt.config.get().language, 'chat.empty'), isGroup)
+    }
     try {
-      const r = await rt.chat.chat?.reply(scope, decision.text, images.length ? { images } : {})
-      if (!r) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
-      await e.reply(r.response.trim() || t(rt.config.get().language, 'chat.empty'), isGroup)
+      const chat = rt.chat.chat
+      if (!chat) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
+      await chat.reply(scope, decision.text, { ...(images.length ? { images } : {}), onAnswer })
     } catch (err) {
-      await this.fail(rt, e, err, isGroup)
+      // after the answer went out (the turn could not be saved) the user gets no second, error message
+      if (answered) rt.log.error('Chat turn answered but not completed', { userId: String(e.user_id) }, err)
+      else await this.fail(rt, e, err, isGroup)
     }
     return true
   }

@@ -22,7 +22,13 @@ export function commandPrefix (): string {
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** `^#lx\s*(body)$` with the configured prefix, case-insensitive for the English aliases. */
+const patterns = new Map<string, RegExp>()
+
+/** `^#lx\s*(body)$` with the configured prefix, case-insensitive for the English aliases. Compiled once:
+ * the hosts construct every plugin class again for each message. */
 export function commandPattern (body: string, tail = '$'): RegExp {
-  return new RegExp(`^${escape(commandPrefix())}\\s*${body}${tail}`, 'i')
+  const source = `^${escape(commandPrefix())}\\s*${body}${tail}`
+  let re = patterns.get(source)
+  if (!re) patterns.set(source, (re = new RegExp(source, 'i')))
+  return re
 }

@@ -1,5 +1,7 @@
 // Builds the `openai` client for one request on one channel with one key: custom path, header and
-// body templates rendered with the request's placeholders (lib/templates/placeholders.ts).
+// body templates rendered with the request's placeholders (lib/templates/placeholders.ts). Clients are
+// reused while everything they were built from renders the same (constructing one costs more than a
+// localhost round trip); a template with per-request values simply gets a fresh client.
 import type OpenAI from 'openai'
 import type { ChannelConfig } from '../config/schema.js'
 import { renderDeep, renderTemplate } from '../templates/placeholders.js'
@@ -29,6 +31,9 @@ function loadOpenAI (): Promise<OpenAIModule> {
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '')
 
+const CACHED_CLIENTS = 64
+const clients = new Map<string, OpenAI>()
+
 /** The URL a custom path points to: absolute URLs are used as they are, paths are appended to baseUrl. */
 export function customUrl (baseUrl: string, customPath: string): string {
   if (/^https?:\/\//i.test(customPath)) return customPath
@@ -50,13 +55,15 @@ export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefine
     if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return fetch(customUrl(ch.baseUrl, path), init)
     return fetch(input, init)
   }
-  const client = new OpenAIClient({
-    apiKey: key?.key || 'none',
-    baseURL: base,
-    timeout: timeoutMs,
-    maxRetries: 0,
-    defaultHeaders: headers,
-    fetch: fetchWithPath
-  })
+  const apiKey = key?.key || 'none'
+  const cacheKey = JSON.stringify([base, apiKey, timeoutMs, headers, path])
+  let client = clients.get(cacheKey)
+  if (client) {
+    clients.delete(cacheKey) // most recently used last
+  } else {
+    client = new OpenAIClient({ apiKey, baseURL: base, timeout: timeoutMs, maxRetries: 0, defaultHeaders: headers, fetch: fetchWithPath })
+    if (clients.size >= CACHED_CLIENTS) clients.delete(clients.keys().next().value as string)
+  }
+  clients.set(cacheKey, client)
   return { client, extraBody: renderDeep(ch.bodyTemplate, values, now) }
 }

@@ -133,7 +133,12 @@ export interface ModelGateway {
 /** Chat entry used by the bot command handler, the API chat routes and the game mode. */
 export interface ChatService {
   /** Answers one user message in a conversation (serialised per conversation). */
-  reply(scope: ChatScope, input: string, opts?: { presetId?: string; images?: string[]; onDelta?: (text: string) => void; signal?: AbortSignal; systemPromptOverride?: string; temperature?: number; maxTokens?: number; toolsEnabled?: boolean }): Promise<{ response: string; usage: Usage; conversationId: string }>
+  reply(scope: ChatScope, input: string, opts?: {
+    presetId?: string; images?: string[]; onDelta?: (text: string) => void; signal?: AbortSignal; systemPromptOverride?: string
+    temperature?: number; maxTokens?: number; toolsEnabled?: boolean
+    /** Delivers the answer while the turn is being written to disk; reply() resolves once both are done. */
+    onAnswer?: (response: string) => Promise<unknown>
+  }): Promise<{ response: string; usage: Usage; conversationId: string }>
 }
 
 /** The registry on the runtime through which domains plug into chat. */

@@ -97,8 +97,11 @@ export class ChatPipeline implements ChatService {
         return await this.complete(models, base, messages, turn, toolsOn, opts.onDelta)
       })
       const now = rt.clock.now()
-      await this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
+      // The history in memory is updated at once; the answer goes out while the journal line is synced
+      // (a bot reply need not wait for the disk; the next turn and the API still wait for both).
+      const persisted = this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
+      await Promise.all([persisted, opts.onAnswer?.(content)])
       ctx.turns++
       this.observe(turn, { user: input, assistant: content })
       rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })

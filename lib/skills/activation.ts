@@ -4,12 +4,25 @@ import type { Skill } from './types.js'
 /** The skills' own tools stay usable whatever an active skill allows, so a skill can always be left or switched. */
 export const SKILL_TOOL_NAMES = ['list_skills', 'load_skill', 'get_skill_info'] as const
 
+// Triggers are checked on every message: each `/re/` trigger is compiled once (null: not a regex or invalid).
+const compiled = new Map<string, RegExp | null>()
+function triggerRegex (trigger: string): RegExp | null {
+  let re = compiled.get(trigger)
+  if (re !== undefined) return re
+  const m = /^\/(.+)\/([a-z]*)$/.exec(trigger)
+  re = null
+  if (m) {
+    try { re = new RegExp(m[1] as string, (m[2] ?? '').replace(/[gy]/g, '')) } catch { re = /(?!)/ } // invalid: matches nothing
+  }
+  if (compiled.size > 1000) compiled.clear()
+  compiled.set(trigger, re)
+  return re
+}
+
 /** True when a trigger matches the input: `/re/flags` is a regular expression, anything else a case-insensitive substring. */
 export function triggerMatches (trigger: string, input: string): boolean {
-  const re = /^\/(.+)\/([a-z]*)$/.exec(trigger)
-  if (re) {
-    try { return new RegExp(re[1] as string, (re[2] ?? '').replace(/[gy]/g, '')).test(input) } catch { return false }
-  }
+  const re = triggerRegex(trigger)
+  if (re) return re.test(input)
   return trigger.length > 0 && input.toLowerCase().includes(trigger.toLowerCase())
 }
 

@@ -1,6 +1,7 @@
 // The chat handler (apps/chat.ts) in the standalone host: trigger rules in private and group chats,
 // commands winning over chat, friendly error replies.
 import { expect } from 'chai'
+import sinon from 'sinon'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -93,6 +94,38 @@ describe('chat: bot handler in the standalone host', function () {
         expect(res.stage).to.equal('handled')
         expect(last()).to.equal('模型暂时无法回答，请稍后再试。')
         expect(last()).to.not.include('upstream')
+      })
+
+      it('the answer goes out while the turn is written; the handler finishes once it is on disk', async () => {
+        const store = rt.conversations.store
+        const original = store.append.bind(store)
+        let release!: () => void
+        const gate = new Promise<void>((resolve) => { release = resolve })
+        const stub = sinon.stub(store, 'append').callsFake(async (owner, messages) => { const written = original(owner, messages); await gate; await written })
+        try {
+          const before = host.transcript.length
+          const answered = host.waitForSend((m) => m.targetId === '20007')
+          const handled = host.sendPrivate('20007', '先回答')
+          await answered // the reply is out while the journal write is still held back
+          expect(host.transcript.length).to.equal(before + 1)
+          let done = false
+          void handled.then(() => { done = true })
+          await Promise.resolve()
+          expect(done).to.equal(false)
+          release()
+          expect((await handled).stage).to.equal('handled')
+          expect(rt.conversations.store.history('private:20007').map((m) => m.content)).to.deep.equal(['先回答', 'echo: 先回答'])
+        } finally { stub.restore() }
+      })
+
+      it('a turn answered but not saved is logged, and the user gets no second, error message', async () => {
+        const stub = sinon.stub(rt.conversations.store, 'append').rejects(new Error('disk full'))
+        try {
+          const before = host.transcript.length
+          expect((await host.sendPrivate('20008', '磁盘满了吗')).stage).to.equal('handled')
+          expect(host.transcript.slice(before).map((m) => m.text)).to.deep.equal(['echo: 磁盘满了吗'])
+          expect(rt.log.errors(5).map((e) => e.error)).to.include('Chat turn answered but not completed: disk full')
+        } finally { stub.restore() }
       })
 
       it('rate limited users are told so', async () => {

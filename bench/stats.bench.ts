@@ -1,7 +1,8 @@
 // `/api/stats` with 1,000,000 recorded model requests (issue target: under 20 ms). The requests are
 // recorded through the stats store the gateway uses, spread over a year by a clock the bench moves
 // (about 2,700 a day; 2,000 users, 100 groups, 12 models, 4 channels), then the routes are asked
-// over HTTP with a session like the dashboard does. Aggregation reads the daily rollups only.
+// over HTTP with a session like the dashboard does. Aggregation reads the daily rollups only. Also
+// reported: what the debounced write costs once a year of rollups exists (one file per month).
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,10 +37,14 @@ export async function run (): Promise<BenchRow[]> {
     }
     offset = 0
     const recordMs = performance.now() - t0
+    await stats.flush() // the whole year once
+    // steady state: one more request, then the debounced write (the totals and the current month only)
+    stats.recordModelRequest({ source: 'chat', channelId: 'ch0', model: 'model-0', userId: 'u1', latencyMs: 300, success: true, promptTokens: 1, completionTokens: 1 })
     const f0 = performance.now()
     await stats.flush()
     const flushMs = performance.now() - f0
-    const fileMb = statSync(join(dataDir, 'stats.json')).size / 1048576
+    const thisMonth = new Date().toISOString().slice(0, 7)
+    const fileMb = (statSync(join(dataDir, 'stats.json')).size + statSync(join(dataDir, 'stats-days', `${thisMonth}.json`)).size) / 1048576
 
     const { token } = lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
     const login = await fetch(`${lx.web.localUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
@@ -62,8 +67,8 @@ export async function run (): Promise<BenchRow[]> {
     const r = (x: number): number => Math.round(x * 100) / 100
     return [
       { name: 'stats: record 1,000,000 model requests (in process)', figure: Math.round(recordMs), unit: 'ms', target: '(report)', pass: true },
-      { name: 'stats: write of the stats file (a year of rollups)', figure: Math.round(flushMs), unit: 'ms', target: '(report)', pass: true },
-      { name: 'stats: size of the stats file', figure: r(fileMb), unit: 'MB', target: '(report)', pass: true },
+      { name: 'stats: debounced write after a request (totals + this month)', figure: r(flushMs), unit: 'ms', target: '(report)', pass: true },
+      { name: 'stats: size of what that write rewrites', figure: r(fileMb), unit: 'MB', target: '(report)', pass: true },
       { name: 'stats: GET /api/stats?period=all over 1M requests (p50)', figure: r(all.p50), unit: 'ms', target: '< 20', pass: all.ok && all.p50 < 20 },
       { name: 'stats: GET /api/stats?period=month&groupId (p50)', figure: r(month.p50), unit: 'ms', target: '< 20', pass: month.ok && month.p50 < 20 },
       { name: 'stats: GET /api/stats/users (2,000 users, p50)', figure: r(users.p50), unit: 'ms', target: '< 20', pass: users.ok && users.p50 < 20 }

@@ -16,15 +16,18 @@ export interface StoreOptions {
   now?: () => number
 }
 
+function dataFile<T> (file: string, opts: StoreOptions): DataFile<T> {
+  return new DataFile<T>(file, {
+    parse: (s) => JSON.parse(s) as T,
+    stringify: (d) => opts.pretty ? JSON.stringify(d, null, 2) : JSON.stringify(d)
+  })
+}
+
 export class Store<T extends object> {
   private constructor (private readonly db: Low<T>, readonly file: string) {}
 
   static async open<T extends object>(file: string, defaults: T, opts: StoreOptions = {}): Promise<Store<T>> {
-    const adapter = new DataFile<T>(file, {
-      parse: (s) => JSON.parse(s) as T,
-      stringify: (d) => opts.pretty ? JSON.stringify(d, null, 2) : JSON.stringify(d)
-    })
-    const db = new Low<T>(adapter, structuredClone(defaults))
+    const db = new Low<T>(dataFile<T>(file, opts), structuredClone(defaults))
     try {
       await db.read()
       if (db.data === null || typeof db.data !== 'object') db.data = structuredClone(defaults)
@@ -37,6 +40,11 @@ export class Store<T extends object> {
       await db.write()
     }
     return new Store(db, file)
+  }
+
+  /** A store for a file that does not exist yet, starting from `data` (no read; written on write()). */
+  static create<T extends object>(file: string, data: T, opts: StoreOptions = {}): Store<T> {
+    return new Store(new Low<T>(dataFile<T>(file, opts), data), file)
   }
 
   /** The live data. Mutate only inside update(). */

@@ -1,9 +1,11 @@
-// Usage statistics, kept as running totals and daily rollups so no query scans history.
-// Writes are debounced: statistics may lose the last second on a crash, never the file.
+// Usage statistics, kept as running totals (stats.json) and daily rollups (one file per month, see
+// days.ts) so no query scans history. Writes are debounced: statistics may lose the last second on a
+// crash, never the file.
 import { join } from 'node:path'
 import { type Clock, systemClock } from '../core/clock.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Store } from '../core/store.js'
+import { counters, DayRollups, emptyDay, type DayBucket, type GroupDay } from './days.js'
 
 export interface ModelRequest {
   source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
@@ -22,11 +24,9 @@ export interface ModelRequest {
 
 export interface ToolCall { name: string; durationMs: number; success: boolean; userId?: string; groupId?: string }
 
-interface Counters { messages: number; responses: number; toolCalls: number; tokens: number }
-interface DayBucket extends Counters { users: Record<string, number>; groups: Record<string, Counters & { users: Record<string, number> }> }
-
 interface StatsData {
-  days: Record<string, DayBucket>
+  /** only in files of the old layout: moved into the month files at start */
+  days?: Record<string, DayBucket>
   models: Record<string, { requests: number; tokens: number; latencySum: number; errors: number }>
   tools: Record<string, { calls: number; durationSum: number; successes: number }>
   users: Record<string, { nickname: string; messages: number; tokens: number; lastActive: number }>
@@ -34,8 +34,7 @@ interface StatsData {
   channels: Record<string, { name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string }>
 }
 
-const EMPTY: StatsData = { days: {}, models: {}, tools: {}, users: {}, groups: {}, channels: {} }
-const counters = (): Counters => ({ messages: 0, responses: 0, toolCalls: 0, tokens: 0 })
+const EMPTY: StatsData = { models: {}, tools: {}, users: {}, groups: {}, channels: {} }
 
 export type Period = 'day' | 'week' | 'month' | 'all'
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
@@ -44,20 +43,30 @@ export class StatsStore {
   private timer: NodeJS.Timeout | undefined
   private dirty = false
 
-  private constructor (private readonly store: Store<StatsData>, private readonly clock: Clock, private readonly flushMs: number) {}
+  private constructor (
+    private readonly store: Store<StatsData>,
+    private readonly days: DayRollups,
+    private readonly clock: Clock,
+    private readonly flushMs: number
+  ) {}
 
   static async open (dataDir: string, opts: { clock?: Clock; log?: PluginLogger; flushMs?: number } = {}): Promise<StatsStore> {
-    const store = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, opts.log ? { log: opts.log } : {})
-    return new StatsStore(store, opts.clock ?? systemClock, opts.flushMs ?? 1000)
+    const logOpt = opts.log ? { log: opts.log } : {}
+    const store = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, logOpt)
+    const days = await DayRollups.open(join(dataDir, 'stats-days'), opts.log)
+    if (store.data.days) {
+      // old layout: the months are written before the days leave stats.json (a crash between repeats it)
+      await days.adopt(store.data.days)
+      await store.update((d) => { delete d.days })
+    }
+    return new StatsStore(store, days, opts.clock ?? systemClock, opts.flushMs ?? 1000)
   }
 
   private day (time = this.clock.now()): DayBucket {
-    const key = new Date(time).toISOString().slice(0, 10)
-    const d = this.store.data.days
-    return (d[key] ??= { ...counters(), users: {}, groups: {} })
+    return this.days.bucket(new Date(time).toISOString().slice(0, 10))
   }
 
-  private groupOf (day: DayBucket, groupId: string): Counters & { users: Record<string, number> } {
+  private groupOf (day: DayBucket, groupId: string): GroupDay {
     return (day.groups[groupId] ??= { ...counters(), users: {} })
   }
 
@@ -142,7 +151,7 @@ export class StatsStore {
     // users would touch each user once per day: ~75 ms for a year of 2,000 daily users).
     const allTime = period === 'all'
     const daily = days.map(([date, d]) => {
-      const src: Counters & { users: Record<string, number> } = groupId ? (d.groups[groupId] ?? { ...counters(), users: {} }) : d
+      const src: GroupDay = groupId ? (d.groups[groupId] ?? { ...counters(), users: {} }) : d
       total.messages += src.messages; total.responses += src.responses; total.toolCalls += src.toolCalls; total.tokens += src.tokens
       if (!allTime) {
         for (const u of Object.keys(src.users)) users.add(u)
@@ -199,7 +208,7 @@ export class StatsStore {
   /** Totals across all time (for the live metric stream). */
   totals (): { messages: number; tokens: number; toolCalls: number } {
     let messages = 0; let tokens = 0; let toolCalls = 0
-    for (const d of Object.values(this.store.data.days)) { messages += d.messages; tokens += d.tokens; toolCalls += d.toolCalls }
+    for (const [, d] of this.days.all()) { messages += d.messages; tokens += d.tokens; toolCalls += d.toolCalls }
     return { messages, tokens, toolCalls }
   }
 
@@ -207,18 +216,17 @@ export class StatsStore {
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined }
     if (!this.dirty) return
     this.dirty = false
-    await this.store.write()
+    await Promise.all([this.store.write(), this.days.flush()])
   }
 
   private daysIn (period: Period): Array<[string, DayBucket]> {
     const n = PERIOD_DAYS[period]
-    const entries = Object.entries(this.store.data.days)
-    if (n === Infinity) return entries.sort((a, b) => a[0].localeCompare(b[0]))
+    if (n === Infinity) return this.days.all()
     const out: Array<[string, DayBucket]> = []
     const now = this.clock.now()
     for (let i = n - 1; i >= 0; i--) {
       const date = new Date(now - i * 86400000).toISOString().slice(0, 10)
-      out.push([date, this.store.data.days[date] ?? { ...counters(), users: {}, groups: {} }])
+      out.push([date, this.days.get(date) ?? emptyDay()])
     }
     return out
   }

@@ -1,9 +1,12 @@
 // Spec 2.5, 2.6, 4.2: statistics from the daily rollups, the log ring buffer, log files, placeholders.
 import { expect } from 'chai'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sinon from 'sinon'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { systemClock } from '../../lib/core/clock.js'
+import { StatsStore } from '../../lib/stats/store.js'
 
 describe('stats routes', () => {
   let s: TestServer
@@ -86,6 +89,57 @@ describe('stats routes', () => {
       const models = (await again.api('/api/stats/models')).body.data.models as Array<{ model: string }>
       expect(models.map((m) => m.model)).to.include('m1')
     } finally { await again.close() }
+  })
+})
+
+describe('stats files', () => {
+  it('writes the daily rollups one file per month and only the months that changed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-stats-'))
+    const clock = sinon.useFakeTimers({ now: Date.parse('2026-10-30T10:00:00Z'), toFake: ['Date'] })
+    try {
+      const st = await StatsStore.open(dataDir, { clock: systemClock, flushMs: 60_000 })
+      st.recordMessage({ userId: 'u1' })
+      clock.setSystemTime(Date.parse('2026-11-02T10:00:00Z'))
+      st.recordMessage({ userId: 'u2', groupId: 'g1' })
+      await st.flush()
+      const daysDir = join(dataDir, 'stats-days')
+      expect(readdirSync(daysDir).sort()).to.deep.equal(['2026-10.json', '2026-11.json'])
+      expect(JSON.parse(readFileSync(join(dataDir, 'stats.json'), 'utf8'))).to.not.have.property('days')
+      const october = statSync(join(daysDir, '2026-10.json')).mtimeMs
+      const novemberBefore = readFileSync(join(daysDir, '2026-11.json'), 'utf8')
+      st.recordMessage({ userId: 'u3' }) // November only
+      await st.flush()
+      expect(statSync(join(daysDir, '2026-10.json')).mtimeMs).to.equal(october)
+      const novemberAfter = readFileSync(join(daysDir, '2026-11.json'), 'utf8')
+      expect(novemberAfter).to.not.equal(novemberBefore)
+      expect(novemberAfter).to.include('u3')
+      const again = await StatsStore.open(dataDir, { clock: systemClock })
+      expect(again.summary('all').summary).to.include({ totalMessages: 3, activeUsers: 3, activeGroups: 1 })
+      expect(again.summary('all').daily.map((d) => d.date)).to.deep.equal(['2026-10-30', '2026-11-02'])
+    } finally {
+      clock.restore()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('moves the days of the old single-file layout into month files, figures unchanged', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-stats-old-'))
+    try {
+      const day = (messages: number, users: string[]): unknown => ({ messages, responses: 1, toolCalls: 0, tokens: 10, users: Object.fromEntries(users.map((u) => [u, 1])), groups: {} })
+      writeFileSync(join(dataDir, 'stats.json'), JSON.stringify({
+        days: { '2026-09-30': day(2, ['a']), '2026-10-01': day(3, ['a', 'b']) },
+        models: { m: { requests: 2, tokens: 20, latencySum: 10, errors: 0 } }, tools: {},
+        users: { a: { nickname: '', messages: 3, tokens: 0, lastActive: 1 }, b: { nickname: '', messages: 2, tokens: 0, lastActive: 1 } },
+        groups: {}, channels: {}
+      }))
+      const st = await StatsStore.open(dataDir)
+      expect(readdirSync(join(dataDir, 'stats-days')).sort()).to.deep.equal(['2026-09.json', '2026-10.json'])
+      expect(JSON.parse(readFileSync(join(dataDir, 'stats.json'), 'utf8'))).to.not.have.property('days')
+      expect(st.summary('all').summary).to.include({ totalMessages: 5, aiResponses: 2, tokensUsed: 20, activeUsers: 2 })
+      expect(st.models()[0]).to.include({ model: 'm', requests: 2 })
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -1,5 +1,7 @@
 // HTTP client for both envelope styles (A: {success,data,message}; B: {code,data,message}) and SSE over fetch.
-export const BASE = location.pathname.startsWith('/lingxi') ? '/lingxi' : ''
+// Where the dashboard is mounted: '' on its own port, '/lingxi' under TRSS, or any prefix a reverse
+// proxy adds (https://example.com/bot/). The bundle lives in <base>/assets/, so its own URL says it.
+export const BASE = new URL('../', import.meta.url).pathname.replace(/\/+$/, '')
 const TOKEN_KEY = 'lingxi.token'
 const EXP_KEY = 'lingxi.expiresAt'
 

@@ -3,11 +3,12 @@
 // same request, cools a failing key down, enforces the channel's timeout and, for streams, an idle
 // timeout (the openai client's own timeout stops at the response headers), and records every request.
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
-import type { ChatMessage, ModelGateway, ModelRequest, ModelResponse, ToolCallRequest, Usage } from '../chat/contracts.js'
-import type { ChannelConfig } from '../config/schema.js'
+import type { ChatMessage, ImageRequest, ModelGateway, ModelRequest, ModelResponse, ToolCallRequest, Usage } from '../chat/contracts.js'
+import { channelSchema, type ChannelConfig } from '../config/schema.js'
 import { AppError, errorText } from '../core/errors.js'
 import type { Runtime } from '../runtime.js'
 import { buildClient, openaiModule, type TemplateContext } from './client.js'
+import { loadInputImage } from './image-input.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
 import type { ChannelService } from './service.js'
 
@@ -61,22 +62,32 @@ export class ChannelGateway implements ModelGateway {
   }
 
   /** OpenAI images API through a channel (drawing). */
-  async generateImages (req: { prompt: string; model?: string; channel?: string; n?: number; size?: string; signal?: AbortSignal; image?: string }): Promise<string[]> {
-    const all = this.channels.candidates(req.channel, req.model)
-    const ch = req.channel ? all[0] as ChannelConfig : (all.find((c) => c.image.enabled) ?? all[0] as ChannelConfig)
+  async generateImages (req: ImageRequest): Promise<string[]> {
+    let ch: ChannelConfig
+    if (req.api) {
+      // an image API entry of the drawing config: a one-off channel with the channel defaults
+      ch = channelSchema.parse({ name: req.api.name, baseUrl: req.api.baseUrl, apiKey: req.api.apiKey ?? '', model: req.model ?? '' })
+    } else {
+      const all = this.channels.candidates(req.channel, req.model)
+      ch = req.channel ? all[0] as ChannelConfig : (all.find((c) => c.image.enabled) ?? all[0] as ChannelConfig)
+    }
     const model = req.model || ch.image.model || ch.model
     const started = this.rt.clock.now()
     try {
+      const input = req.image ? await loadInputImage(req.image, req.signal) : undefined
       const urls = await this.withKeys(ch, {}, async (key) => this.guarded(ch, req.signal, false, async (signal) => {
         const { client } = await buildClient(ch, key, { model }, this.rt.clock.now(), ch.timeoutMs + 1000)
-        const r = await client.images.generate({ model, prompt: req.prompt, n: req.n ?? 1, ...(req.size ? { size: req.size as '1024x1024' } : {}) }, { signal })
+        const size = req.size ? { size: req.size as '1024x1024' } : {}
+        const r = input && openaiModule
+          ? await client.images.edit({ model, prompt: req.prompt, n: req.n ?? 1, image: await openaiModule.toFile(input.data, input.name, { type: input.type }), ...size }, { signal })
+          : await client.images.generate({ model, prompt: req.prompt, n: req.n ?? 1, ...size }, { signal })
         return (r.data ?? []).map((d) => d.url ?? (d.b64_json ? `data:image/png;base64,${d.b64_json}` : '')).filter(Boolean)
       }))
       this.record(ch, model, 'image', undefined, ZERO, started, undefined)
-      this.channels.markOk(ch)
+      if (!req.api) this.channels.markOk(ch) // an image API entry is no channel: no channel status
       return urls.value
     } catch (err) {
-      throw this.fail(ch, model, 'image', undefined, started, err, true)
+      throw this.fail(ch, model, 'image', undefined, started, err, true, !req.api)
     }
   }
 
@@ -226,11 +237,11 @@ export class ChannelGateway implements ModelGateway {
     })
   }
 
-  private fail (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], started: number, err: unknown, record: boolean): AppError {
+  private fail (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], started: number, err: unknown, record: boolean, health = true): AppError {
     if (err instanceof AppError) return err
     const f = toFailure(err)
     if (record) this.record(ch, model, source, scope, ZERO, started, f.message)
-    if (f.kind === 'key' || f.kind === 'connection' || f.kind === 'timeout') this.channels.markError(ch, f.message)
+    if (health && (f.kind === 'key' || f.kind === 'connection' || f.kind === 'timeout')) this.channels.markError(ch, f.message)
     if (f.kind !== 'abort') this.rt.log.warn(`Model request on channel ${ch.name} failed: ${f.message}`, { channel: ch.name, model })
     const e = toAppError(ch, f)
     if (f.kind === 'abort') Object.assign(e, { abort: true })

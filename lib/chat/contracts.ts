@@ -126,8 +126,24 @@ export interface ModelGateway {
   complete(req: ModelRequest): Promise<ModelResponse>
   /** Streams text deltas; resolves with the full response. */
   stream(req: ModelRequest, onDelta: (text: string) => void): Promise<ModelResponse>
-  /** OpenAI images API through a channel (drawing). Returns image URLs or base64 data URLs. */
-  generateImages?(req: { prompt: string; model?: string; channel?: string; n?: number; size?: string; signal?: AbortSignal; image?: string }): Promise<string[]>
+  /**
+   * OpenAI images API (drawing): `generations`, or `edits` when an input image is given (http(s), data:
+   * or base64:// source). Through a channel, or through `api` (an image API entry of the drawing
+   * config) when given. Returns image URLs or base64 data URLs.
+   */
+  generateImages?(req: ImageRequest): Promise<string[]>
+}
+
+export interface ImageRequest {
+  prompt: string
+  model?: string
+  channel?: string
+  /** an image API entry (drawing config `image.apis`) instead of a channel */
+  api?: { name: string; baseUrl: string; apiKey?: string }
+  n?: number
+  size?: string
+  signal?: AbortSignal
+  image?: string
 }
 
 /** Chat entry used by the bot command handler, the API chat routes and the game mode. */

@@ -1,12 +1,19 @@
 // The drawing command (and the preset switch command) through the standalone host, with the real
 // plugin and the fake model server's images API.
 import { expect } from 'chai'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Running } from '../../lib/lifecycle.js'
 import type { Host } from '../../lib/host/standalone/host.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 const images = (fake: FakeOpenAI): Array<{ prompt: string; n: number; model: string }> =>
   fake.requests.filter((r) => r.path.endsWith('/images/generations')).map((r) => r.body as { prompt: string; n: number; model: string })
+interface EditRequest { prompt: string; n: string; model: string; image: { name: string; type: string; size: number; head: string } }
+const edits = (fake: FakeOpenAI): EditRequest[] => fake.requests.filter((r) => r.path.endsWith('/images/edits')).map((r) => r.body as EditRequest)
+
+// A tiny PNG (signature + IHDR) served like a chat image on the QQ CDN.
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex')])
 
 describe('drawing and preset commands through the standalone host', function () {
   this.timeout(60_000)
@@ -14,8 +21,15 @@ describe('drawing and preset commands through the standalone host', function () 
   let fake: FakeOpenAI
   let ph: PluginHost
   let run: Running
+  let cdn: Server
+  let cdnUrl = ''
 
   before(async () => {
+    cdn = createServer((req, res) => {
+      if (req.url === '/cat.png') { res.writeHead(200, { 'Content-Type': 'application/octet-stream' }); res.end(PNG) } else res.writeHead(404).end()
+    })
+    await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve))
+    cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`
     fake = await startFakeOpenAI()
     ph = await startPluginHost('trss', 'lingxi-draw-')
     host = ph.host
@@ -25,6 +39,7 @@ describe('drawing and preset commands through the standalone host', function () 
   after(async () => {
     await ph?.stop()
     await fake?.close()
+    await new Promise<void>((resolve) => cdn ? cdn.close(() => resolve()) : resolve())
   })
 
   it('does nothing while drawing is disabled', async () => {
@@ -52,9 +67,50 @@ describe('drawing and preset commands through the standalone host', function () 
     expect(host.transcript.at(-1)?.text).to.include('图片')
     expect(images(fake).length).to.equal(before)
     const since = host.transcript.length
-    await host.sendPrivate('20002', [{ type: 'text', text: '手办化' }, { type: 'image', url: 'http://127.0.0.1:1/cat.png' }])
+    await host.sendPrivate('20002', [{ type: 'text', text: '手办化' }, { type: 'image', url: `${cdnUrl}/cat.png` }])
     await host.waitForSend((e) => e.message.some((s) => s.type === 'image'), since)
-    expect(images(fake).at(-1)?.prompt).to.include('figure')
+    // the user's image went to the images edit API with the preset's prompt, typed from its bytes
+    const edit = edits(fake).at(-1)
+    expect(edit?.prompt).to.include('figure')
+    expect(edit?.image).to.include({ type: 'image/png', size: PNG.length, head: '89504e470d0a1a0a' })
+    expect(images(fake).length).to.equal(before)
+  })
+
+  it('an image that cannot be downloaded is answered, not drawn without it', async () => {
+    const before = edits(fake).length
+    await host.sendPrivate('20002', [{ type: 'text', text: '手办化' }, { type: 'image', url: `${cdnUrl}/missing.png` }])
+    expect(host.transcript.at(-1)?.text).to.include('绘图失败')
+    expect(edits(fake).length).to.equal(before)
+  })
+
+  it('draws through the image API entries in order, the next when one fails, skipping disabled ones', async () => {
+    const second = await startFakeOpenAI()
+    try {
+      await run.rt.config.update({
+        image: {
+          apis: [
+            { name: 'off', baseUrl: second.url, apiKey: 'sk-off', enabled: false },
+            { name: 'dead one', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-dead' },
+            { name: 'second', baseUrl: second.url, apiKey: 'sk-second-5678', models: ['gpt-image-1'] }
+          ]
+        }
+      })
+      const channelBefore = images(fake).length
+      const since = host.transcript.length
+      await host.sendPrivate('20002', '画图 灯塔')
+      await host.waitForSend((e) => e.message.some((s) => s.type === 'image'), since)
+      const got = second.requests.filter((r) => r.path.endsWith('/images/generations'))
+      expect(got).to.have.length(1) // the disabled entry was not asked
+      expect(got[0]?.body).to.include({ prompt: '灯塔', model: 'gpt-image-1' })
+      expect(got[0]?.headers.authorization).to.equal('Bearer sk-second-5678')
+      expect(images(fake).length, 'the channel is not used while entries exist').to.equal(channelBefore)
+      const stats = run.rt.stats.channels()
+      expect(stats.find((c) => c.name === 'image-api-second')).to.include({ requests: 1, errors: 0 })
+      expect(stats.find((c) => c.name === 'image-api-dead-one')).to.include({ requests: 1, errors: 1 }) // tried first, failed over
+    } finally {
+      await run.rt.config.update({ image: { apis: [] } })
+      await second.close()
+    }
   })
 
   it('a model error or timeout is answered, not thrown', async () => {

@@ -79,9 +79,18 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
   async function handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const c of req) chunks.push(c as Buffer)
-    const raw = Buffer.concat(chunks).toString('utf8')
+    const bytes = Buffer.concat(chunks)
+    const raw = bytes.toString('utf8')
     let body: any = {}
     try { body = raw ? JSON.parse(raw) : {} } catch { body = raw }
+    if (String(req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+      // images/edits: the fields, and each file as {name, type, size, head (first bytes, hex)}
+      const form = await new Response(bytes, { headers: { 'content-type': String(req.headers['content-type']) } }).formData()
+      body = {}
+      for (const [k, v] of form.entries()) {
+        body[k] = typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size, head: Buffer.from(await v.arrayBuffer()).subarray(0, 8).toString('hex') }
+      }
+    }
     const rec: RecordedRequest = { path: req.url ?? '', method: req.method ?? '', headers: req.headers, body, time: Date.now() }
     fake.requests.push(rec)
     const auth = String(req.headers.authorization ?? '')
@@ -94,7 +103,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     if (req.method === 'GET' && path.endsWith('/models')) {
       json(200, { object: 'list', data: fake.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) }); return
     }
-    if (req.method === 'POST' && path.endsWith('/images/generations')) {
+    if (req.method === 'POST' && (path.endsWith('/images/generations') || path.endsWith('/images/edits'))) {
       const b = queue.shift() ?? fake.respond(body, rec)
       if (b.delayMs) await sleep(b.delayMs)
       if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}` } }); return }

@@ -1,0 +1,57 @@
+// The image a user sent with a drawing request (a needImage preset such as 手办化), as bytes for the
+// images edit API. Accepted: http(s) URLs (what the hosts put in e.img), data: URLs and the hosts'
+// base64:// form. Never local paths: the source comes from a chat message.
+import { AppError } from '../core/errors.js'
+
+export const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024
+
+export interface InputImage { data: Buffer; type: string; name: string }
+
+const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' }
+
+/** The image type from its first bytes (a URL's content-type may be missing or generic). */
+function sniff (b: Buffer): string | undefined {
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png'
+  if (b[0] === 0xff && b[1] === 0xd8) return 'image/jpeg'
+  if (b.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif'
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp'
+  return undefined
+}
+
+function image (data: Buffer, declared?: string): InputImage {
+  if (data.length === 0) throw new AppError('INVALID_ARGS', 'The image is empty')
+  if (data.length > MAX_INPUT_IMAGE_BYTES) throw new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
+  const type = sniff(data) ?? (declared?.startsWith('image/') ? declared : 'image/png')
+  return { data, type, name: `input.${EXT[type] ?? 'png'}` }
+}
+
+export async function loadInputImage (src: string, signal?: AbortSignal): Promise<InputImage> {
+  const dataUrl = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(src)
+  if (dataUrl) {
+    const body = dataUrl[3] ?? ''
+    return image(dataUrl[2] ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8'), dataUrl[1])
+  }
+  if (src.startsWith('base64://')) return image(Buffer.from(src.slice('base64://'.length), 'base64'))
+  if (!/^https?:\/\//i.test(src)) throw new AppError('INVALID_ARGS', 'Unsupported image source (http(s), data: or base64:// only)')
+  let res: Response
+  try {
+    res = await fetch(src, { ...(signal ? { signal } : {}), redirect: 'follow' })
+  } catch (err) {
+    if (signal?.aborted) throw err
+    throw new AppError('INVALID_ARGS', `Could not download the image: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (!res.ok || !res.body) throw new AppError('INVALID_ARGS', `Could not download the image: HTTP ${res.status}`)
+  const declared = Number(res.headers.get('content-length') ?? 0)
+  if (declared > MAX_INPUT_IMAGE_BYTES) {
+    await res.body.cancel()
+    throw new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of res.body) {
+    size += chunk.length
+    if (size > MAX_INPUT_IMAGE_BYTES) throw new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
+    chunks.push(Buffer.from(chunk))
+  }
+  return image(Buffer.concat(chunks), res.headers.get('content-type')?.split(';')[0]?.trim())
+}

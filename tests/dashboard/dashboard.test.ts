@@ -447,6 +447,21 @@ describe('dashboard (chromium e2e)', function () {
     await shot('drawing')
     await Promise.all([page.waitForResponse((r) => r.url().includes('/presets/custom/')), page.click('[data-testid="draw-delete-e2e水彩"]')])
     expect((await custom()).some((p) => p.keywords.includes('e2e水彩'))).to.equal(false)
+    // an image API entry from the form: stored with its key masked on read, then deleted
+    const form = '[data-testid="image-api-form"]'
+    await page.fill(`${form} input[name=name]`, 'e2e images')
+    await page.fill(`${form} input[name=baseUrl]`, fake.url)
+    await page.fill(`${form} input[name=apiKey]`, 'sk-e2e-image-9012')
+    await page.fill(`${form} input[name=models]`, 'gpt-image-1')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/image/apis') && r.request().method() === 'POST'), page.click('[data-testid="image-api-add"]')])
+    const apis = (await s.api('/api/image/apis')).body.data as Array<{ name: string; baseUrl: string; apiKey: string; models: string[]; enabled: boolean }>
+    expect(apis).to.have.length(1)
+    expect(apis[0]).to.deep.include({ name: 'e2e images', baseUrl: fake.url, models: ['gpt-image-1'], enabled: true })
+    expect(apis[0]?.apiKey).to.not.include('e2e-image')
+    await page.waitForSelector('td >> text=gpt-image-1')
+    expect(await page.content()).to.not.include('sk-e2e-image-9012')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/image/apis/')), page.click('[data-testid="image-api-delete-0"]')])
+    expect((await s.api('/api/image/apis')).body.data).to.deep.equal([])
   })
 
   it('every other page renders without a script error', async () => {

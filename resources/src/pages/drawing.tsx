@@ -2,17 +2,17 @@ import { useState } from 'preact/hooks'
 import { api } from '../api'
 import { t } from '../i18n'
 import { ObjectForm } from '../form'
-import { Act, Card, Table, View, asArray, fmt, useLoad } from '../ui'
+import { Act, Card, Table, View, asArray, useLoad } from '../ui'
 
 export default function Drawing () {
   const config = useLoad('/api/image/config')
   const presets = useLoad('/api/image/presets')
   const apis = useLoad('/api/image/apis')
   const [p, setP] = useState({ keywords: '', prompt: '', needImage: false })
-  const [apiText, setApiText] = useState('{}')
+  const [a, setA] = useState({ name: '', baseUrl: '', apiKey: '', models: '' })
   return <div>
     <Card title={t('config')}>
-      <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="image-config" value={d}
+      <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="image-config" value={d} choices={{ sendMode: ['direct', 'forward', 'url'] }}
         onSave={async v => { await api('/api/image/config', { method: 'PUT', json: v }); config.reload() }} />}</View>
     </Card>
     <Card title={t('presets')} extra={<Act run={async () => { await api('/api/image/presets/refresh', { method: 'POST' }); presets.reload() }}>{t('refresh')}</Act>}>
@@ -25,13 +25,24 @@ export default function Drawing () {
       <View load={presets} isEmpty={() => false}>{d => <Table cols={['uid', t('keywords'), t('promptField'), '']}
         rows={[...asArray(d?.custom).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt,
           <Act kind="danger" testid={`draw-delete-${(x.keywords ?? [])[0] ?? x.uid}`} run={async () => { await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act>]),
-        ...asArray(d?.builtin).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt, 'builtin'])]} />}</View>
+        ...asArray(d?.builtin).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt, <span class="muted">{t('builtin')}</span>])]} />}</View>
     </Card>
     <Card title={t('apis')}>
-      <View load={apis}>{d => <Table cols={['#', t('apis'), '']} rows={asArray(d, 'apis').map((a: any, i) => [i, <pre>{fmt(a)}</pre>,
-        <Act kind="danger" run={async () => { await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload() }}>{t('delete')}</Act>])} />}</View>
-      <textarea rows={4} value={apiText} onInput={e => setApiText((e.target as HTMLTextAreaElement).value)} />
-      <Act run={async () => { await api('/api/image/apis', { json: JSON.parse(apiText) }); apis.reload() }}>{t('add')}</Act>
+      <p class="muted">{t('apisHint')}</p>
+      <View load={apis}>{d => <Table cols={['#', t('name'), 'Base URL', 'API key', t('models'), t('enabled'), '']} rows={asArray(d, 'apis').map((a: any, i) => [i + 1,
+        a.name ?? '', <code>{a.baseUrl}</code>, <code>{a.apiKey ?? ''}</code>, (a.models ?? []).join(', '),
+        <input type="checkbox" checked={a.enabled !== false} onChange={async e => { await api(`/api/image/apis/${i}`, { method: 'PUT', json: { ...a, enabled: (e.target as HTMLInputElement).checked } }); apis.reload() }} />,
+        <Act kind="danger" testid={`image-api-delete-${i}`} run={async () => { await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload() }}>{t('delete')}</Act>])} />}</View>
+      <div class="form" data-testid="image-api-form">
+        <label>{t('name')}<input name="name" value={a.name} onInput={e => setA({ ...a, name: (e.target as HTMLInputElement).value })} /></label>
+        <label>Base URL<input name="baseUrl" placeholder="https://api.openai.com/v1" value={a.baseUrl} onInput={e => setA({ ...a, baseUrl: (e.target as HTMLInputElement).value })} /></label>
+        <label>API key<input name="apiKey" type="password" autocomplete="off" value={a.apiKey} onInput={e => setA({ ...a, apiKey: (e.target as HTMLInputElement).value })} /></label>
+        <label>{t('models')}<input name="models" placeholder="gpt-image-1" value={a.models} onInput={e => setA({ ...a, models: (e.target as HTMLInputElement).value })} /></label>
+      </div>
+      <Act kind="primary" testid="image-api-add" run={async () => {
+        await api('/api/image/apis', { json: { ...(a.name ? { name: a.name } : {}), baseUrl: a.baseUrl, ...(a.apiKey ? { apiKey: a.apiKey } : {}), models: a.models.split(',').map(m => m.trim()).filter(Boolean), enabled: true } })
+        setA({ name: '', baseUrl: '', apiKey: '', models: '' }); apis.reload()
+      }}>{t('add')}</Act>
     </Card>
   </div>
 }

@@ -1,8 +1,14 @@
-// Builds the model context of a turn from stored history: the last context.maxMessages messages
-// (sliding window), then, with a token budget (context.maxTokens > 0), the oldest dropped until it fits.
+// Builds the model context of a turn from stored history (context settings, spec 2.7 and 2.12):
+// - the last `maxMessages` messages (sliding window), starting with a user message;
+// - with a token budget (`maxTokens` > 0), compression once the context passes `compressionThreshold`
+//   of it: the oldest messages go (`truncate`: one by one; `sliding-window` and `summarize`: whole
+//   turns) down to the threshold, keeping the newest `preserveRecentMessages`; the budget itself is a
+//   hard limit, and without `preserveSystemPrompt` even the system prompt may go;
+// - a conversation summary (summary.ts), when there is one, stands for the messages it covers.
+// What fell out of the context and is not yet summarized comes back as `dropped`.
 import type { Config } from '../config/schema.js'
 import type { ChatMessage } from './contracts.js'
-import type { StoredMessage } from './store.js'
+import type { ContextSummary, StoredMessage } from './store.js'
 
 /** Rough token estimate (about 4 characters a token; CJK about 1 a character). */
 export function estimateTokens (text: string): number {
@@ -11,25 +17,61 @@ export function estimateTokens (text: string): number {
   return cjk + Math.ceil((text.length - cjk) / 4)
 }
 
-export function buildContext (cfg: Config['context'], systemPrompt: string, history: StoredMessage[], input: string): ChatMessage[] {
-  // Every strategy keeps the newest messages; 'sliding' is the configured default.
-  let window = history.slice(-cfg.maxMessages)
-  // Keep the window starting with a user message (a lone assistant reply first confuses models).
-  while (window.length && window[0]?.role !== 'user') window = window.slice(1)
+export const SUMMARY_HEAD = 'Summary of the earlier conversation (older messages are not shown):'
+
+export interface PlannedContext {
+  messages: ChatMessage[]
+  /** messages left out of the context and not covered by the summary, oldest first */
+  dropped: StoredMessage[]
+}
+
+/** Index after the first turn of a window (the user message and the replies that follow it). */
+function firstTurnEnd (window: StoredMessage[]): number {
+  let i = 1
+  while (i < window.length && window[i]?.role !== 'user') i++
+  return i
+}
+
+function startWithUser (window: StoredMessage[]): number {
+  let i = 0
+  while (i < window.length && window[i]?.role !== 'user') i++
+  return i
+}
+
+export function planContext (cfg: Config['context'], systemPrompt: string, history: StoredMessage[], input: string, summary?: ContextSummary): PlannedContext {
+  const fresh = summary ? history.filter((m) => m.timestamp > summary.through) : history
+  let start = Math.max(0, fresh.length - cfg.maxMessages)
+  start += startWithUser(fresh.slice(start))
+  let window = fresh.slice(start)
+  const summaryText = summary?.text ? `${SUMMARY_HEAD}\n${summary.text}` : ''
+  let withSystem = systemPrompt !== ''
   if (cfg.maxTokens > 0) {
-    let budget = cfg.maxTokens - estimateTokens(systemPrompt) - estimateTokens(input)
-    const kept: StoredMessage[] = []
-    for (let i = window.length - 1; i >= 0; i--) {
-      const m = window[i] as StoredMessage
-      budget -= estimateTokens(m.content)
-      if (budget < 0) break
-      kept.unshift(m)
+    const sizes = new Map(window.map((m) => [m, estimateTokens(m.content)]))
+    const fixed = estimateTokens(input) + estimateTokens(summaryText)
+    let used = fixed + (withSystem ? estimateTokens(systemPrompt) : 0) + [...sizes.values()].reduce((a, b) => a + b, 0)
+    const drop = (n: number): void => {
+      for (const m of window.slice(0, n)) used -= sizes.get(m) ?? 0
+      window = window.slice(n)
+      start += n
     }
-    window = kept
+    const target = cfg.compressionThreshold * cfg.maxTokens
+    while (used > target && window.length > cfg.preserveRecentMessages) {
+      const n = cfg.compressionStrategy === 'truncate' ? 1 : firstTurnEnd(window)
+      if (window.length - n < cfg.preserveRecentMessages) break
+      drop(n)
+    }
+    while (used > cfg.maxTokens && window.length) drop(1) // the budget itself is a hard limit
+    drop(startWithUser(window))
+    if (used > cfg.maxTokens && withSystem && !cfg.preserveSystemPrompt) withSystem = false
   }
   const messages: ChatMessage[] = []
-  if (systemPrompt) messages.push({ role: 'system', content: systemPrompt })
+  if (withSystem) messages.push({ role: 'system', content: systemPrompt })
+  if (summaryText) messages.push({ role: 'system', content: summaryText })
   for (const m of window) messages.push({ role: m.role, content: m.content })
   messages.push({ role: 'user', content: input })
-  return messages
+  return { messages, dropped: fresh.slice(0, start) }
+}
+
+export function buildContext (cfg: Config['context'], systemPrompt: string, history: StoredMessage[], input: string, summary?: ContextSummary): ChatMessage[] {
+  return planContext(cfg, systemPrompt, history, input, summary).messages
 }

@@ -4,10 +4,11 @@
 import { AppError } from '../core/errors.js'
 import { RateLimiter } from '../core/rate-limit.js'
 import type { Runtime } from '../runtime.js'
-import { buildContext } from './context.js'
+import { planContext } from './context.js'
 import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, ModelResponse, ResolvedPreset, ToolCallRequest, TurnContext, Usage } from './contracts.js'
 import { KeyedQueue } from './queue.js'
 import type { ConversationStore } from './store.js'
+import { ContextSummarizer } from './summary.js'
 
 export type ReplyOptions = NonNullable<Parameters<ChatService['reply']>[2]>
 export type ReplyResult = Awaited<ReturnType<ChatService['reply']>>
@@ -29,9 +30,11 @@ export class ChatPipeline implements ChatService {
   private readonly queue = new KeyedQueue()
   private readonly limiter: RateLimiter
   private readonly active = new Map<string, ActiveContext>()
+  readonly summarizer: ContextSummarizer
 
   constructor (private readonly rt: Runtime, private readonly conversations: ConversationStore) {
     this.limiter = new RateLimiter(() => rt.config.get().chat.userRateLimitPerMinute, 60_000, rt.clock)
+    this.summarizer = new ContextSummarizer(rt, conversations)
   }
 
   async reply (scope: ChatScope, input: string, opts: ReplyOptions = {}): Promise<ReplyResult> {
@@ -77,7 +80,9 @@ export class ChatPipeline implements ChatService {
       const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}) }
       const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)
       const cfg = rt.config.get()
-      const messages = buildContext(cfg.context, systemPrompt, this.conversations.history(scope.conversationId), input)
+      const stored = this.conversations.get(scope.conversationId)
+      const plan = planContext(cfg.context, systemPrompt, stored?.messages ?? [], input, stored?.summary)
+      const messages = plan.messages
       const asked = messages[messages.length - 1]
       if (asked && opts.images?.length) asked.images = opts.images
       const signal = combine(opts.signal, AbortSignal.timeout(cfg.chat.timeoutSeconds * 1000))
@@ -102,6 +107,7 @@ export class ChatPipeline implements ChatService {
       const persisted = this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
       await Promise.all([persisted, opts.onAnswer?.(content)])
+      this.summarizer.afterTurn(scope.conversationId, plan.dropped)
       ctx.turns++
       this.observe(turn, { user: input, assistant: content })
       rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })

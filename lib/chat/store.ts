@@ -7,6 +7,9 @@ import type { Runtime } from '../runtime.js'
 
 export interface StoredMessage { role: 'user' | 'assistant'; content: string; timestamp: number }
 
+/** The model's summary of the messages up to `through` (a message timestamp), for the context. */
+export interface ContextSummary { text: string; through: number }
+
 export interface Conversation {
   id: string
   userId: string
@@ -14,6 +17,7 @@ export interface Conversation {
   createdAt: number
   updatedAt: number
   messages: StoredMessage[]
+  summary?: ContextSummary
 }
 
 export interface ConversationSummary {
@@ -62,6 +66,12 @@ export class ConversationStore {
       { id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: [] }
     const all = [...c.messages, ...messages]
     await this.store.put({ ...c, messages: all.length > max ? all.slice(all.length - max) : all, updatedAt: now })
+  }
+
+  /** Stores the context summary of a conversation (ignored when the conversation is gone meanwhile). */
+  async setSummary (id: string, summary: ContextSummary): Promise<void> {
+    const c = this.store.get(id)
+    if (c) await this.store.put({ ...c, summary })
   }
 
   /** Deletes a conversation; false when it did not exist. */

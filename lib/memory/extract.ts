@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.js'
 import type { PluginLogger } from '../core/logger.js'
 import type { MemoryService } from './service.js'
 import { normalizeCategory, type MemoryCategory } from './types.js'
+import { stripReasoning } from '../chat/reasoning.js'
 
 interface QueuedTurn { user: string; assistant: string; conversationId: string; at: number }
 interface Queue { userId: string; groupId: string; turns: QueuedTurn[] }
@@ -139,7 +140,7 @@ export function extractionPrompt (existing: string[], turns: QueuedTurn[]): stri
 
 /** The facts of a model answer: the first JSON array in it (code fences and reasoning tolerated). */
 export function parseFacts (answer: string): ExtractedFact[] {
-  const text = answer.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '')
+  const text = stripReasoning(answer)
   const start = text.indexOf('[')
   const end = text.lastIndexOf(']')
   if (start < 0 || end <= start) return []

@@ -6,6 +6,7 @@ import type { ModelGateway } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import type { CleanupResult, MemoryService } from './service.js'
 import { CATEGORIES, normalizeCategory, type MemoryCategory, type MemoryRecord } from './types.js'
+import { stripReasoning } from '../chat/reasoning.js'
 
 export interface SummarizeOptions { useLLM: boolean; cleanup: boolean; groupId?: string; model?: string }
 export interface SummarizeResult {
@@ -32,7 +33,7 @@ export function summarizePrompt (memories: MemoryRecord[]): string {
 
 /** The `[category] content` lines of a model answer; reasoning blocks and other text are ignored. */
 export function parseSummaryLines (answer: string): Array<{ category: MemoryCategory; content: string }> {
-  const text = answer.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '').replace(/^[\s\S]*<\/(think|thinking|reasoning)>/i, '')
+  const text = stripReasoning(answer)
   const out: Array<{ category: MemoryCategory; content: string }> = []
   const seen = new Set<string>()
   for (const raw of text.split('\n')) {

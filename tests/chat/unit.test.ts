@@ -2,7 +2,7 @@
 import { expect } from 'chai'
 import { decideTrigger } from '../../lib/chat/trigger.js'
 import { KeyedQueue } from '../../lib/chat/queue.js'
-import { buildContext } from '../../lib/chat/context.js'
+import { buildContext, planContext, SUMMARY_HEAD } from '../../lib/chat/context.js'
 import type { Config } from '../../lib/config/schema.js'
 
 type Cfg = Pick<Config, 'trigger' | 'groups'>
@@ -88,5 +88,41 @@ describe('chat: context window', () => {
     const tight = buildContext({ ...ctxCfg, maxTokens: 3 }, '', history, 'now')
     expect(tight.length).to.be.lessThan(5)
     expect(tight.at(-1)?.content).to.equal('now')
+  })
+
+  // 10 turns of 20 tokens a message (80 Latin characters)
+  const long = Array.from({ length: 20 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: `${String(i).padStart(2, '0')}${'x'.repeat(78)}`, timestamp: Math.floor(i / 2) }))
+  const roomy: Config['context'] = { ...ctxCfg, maxMessages: 100, maxTokens: 400, compressionThreshold: 0.5, preserveRecentMessages: 2 }
+  const ids = (m: Array<{ content: string }>): string[] => m.map((x) => x.content.slice(0, 2))
+
+  it('compresses past the threshold: truncate drops messages, sliding-window whole turns', () => {
+    const t = planContext({ ...roomy, compressionStrategy: 'truncate' }, '', long, 'now')
+    // target 200 tokens: 9 messages of 20 + the input; the window then starts with a user message
+    expect(ids(t.messages.slice(0, -1))).to.deep.equal(['12', '13', '14', '15', '16', '17', '18', '19'])
+    expect(t.dropped.map((m) => m.content.slice(0, 2))).to.deep.equal(ids(long.slice(0, 12)))
+    const w = planContext({ ...roomy, compressionStrategy: 'sliding-window' }, '', long, 'now')
+    expect(w.messages[0]?.role).to.equal('user')
+    expect((w.messages.length - 1) % 2).to.equal(0) // whole turns
+    expect(ids(w.messages.slice(0, -1))).to.deep.equal(['12', '13', '14', '15', '16', '17', '18', '19'])
+  })
+
+  it('keeps preserveRecentMessages past the threshold, but never past the budget', () => {
+    const keep = planContext({ ...roomy, compressionThreshold: 0.1, preserveRecentMessages: 6 }, '', long, 'now')
+    expect(keep.messages.length - 1).to.equal(6) // 120 tokens > 40, kept: they fit the 400 budget
+    const tight = planContext({ ...roomy, maxTokens: 50, preserveRecentMessages: 6 }, '', long, 'now')
+    expect(ids(tight.messages.slice(0, -1))).to.deep.equal(['18', '19'])
+  })
+
+  it('drops the system prompt only without preserveSystemPrompt, when nothing else is left to drop', () => {
+    const sys = 'S'.repeat(400) // 100 tokens
+    expect(planContext({ ...roomy, maxTokens: 60, preserveSystemPrompt: true }, sys, long, 'now').messages[0]?.content).to.equal(sys)
+    const m = planContext({ ...roomy, maxTokens: 60, preserveSystemPrompt: false }, sys, long, 'now').messages
+    expect(m.some((x) => x.role === 'system')).to.equal(false)
+  })
+
+  it('a summary stands for the messages it covers; dropped are the others out of the window', () => {
+    const p = planContext({ ...ctxCfg, maxMessages: 4 }, 'SYS', history, 'now', { text: 'earlier: m0-m3', through: 3 })
+    expect(p.messages.map((x) => x.content)).to.deep.equal(['SYS', `${SUMMARY_HEAD}\nearlier: m0-m3`, 'm6', 'm7', 'm8', 'm9', 'now'])
+    expect(p.dropped.map((m) => m.content)).to.deep.equal(['m4', 'm5'])
   })
 })

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
+import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { EVERYTHING } from '../mcp/helpers.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
@@ -129,6 +129,27 @@ describe('dashboard (chromium e2e)', function () {
     expect(fake.requests.slice(before).some((r) => r.path.endsWith('/chat/completions'))).to.equal(true)
     await page.click('[data-testid="models-e2e"]')
     await page.waitForSelector('[data-testid="channel-models"] >> text=deepseek-chat')
+  })
+
+  it('channels: takes the provider model list, batch-tests it and keeps only the working models', async () => {
+    expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'pick', baseUrl: fake.url, apiKey: 'sk-pick-0001' } })).status).to.equal(200)
+    await page.click('[data-testid="channels-refresh"]') // added through the API: reload the list
+    await page.click('[data-testid="models-pick"]')
+    await page.waitForSelector('[data-testid="channel-models"] >> text=deepseek-chat')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config/channels/pick') && r.request().method() === 'PUT'), page.click('[data-testid="models-use"]')])
+    const models = async (): Promise<string[]> => (await s.api('/api/config/channels/pick')).body.data.models
+    expect(await models()).to.deep.equal(['deepseek-chat', 'gpt-4o', 'gpt-4o-mini'])
+    fake.respond = (body) => body?.model === 'deepseek-chat' ? { status: 500 } : defaultBehavior(body)
+    try {
+      await page.click('[data-testid="batch-pick"]')
+      await page.click('[data-testid="batch-start"]')
+      await page.waitForSelector('[data-testid="batch-progress"][data-pct="100"]')
+      await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config/channels/pick') && r.request().method() === 'PUT'), page.click('[data-testid="batch-keep"]')])
+      expect(await models()).to.deep.equal(['gpt-4o', 'gpt-4o-mini'])
+    } finally {
+      fake.respond = defaultBehavior
+      await s.api('/api/config/channels/pick', { method: 'DELETE' })
+    }
   })
 
   it('channels: a server validation error is shown with its message', async () => {

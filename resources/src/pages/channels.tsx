@@ -54,7 +54,13 @@ function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => vo
 }
 
 interface Result { model: string, index: number, success: boolean, elapsed: number, response?: string, error?: string }
-function BatchTest ({ channel }: { channel: Channel }) {
+/** Sets the models a channel offers (the rest of the channel unchanged). */
+async function saveModels (channel: string, models: string[]): Promise<void> {
+  await api(`/api/config/channels/${encodeURIComponent(channel)}`, { method: 'PUT', json: { models } })
+  toast(`${t('saved')} (${models.length})`)
+}
+
+function BatchTest ({ channel, onChanged }: { channel: Channel, onChanged: () => void }) {
   const [progress, setProgress] = useState<{ completed: number, total: number, successCount: number, failCount: number } | null>(null)
   const [results, setResults] = useState<Result[]>([])
   const [running, setRunning] = useState(false)
@@ -81,6 +87,8 @@ function BatchTest ({ channel }: { channel: Channel }) {
       <span>{progress.completed}/{progress.total} ({pct}%) · <span class="ok">{t('success')} {progress.successCount}</span> · <span class="bad">{t('failed')} {progress.failCount}</span></span>
     </div>}
     {error && <ErrorBox error={error} />}
+    {!running && results.some(r => r.success) && results.some(r => !r.success) &&
+      <Act testid="batch-keep" run={async () => { await saveModels(channel.name, results.filter(r => r.success).map(r => r.model)); onChanged() }}>{t('keepWorking')}</Act>}
     {results.length > 0 && <Table cols={['#', t('model'), t('result'), t('elapsed'), '']} rows={results.map(r => [r.index + 1, r.model,
       <span class={r.success ? 'ok' : 'bad'}>{r.success ? '✓' : '✗'}</span>, `${r.elapsed} ms`, <span class="muted">{r.success ? r.response : r.error}</span>])} />}
   </Card>
@@ -94,7 +102,7 @@ export default function Channels () {
   const done = (): void => { setEditing(null); list.reload() }
   return <div>
     {editing && <ChannelForm key={editing === 'new' ? 'new' : editing.name} initial={editing === 'new' ? undefined : editing} onDone={done} />}
-    <Card title={t('channels')} extra={<><button class="primary" data-testid="channel-add" onClick={() => setEditing('new')}>{t('add')}</button><button onClick={list.reload}>{t('refresh')}</button></>}>
+    <Card title={t('channels')} extra={<><button class="primary" data-testid="channel-add" onClick={() => setEditing('new')}>{t('add')}</button><button data-testid="channels-refresh" onClick={list.reload}>{t('refresh')}</button></>}>
       <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', t('model'), t('status'), t('actions')]} rows={rows.map(c => [
         <b>{c.name}</b>, c.type, <code>{c.baseUrl}</code>, <><code>{c.apiKey}</code>{(c.apiKeys?.length ?? 0) > 0 && <span class="muted"> +{c.apiKeys!.length}</span>}</>, c.model,
         <span class={c.status === 'active' ? 'ok' : 'bad'} data-status={c.enabled ? c.status : 'disabled'} title={c.lastError}>{word(c.enabled ? c.status : 'disabled')}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>,
@@ -106,7 +114,9 @@ export default function Channels () {
           <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/config/channels/${encodeURIComponent(c.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
         </div>])} />}</View>
     </Card>
-    {models && <Card testid="channel-models" title={`${t('models')}: ${models.name}`} extra={<button onClick={() => setModels(null)}>×</button>}><div class="row">{models.list.map(m => <code key={m}>{m}</code>)}</div></Card>}
-    {batch && <BatchTest key={batch.name} channel={batch} />}
+    {models && <Card testid="channel-models" title={`${t('models')}: ${models.name}`} extra={<>
+      <Act testid="models-use" run={async () => { await saveModels(models.name, models.list); list.reload() }}>{t('useModels')}</Act>
+      <button onClick={() => setModels(null)}>×</button></>}><div class="row">{models.list.map(m => <code key={m}>{m}</code>)}</div></Card>}
+    {batch && <BatchTest key={batch.name} channel={batch} onChanged={list.reload} />}
   </div>
 }

@@ -8,6 +8,7 @@ import { LingxiApproval } from './apps/approval.js'
 import { LingxiChat } from './apps/chat.js'
 import { LingxiMemory } from './apps/memory.js'
 import { LingxiHelp } from './apps/help.js'
+import { LingxiPoke } from './apps/poke.js'
 import { ensureStarted, running, setStarter, stopRunning, type Running } from './lib/lifecycle.js'
 import { startLingxi } from './routes/index.js'
 
@@ -16,7 +17,7 @@ setStarter(async (): Promise<Running> => {
   return { rt: l.rt, baseUrls: l.web.baseUrls, localUrl: l.web.localUrl, stop: l.stop }
 })
 
-export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiChat }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiChat }
 
 export const lingxi = {
   start: ensureStarted,

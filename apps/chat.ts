@@ -64,9 +64,10 @@ export class LingxiChat extends pluginBase() {
   }
 }
 
-function scopeOf (e: HostEvent, groupId: string | undefined): ChatScope {
+/** The chat scope of an event's sender (also used for notices, whose sender may be missing). */
+export function scopeOf (e: HostEvent, groupId: string | undefined): ChatScope {
   const userId = String(e.user_id)
-  const nickname = e.sender.card || e.sender.nickname
+  const nickname = e.sender?.card || e.sender?.nickname
   const botName = e.bot?.nickname
   return {
     userId,

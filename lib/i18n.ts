@@ -9,6 +9,7 @@ const TEXTS = {
   'chat.timeout': { 'zh-CN': '模型响应超时了，请稍后再试。', en: 'The model took too long to answer, please try again later.' },
   'chat.modelError': { 'zh-CN': '模型暂时无法回答，请稍后再试。', en: 'The model could not answer right now, please try again later.' },
   'chat.empty': { 'zh-CN': '（模型没有返回内容）', en: '(the model returned nothing)' },
+  'poke.input': { 'zh-CN': '（{name}戳了戳你）', en: '({name} poked you)' },
   'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' }
 } as const
 

@@ -31,6 +31,9 @@ export interface HostEvent {
   user_id: Id
   group_id?: Id
   group_name?: string
+  /** notices: who acted (a poke's sender) and on whom (the poked one) */
+  operator_id?: Id
+  target_id?: Id
   message_id?: Id
   time?: number
   raw_message?: string

@@ -13,6 +13,7 @@ const HELP = `Console commands:
   /private       back to private chat
   /user [id]     speak as another user (no id: the master again)
   /at <text>     send <text> in the current group with an @bot
+  /poke          poke the bot (in the current group or privately)
   /task <name>   run a scheduled task now
   /cd on|off     cooldowns and the duplicate throttle
   /help, /quit   (any other line, also other /lines, is sent as a message)`
@@ -80,6 +81,10 @@ class Console {
         return true
       case '/task':
         await this.host.runTask(arg).then((n) => console.log(`ran ${n} task(s)`), (err: Error) => console.log(paint(31, err.message)))
+        return true
+      case '/poke':
+        this.host.poke({ userId: this.userId, ...(this.groupId ? { groupId: this.groupId } : {}) })
+          .catch((err: Error) => console.log(paint(31, err.message)))
         return true
       case '/at':
         if (!this.groupId) { console.log('/at works in a group: /group <id> first'); return true }

@@ -73,3 +73,43 @@ export function buildMessageEvent(deps: EventDeps, input: MessageInput): Standal
   }
   return e
 }
+
+export interface PokeInput {
+  /** who pokes */
+  userId: Id
+  /** in this group (else a friend poke) */
+  groupId?: Id
+  /** who is poked (default: the bot) */
+  targetId?: Id
+}
+
+/** A poke notice (`notice.group.poke` / `notice.friend.poke`) as icqq and the OneBot adapters give it. */
+export function buildPokeEvent(deps: EventDeps, input: PokeInput): StandaloneEvent {
+  const { profile, account } = deps
+  const isGroup = input.groupId !== undefined
+  const user_id = hostId(profile, input.userId)
+  const group_id = isGroup ? hostId(profile, input.groupId as Id) : undefined
+  const nickname = account.fl.get(String(user_id))?.nickname ?? `user${user_id}`
+  const e = {
+    post_type: 'notice',
+    notice_type: isGroup ? 'group' : 'friend',
+    sub_type: 'poke',
+    self_id: account.uin,
+    user_id,
+    operator_id: user_id,
+    target_id: input.targetId !== undefined ? hostId(profile, input.targetId) : account.uin,
+    time: Math.floor(Date.now() / 1000),
+    message: [],
+    sender: { user_id, nickname }
+  } as unknown as StandaloneEvent
+  if (profile === 'miao') Object.defineProperty(e, 'bot', { value: account, enumerable: false, writable: true, configurable: true })
+  else e.bot = account
+  if (isGroup) {
+    const group = account.pickGroup(group_id as Id)
+    e.group_id = group_id
+    e.group_name = group.name
+    e.group = group
+    e.member = group.pickMember(user_id)
+  } else e.friend = account.pickFriend(user_id)
+  return e
+}

@@ -12,7 +12,7 @@ import { HostConfig } from './config.js'
 import { ContextStore } from './context.js'
 import { schedule } from './cron.js'
 import { deal, type DispatchDeps } from './dispatch.js'
-import { buildMessageEvent, type MessageInput } from './events.js'
+import { buildMessageEvent, buildPokeEvent, type MessageInput, type PokeInput } from './events.js'
 import { createMiniExpress, type MiniExpress } from './express.js'
 import { GlobalScope } from './globals.js'
 import { linkPlugin, prepareRoot, writeFiles } from './host-root.js'
@@ -91,6 +91,7 @@ export interface Host {
   stop(): Promise<void>
   sendPrivate(userId: Id, message: Sendable, opts?: SendOptions): Promise<DealResult>
   sendGroup(groupId: Id, userId: Id, message: Sendable, opts?: SendOptions): Promise<DealResult>
+  poke(input: PokeInput): Promise<DealResult>
   makeEvent(input: MessageInput): StandaloneEvent
   dispatch(e: StandaloneEvent): Promise<DealResult>
   runTask(name: string): Promise<number>
@@ -272,6 +273,11 @@ class StandaloneHost implements Host {
 
   sendGroup(groupId: Id, userId: Id, message: Sendable, opts: SendOptions = {}): Promise<DealResult> {
     return this.dispatch(this.makeEvent({ kind: 'group', groupId, userId, message, atBot: opts.at, nickname: opts.nickname, role: opts.role }))
+  }
+
+  /** A poke notice: `userId` pokes the bot (or `targetId`), in a group or as a friend. */
+  poke(input: PokeInput): Promise<DealResult> {
+    return this.dispatch(buildPokeEvent({ profile: this.profile, account: this.account, transcript: this.recorder }, input))
   }
 
   /** Runs every task with this name now, `fnc()` called unbound as the hosts do; returns how many ran. */

@@ -10,11 +10,17 @@ import { LingxiMemory } from './apps/memory.js'
 import { LingxiHelp } from './apps/help.js'
 import { LingxiPoke } from './apps/poke.js'
 import { ensureStarted, running, setStarter, stopRunning, type Running } from './lib/lifecycle.js'
+import { onProcessExit } from './lib/host/process-exit.js'
 import { startLingxi } from './routes/index.js'
 
 setStarter(async (): Promise<Running> => {
   const l = await startLingxi()
-  return { rt: l.rt, baseUrls: l.web.baseUrls, localUrl: l.web.localUrl, stop: l.stop }
+  // The hosts never call stop (lib/host/process-exit.ts): what is buffered is written on exit.
+  const offExit = onProcessExit(() => l.rt.stats.flushSync())
+  const stop = async (): Promise<void> => {
+    try { await l.stop() } finally { offExit() }
+  }
+  return { rt: l.rt, baseUrls: l.web.baseUrls, localUrl: l.web.localUrl, stop }
 })
 
 export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiChat }

@@ -1,5 +1,8 @@
-// Chat: the catch-all handler (lowest priority, so commands, drawing and games win). Decides with
-// the trigger rules (spec 2.7) whether to answer, then answers through the chat pipeline.
+// Chat: the catch-all handler. Decides with the trigger rules (spec 2.7) whether to answer, then
+// answers through the chat pipeline. It runs after every finite priority (the hosts' built-ins: Miao's
+// 添加 at 50000, the game plugins, every other plugin's commands), and command-looking messages are
+// never chat unless the bot is called by the prefix, so TRSS's `#添加` (priority Infinity, where
+// the order of ties is the import order) still gets its commands (README, "Bot commands").
 import { AppError } from '../lib/core/errors.js'
 import { ensureStarted } from '../lib/lifecycle.js'
 import { isSelfMessage, pluginBase, type HostEvent } from '../lib/host/port.js'
@@ -9,13 +12,16 @@ import type { ChatScope } from '../lib/chat/contracts.js'
 import type { Runtime } from '../lib/runtime.js'
 import { t, type TextKey } from '../lib/i18n.js'
 
+/** Lower runs first in both hosts: the last finite priority (Infinity would tie with TRSS's 添加). */
+const CHAT_PRIORITY = Number.MAX_SAFE_INTEGER
+
 export class LingxiChat extends pluginBase() {
   constructor () {
     super({
       name: 'lingxi-chat',
       dsc: '灵犀对话',
       event: 'message',
-      priority: 5000,
+      priority: CHAT_PRIORITY,
       rule: [{ reg: '^[\\s\\S]*$', fnc: 'chat', log: false }]
     })
   }
@@ -29,7 +35,8 @@ export class LingxiChat extends pluginBase() {
     const isGroup = e.isGroup === true || e.message_type === 'group' || e.group_id !== undefined
     const groupId = isGroup && e.group_id !== undefined ? String(e.group_id) : undefined
     const atBot = e.atBot === true || e.hasAlias === true || (e.at !== undefined && String(e.at) === String(e.self_id))
-    const decision = decideTrigger(rt.config.get(), { isGroup, ...(groupId ? { groupId } : {}), atBot, text: text || (images.length ? '[图片]' : '') })
+    const cfg = rt.config.get()
+    const decision = decideTrigger(cfg, { isGroup, ...(groupId ? { groupId } : {}), atBot, text: text || (images.length ? '[图片]' : ''), commandPrefix: cfg.commandPrefix })
     if (!decision.triggered) return false
     const scope = scopeOf(e, groupId)
     let answered = false

@@ -1,29 +1,45 @@
 // The plugin's single running instance inside the host process. Bot commands reach the services
 // through `running()`; the first plugin class's init() starts it.
+// One per process, not per module instance: a host that imports the plugin again (a cache-busted
+// `index.js?t=…`, or a new bundle after a `git pull`) gets fresh copies of every module, and a
+// module-level variable would start a second runtime on the next port over the same data folder.
+// The state lives on globalThis under a registered symbol, so every copy shares it.
 import type { Runtime } from './runtime.js'
 
 export interface Running { rt: Runtime; baseUrls(): string[]; localUrl: string; stop(): Promise<void> }
 
-let starter: (() => Promise<Running>) | undefined
-let current: Promise<Running> | undefined
+interface ProcessState { current?: Promise<Running> }
 
-/** index.ts registers how to start (it owns the web layer); lib stays free of HTTP. */
+const KEY = Symbol.for('lingxi-plugin.running')
+
+function state (): ProcessState {
+  const g = globalThis as { [KEY]?: ProcessState }
+  return (g[KEY] ??= {})
+}
+
+let starter: (() => Promise<Running>) | undefined
+
+/** index.ts registers how to start (it owns the web layer); lib stays free of HTTP. The copy of the
+ * module that starts first wins; a later copy reuses its runtime until it is stopped. */
 export function setStarter (fn: () => Promise<Running>): void { starter = fn }
 
 export function ensureStarted (): Promise<Running> {
+  const s = state()
+  if (s.current) return s.current
   if (!starter) return Promise.reject(new Error('lingxi starter not registered'))
-  if (!current) {
-    current = starter()
-    current.catch(() => { current = undefined })
-  }
-  return current
+  const p = starter()
+  s.current = p
+  p.catch(() => { if (s.current === p) delete s.current })
+  return p
 }
 
 /** The running instance, if started. */
-export function running (): Promise<Running> | undefined { return current }
+export function running (): Promise<Running> | undefined { return state().current }
 
 export async function stopRunning (): Promise<void> {
-  const c = current
-  current = undefined
-  if (c) await (await c).stop()
+  const s = state()
+  const c = s.current
+  delete s.current
+  const r = await c?.catch(() => undefined) // a failed start has nothing to stop
+  if (r) await r.stop()
 }

@@ -9,7 +9,9 @@ import { type Clock, systemClock } from './core/clock.js'
 import { EventBus } from './core/event-bus.js'
 import { PluginLogger } from './core/logger.js'
 import { type Paths, resolvePaths } from './core/paths.js'
-import { RateLimiter } from './core/rate-limit.js'
+import { secureDataFolders } from './core/private-file.js'
+import { FailureLimiter } from './core/rate-limit.js'
+import { configSecrets, Redactor, registerRedactor } from './core/redact.js'
 import { ConfigService } from './config/service.js'
 import { hostLogger } from './host/port.js'
 import { StatsStore } from './stats/store.js'
@@ -24,7 +26,10 @@ export interface Runtime {
   config: ConfigService
   loginTokens: LoginTokens
   sessions: Sessions
-  loginLimiter: RateLimiter
+  /** Failed logins per client address (routes/auth.ts); the MCP endpoint keeps its own. */
+  loginLimiter: FailureLimiter
+  /** Masks stored secrets in logs, events and error texts (lib/core/redact.ts); domains add their stores. */
+  redactor: Redactor
   stats: StatsStore
   /** Plug-in points of the chat pipeline (lib/chat/contracts.ts). */
   chat: ChatHooks
@@ -48,12 +53,19 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
   const clock = opts.clock ?? systemClock
   const paths = resolvePaths(opts.env ?? process.env)
   const bus = new EventBus()
+  // Registered before anything logs, so even start-up lines are redacted.
+  const redactor = new Redactor()
+  const unregisterRedactor = registerRedactor(redactor)
   let debug = false
   const log = new PluginLogger({ host: hostLogger, bus, logsDir: paths.logsDir, clock, debug: () => debug })
+  // Before any store opens: private modes, leftover temp files removed (lib/core/private-file.ts).
+  await secureDataFolders(paths.dataDir, paths.userConfig, log)
   const config = new ConfigService({ defaultFile: paths.defaultConfig, userFile: paths.userConfig, bus, log, now: () => clock.now() })
   debug = config.get().debug
-  bus.on('config', () => { debug = config.get().debug })
+  redactor.set('config', configSecrets(config.get()))
+  bus.on('config', () => { debug = config.get().debug; redactor.set('config', configSecrets(config.get())) })
   const sessions = await Sessions.open(paths.dataDir, () => config.get().web.sessionTtlHours * 3600_000, { clock, log })
+  redactor.set('sessions', [sessions.secret])
   const stats = await StatsStore.open(paths.dataDir, { clock, log })
   // Domain services (rt.skills, ...) declared by each domain are assigned later by initDomains.
   const rt = {
@@ -66,13 +78,14 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     config,
     loginTokens: new LoginTokens(clock),
     sessions,
-    loginLimiter: new RateLimiter(() => config.get().web.loginRateLimit, 60_000, clock),
+    loginLimiter: new FailureLimiter(() => config.get().web.loginRateLimit, 60_000, clock),
+    redactor,
     stats,
     providers: {},
     chat: { contributors: [], observers: [] },
     onStop: []
   } as Partial<Runtime> as Runtime
-  rt.onStop.push(() => stats.flush(), () => log.flush())
+  rt.onStop.push(unregisterRedactor, () => stats.flush(), () => log.flush())
   return rt
 }
 

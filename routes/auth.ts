@@ -3,6 +3,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import { z } from 'zod'
 import { AppError } from '../lib/core/errors.js'
+import { clientAddress } from '../lib/core/rate-limit.js'
 import type { Runtime } from '../lib/runtime.js'
 import { clearSessionCookie, sessionOf, setSessionCookie } from './_http/auth.js'
 import { A } from './_http/envelope.js'
@@ -10,23 +11,32 @@ import { parseBody } from './_http/validate.js'
 
 const loginBody = z.object({ token: z.string({ error: 'token is required' }).min(1, 'token is required').max(512) })
 
-function limit (rt: Runtime, ctx: Context, what: string): void {
-  const key = `${what}:${ctx.ip}`
-  if (!rt.loginLimiter.take(key)) {
-    const err = new AppError('RATE_LIMITED', 'Too many attempts, try again in a minute')
-    Object.assign(err, { retryAfter: Math.ceil(rt.loginLimiter.retryAfterMs(key) / 1000) })
-    throw err
-  }
+/** The rate-limit bucket of a request: its client address (proxy headers only with web.trustProxy). */
+function bucket (rt: Runtime, ctx: Context, what: string): string {
+  return `${what}:${clientAddress(ctx.req, rt.config.get().web.trustProxy)}`
+}
+
+function rateLimited (rt: Runtime, key: string): AppError {
+  const err = new AppError('RATE_LIMITED', 'Too many failed attempts, try again in a minute')
+  return Object.assign(err, { retryAfter: rt.loginLimiter.retryAfterSeconds(key) })
 }
 
 export function authRoutes (rt: Runtime): Router {
   const r = new Router({ prefix: '/api/auth' })
 
   r.post('/login', A(async (ctx) => {
-    limit(rt, ctx, 'login')
-    const { token } = parseBody(ctx, loginBody)
-    const grant = rt.loginTokens.consume(token)
-    if (!grant) throw new AppError('INVALID_TOKEN', 'Login token is invalid, already used or expired; ask the bot for a new link')
+    // Only failures count, and the token is checked first: a valid one (32 random bytes, single use)
+    // is never refused because someone else at the same address keeps guessing.
+    const key = bucket(rt, ctx, 'login')
+    const parsed = loginBody.safeParse(ctx.request.body)
+    const grant = parsed.success ? rt.loginTokens.consume(parsed.data.token) : undefined
+    if (!grant) {
+      if (rt.loginLimiter.blocked(key)) throw rateLimited(rt, key)
+      rt.loginLimiter.fail(key)
+      if (rt.loginLimiter.blocked(key)) rt.log.warn('Dashboard login: too many invalid tokens; this address is refused for a minute (valid tokens still work)', { address: key.slice('login:'.length) })
+      parseBody(ctx, loginBody)
+      throw new AppError('INVALID_TOKEN', 'Login token is invalid, already used or expired; ask the bot for a new link')
+    }
     const session = rt.sessions.issue(grant.userId, grant.isMaster)
     setSessionCookie(ctx, session.token, session.expiresAt)
     rt.log.info('Dashboard login', { userId: grant.userId })
@@ -39,8 +49,11 @@ export function authRoutes (rt: Runtime): Router {
   }))
 
   r.post('/refresh', A(async (ctx) => {
-    limit(rt, ctx, 'refresh')
     const s = sessionOf(ctx)
+    // Refreshing needs a valid session; the limit (per user) only stops one session minting many.
+    const key = `refresh:${s.sub}`
+    if (rt.loginLimiter.blocked(key)) throw rateLimited(rt, key)
+    rt.loginLimiter.fail(key)
     const next = rt.sessions.issue(s.sub, s.isMaster === true)
     await rt.sessions.revoke(s)
     setSessionCookie(ctx, next.token, next.expiresAt)

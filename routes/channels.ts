@@ -2,6 +2,7 @@
 // and the provider's model list. Registered before configRoutes (which owns /api/config/:section).
 import Router from '@koa/router'
 import { z } from 'zod'
+import { redact } from '../lib/core/redact.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply } from './_http/envelope.js'
 import { bodyOf, parseBody } from './_http/validate.js'
@@ -39,7 +40,8 @@ export function channelRoutes (rt: Runtime): Router {
     const res = await rt.channels.gateway.call({
       channel: ch.name, ...(model ? { model } : {}), messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, source: 'other'
     }, undefined, { anyState: true })
-    return { latency: res.latencyMs, model: res.model, response: res.content.slice(0, 100) }
+    // The reply of a relay may echo the key: redacted before it is cut (a cut key would escape the mask).
+    return { latency: res.latencyMs, model: res.model, response: redact(res.content).slice(0, 100) }
   }))
 
   r.get('/:name/models', A(async (ctx) => rt.channels.gateway.listModels(channels().get(ctx.params.name ?? ''))))

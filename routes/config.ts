@@ -2,6 +2,7 @@
 // variant 1's `{path, value}` body on PUT /api/config, and per-group settings.
 import Router from '@koa/router'
 import { z } from 'zod'
+import { own } from '../lib/core/dict.js'
 import { AppError } from '../lib/core/errors.js'
 import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
 import { maskSecrets } from '../lib/config/secrets.js'
@@ -19,7 +20,7 @@ const groupPut = z.strictObject({
 })
 
 function groupView (cfg: Config, id: string): Record<string, unknown> {
-  const g = cfg.groups[id]
+  const g = own(cfg.groups, id)
   return {
     groupId: id,
     preset: g?.preset || cfg.presets.defaultId,
@@ -86,7 +87,7 @@ export function configRoutes (rt: Runtime): Router {
       const errors = issuesToErrors(parsed.error.issues)
       throw new AppError('INVALID_CONFIG', `Invalid group config: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     }
-    const current = cfg.get().groups[id] ?? {}
+    const current = own(cfg.get().groups, id) ?? {}
     const patch = parsed.data
     const next = { ...current, ...patch, trigger: { ...(current as { trigger?: object }).trigger, ...patch.trigger } }
     const { updated } = await cfg.update({ groups: { [id]: next } })

@@ -1,9 +1,10 @@
 // Spec 4.2 logs part (style A, variant 1) plus the log file list and template placeholders.
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import Router from '@koa/router'
 import { z } from 'zod'
 import { LOG_LEVELS } from '../lib/core/logger.js'
+import { readPrivateText } from '../lib/core/private-file.js'
 import type { Runtime } from '../lib/runtime.js'
 import { PLACEHOLDERS, renderTemplate } from '../lib/templates/placeholders.js'
 import { A } from './_http/envelope.js'
@@ -27,10 +28,11 @@ async function logFiles (dir: string): Promise<Array<{ name: string; size: numbe
   let names: string[]
   try { names = await readdir(dir) } catch { return [] }
   const files = await Promise.all(names.filter((n) => n.endsWith('.log')).map(async (name) => {
-    const s = await stat(join(dir, name))
-    return { name, size: s.size, modified: s.mtime.toISOString() }
+    const s = await lstat(join(dir, name)).catch(() => undefined)
+    // A symlink planted among the logs is never listed or read (lib/core/private-file.ts).
+    return s?.isFile() ? { name, size: s.size, modified: s.mtime.toISOString() } : undefined
   }))
-  return files.sort((a, b) => b.name.localeCompare(a.name))
+  return files.filter((f) => f !== undefined).sort((a, b) => b.name.localeCompare(a.name))
 }
 
 export function logsRoutes (rt: Runtime): Router {
@@ -55,7 +57,7 @@ export function logsRoutes (rt: Runtime): Router {
     await rt.log.flush()
     const out: string[] = []
     for (const f of await logFiles(rt.paths.logsDir)) {
-      const text = await readFile(join(rt.paths.logsDir, f.name), 'utf8')
+      const text = await readPrivateText(join(rt.paths.logsDir, f.name)).catch(() => '')
       const errs = text.split('\n').filter((l) => l.includes('[ERROR]') || l.includes('[WARN]'))
       out.unshift(...errs)
       if (out.length >= lines) break

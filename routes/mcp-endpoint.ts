@@ -1,10 +1,12 @@
 // Our own MCP endpoint at /mcp (spec 4.7 last table). Not behind the dashboard login: its own API key
-// (config mcp.server.apiKey, `Authorization: Bearer` or `X-API-Key`, constant-time compare). While no
+// (config mcp.server.apiKey, `Authorization: Bearer` or `X-API-Key`, constant-time compare, wrong keys
+// rate limited per client address). While no
 // key is set it answers 503 saying how to turn it on (DECISIONS part 4). The SDK transports write
 // to the raw node response, so handlers set ctx.respond = false and pass the parsed body.
 import Router from '@koa/router'
 import type { Context, Next } from 'koa'
-import { keyMatches, type McpEndpoint, offeredKey, sendJsonRpcError } from '../lib/mcp/endpoint.js'
+import { clientAddress, FailureLimiter } from '../lib/core/rate-limit.js'
+import { keyMatches, type McpEndpoint, offeredKey, sendJsonRpcError, UNGUESSABLE_KEY_LENGTH } from '../lib/mcp/endpoint.js'
 import type { Runtime } from '../lib/runtime.js'
 
 const OFF_MESSAGE = 'The MCP endpoint is off: set an API key in mcp.server.apiKey (dashboard configuration or PUT /api/config/mcp) to turn it on'
@@ -22,6 +24,17 @@ function mountPrefix (ctx: Context): string {
 
 export function mcpEndpointRoutes (rt: Runtime): Router {
   const r = new Router()
+  const limiter = new FailureLimiter(() => rt.config.get().web.loginRateLimit, 60_000, rt.clock)
+  // A short key can be guessed: say so once per key (the limiter then also refuses it while limited).
+  let warned = ''
+  const checkKey = (): void => {
+    const key = rt.config.get().mcp.server.apiKey
+    if (!key || key.length >= UNGUESSABLE_KEY_LENGTH || key === warned) return
+    warned = key
+    rt.log.warn(`mcp.server.apiKey is shorter than ${UNGUESSABLE_KEY_LENGTH} characters: use a long random key for the MCP endpoint`)
+  }
+  checkKey()
+  rt.onStop.push(rt.bus.on('config', checkKey))
 
   // Runs for every /mcp route below: the endpoint is on, the key matches; then raw node I/O.
   const guard = async (ctx: Context, next: Next): Promise<void> => {
@@ -29,7 +42,17 @@ export function mcpEndpointRoutes (rt: Runtime): Router {
     const endpoint = endpointOf(rt)
     const key = rt.config.get().mcp.server.apiKey
     if (!endpoint || !key) return sendJsonRpcError(ctx.res, 503, -32000, OFF_MESSAGE)
-    if (!keyMatches(offeredKey(ctx.req.headers), key)) {
+    // Wrong keys are counted per client address (like logins); past web.loginRateLimit per minute that
+    // address gets 429. A correct key is checked first and passes unless the key is short enough to guess.
+    const bucket = clientAddress(ctx.req, rt.config.get().web.trustProxy)
+    const good = keyMatches(offeredKey(ctx.req.headers), key)
+    if (limiter.blocked(bucket) && (!good || key.length < UNGUESSABLE_KEY_LENGTH)) {
+      const seconds = limiter.retryAfterSeconds(bucket)
+      return sendJsonRpcError(ctx.res, 429, -32029, `Too many requests with a wrong MCP API key from this address; try again in ${seconds} s`, { 'Retry-After': String(seconds) })
+    }
+    if (!good) {
+      limiter.fail(bucket)
+      if (limiter.blocked(bucket)) rt.log.warn('MCP endpoint: too many wrong API keys; this address is refused for a minute', { address: bucket })
       return sendJsonRpcError(ctx.res, 401, -32001, 'Unauthorized: a valid MCP API key is required (Authorization: Bearer <key> or X-API-Key)', { 'WWW-Authenticate': 'Bearer' })
     }
     try {

@@ -3,6 +3,7 @@
 // disconnect and reload in style A). DECISIONS part 2.
 import Router from '@koa/router'
 import type { Context } from 'koa'
+import { dict } from '../lib/core/dict.js'
 import { AppError } from '../lib/core/errors.js'
 import type { McpManager } from '../lib/mcp/manager.js'
 import type { Runtime } from '../lib/runtime.js'
@@ -28,11 +29,14 @@ function requiredString (body: Record<string, unknown>, key: string): string {
   return v
 }
 
-/** `{ name, config }`; a body without `config` is read as the config itself (desktop style). */
-function addBody (ctx: Context): { name: unknown; config: unknown } {
+/**
+ * `{ name, config, trust? }`; a body without `config` is read as the config itself (desktop style).
+ * `trust` (true/false or 'trusted'/'untrusted', default untrusted) may be top-level or in the config.
+ */
+function addBody (ctx: Context): { name: unknown; config: unknown; trust?: unknown } {
   const b = objectBody(ctx)
   if (typeof b.name !== 'string' || b.name.trim() === '') throw new AppError('INVALID_ARGS', 'name is required')
-  if (b.config !== undefined) return { name: b.name, config: b.config }
+  if (b.config !== undefined) return { name: b.name, config: b.config, ...(b.trust !== undefined ? { trust: b.trust } : {}) }
   const { name, ...rest } = b
   if (Object.keys(rest).length === 0) throw new AppError('INVALID_ARGS', 'config is required')
   return { name, config: rest }
@@ -45,8 +49,8 @@ function serverRoutes (rt: Runtime, r: Router): void {
   r.get('/servers', B(() => mcpOf(rt).list()))
   r.get('/servers/:name', B((ctx) => mcpOf(rt).get(param(ctx))))
   r.post('/servers', B(async (ctx) => {
-    const { name, config } = addBody(ctx)
-    return created(await mcpOf(rt).add(name, config))
+    const { name, config, trust } = addBody(ctx)
+    return created(await mcpOf(rt).add(name, config, trust))
   }))
   r.delete('/servers/:name', B(async (ctx) => {
     await mcpOf(rt).remove(param(ctx))
@@ -82,8 +86,10 @@ export function mcpRoutes (rt: Runtime): Router[] {
   serverRoutes(rt, r)
   r.put('/servers/:name', B(async (ctx) => {
     const b = objectBody(ctx)
+    // `{ trust }` alone changes only the master's trust (the tools' risk, at once, no reconnect).
+    if ((b.config === undefined || b.config === null) && b.trust !== undefined) return mcpOf(rt).setTrust(param(ctx), b.trust)
     if (b.config === undefined || b.config === null) throw new AppError('INVALID_ARGS', 'config is required')
-    return mcpOf(rt).update(param(ctx), b.config)
+    return mcpOf(rt).update(param(ctx), b.config, b.trust)
   }))
   r.get('/servers/:name/tools', B((ctx) => mcpOf(rt).tools(param(ctx))))
   r.post('/import', B(async (ctx) => {
@@ -105,7 +111,7 @@ export function mcpRoutes (rt: Runtime): Router[] {
     const name = requiredString(b, 'name')
     const args = b.args ?? b.arguments ?? {}
     if (!args || typeof args !== 'object' || Array.isArray(args)) throw new AppError('INVALID_ARGS', 'args must be an object')
-    const strArgs: Record<string, string> = {}
+    const strArgs = dict<string>() // keys from the request
     for (const [k, v] of Object.entries(args as Record<string, unknown>)) strArgs[k] = typeof v === 'string' ? v : JSON.stringify(v)
     return mcpOf(rt).getPrompt(serverName, name, strArgs)
   }))

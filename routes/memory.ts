@@ -1,6 +1,7 @@
 // Memory, variant B (spec 4.8, style B) at /api/memory. Numeric `:id` paths are always primary keys;
 // a user's memories live under /user/:userId.
 import Router from '@koa/router'
+import { dict, type Dict } from '../lib/core/dict.js'
 import type { Context } from 'koa'
 import { z } from 'zod'
 import { badRequest } from '../lib/core/errors.js'
@@ -31,8 +32,9 @@ function shaped (ctx: Context, records: MemoryRecord[]): unknown {
   const format = typeof ctx.query.format === 'string' ? ctx.query.format : 'tree'
   if (format === 'list') return records
   if (format !== 'tree') throw badRequest('format must be tree or list')
-  const tree: Record<string, Record<string, MemoryRecord[]>> = {}
-  for (const r of records) ((tree[r.category] ??= {})[r.subType || 'general'] ??= []).push(r)
+  // subType is free text: null-prototype records (a subType `__proto__` is a key like any other)
+  const tree = dict<Dict<MemoryRecord[]>>()
+  for (const r of records) ((tree[r.category] ??= dict())[r.subType || 'general'] ??= []).push(r)
   return tree
 }
 

@@ -4,6 +4,7 @@ import type Router from '@koa/router'
 import type { Context } from 'koa'
 import { z } from 'zod'
 import type { ChatScope, ToolResult } from '../lib/chat/contracts.js'
+import { dict } from '../lib/core/dict.js'
 import { AppError, errorText, notFound } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
 import { triggerMatches } from '../lib/skills/activation.js'
@@ -141,7 +142,7 @@ export function registerSkillToolRoutes (r: Router, rt: Runtime): void {
   r.get('/tools/by-source', B(() => {
     const admin = toolAdminOf(rt)
     const group = () => ({ count: 0, tools: [] as Array<{ name: string; description: string }> })
-    const out = { builtin: group(), custom: group(), script: group(), mcp: {} as Record<string, ReturnType<typeof group>> }
+    const out = { builtin: group(), custom: group(), script: group(), mcp: dict<ReturnType<typeof group>>() } // keyed by server name
     for (const t of admin?.all() ?? []) {
       const g = t.source === 'mcp' ? (out.mcp[t.server ?? 'unknown'] ??= group()) : out[t.source]
       g.tools.push({ name: t.name, description: t.description })
@@ -209,7 +210,7 @@ export function registerSkillToolRoutes (r: Router, rt: Runtime): void {
 
   r.get('/discover', B(() => {
     const admin = toolAdminOf(rt)
-    const categories: Record<string, { name: string; count: number; enabled: boolean; tools: Array<{ name: string; description: string; enabled: boolean }> }> = {}
+    const categories = dict<{ name: string; count: number; enabled: boolean; tools: Array<{ name: string; description: string; enabled: boolean }> }>()
     const all = admin?.all() ?? []
     for (const c of admin?.categories() ?? []) categories[c.key] = { name: c.name, count: c.toolCount, enabled: c.enabled, tools: [] }
     for (const t of all) categories[t.category]?.tools.push({ name: t.name, description: t.description, enabled: admin?.enabled(t.name) ?? false })

@@ -3,6 +3,7 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError } from '../lib/core/errors.js'
+import { redactDeep } from '../lib/core/redact.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
@@ -38,7 +39,8 @@ export function testPanelRoutes (rt: Runtime): Router {
     await tests().run(ch, models, {
       concurrency: body.concurrency,
       clearPrevious: body.clearPrevious,
-      emit: (event, data) => { sse.send(event, data) },
+      // Frames carry upstream texts (answers, errors) that may echo the channel's key.
+      emit: (event, data) => { sse.send(event, redactDeep(data)) },
       closed: () => sse.closed
     })
     sse.close()
@@ -54,7 +56,7 @@ export function testPanelRoutes (rt: Runtime): Router {
     const model = body.model ?? ch.models[0] ?? (ch.model || undefined)
     if (!model) throw new AppError('BAD_REQUEST', 'No testable models')
     const sse = openSse(ctx, rt.bus)
-    await tests().quick(ch, model, body.message, (event, data) => { sse.send(event, data) })
+    await tests().quick(ch, model, body.message, (event, data) => { sse.send(event, redactDeep(data)) })
     sse.close()
   }))
 

@@ -1,6 +1,7 @@
 // Spec 4.5 variant A (style A, DECISIONS part 2): GET /api/tools, GET /api/tools/:name, the toggles
 // and POST /api/tools/call; plus variant B's deprecated endpoints (style B, `deprecated: true`).
 import Router from '@koa/router'
+import { dict } from '../lib/core/dict.js'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
@@ -34,7 +35,7 @@ export function toolRoutesA (rt: Runtime): Router {
   }))
 
   r.get('/', A(() => {
-    const categories: Record<string, { name: string; enabled: boolean }> = {}
+    const categories = dict<{ name: string; enabled: boolean }>() // keys: tool categories (scripts choose theirs)
     for (const c of reg().categories()) categories[c.key] = { name: c.name, enabled: c.enabled }
     return { tools: reg().list({ includeDisabled: true }).map((t) => toolView(rt, t)), categories }
   }))

@@ -13,11 +13,23 @@ import { kitOf } from './tools-shared.js'
 
 const MAX_SOURCE = 256 * 1024
 const source = z.string({ error: 'source is required' }).max(MAX_SOURCE, `source must be at most ${MAX_SOURCE} bytes`)
+// The master's settings of a script tool (what the script declares about itself is only a hint).
+const risk = z.enum(['low', 'medium', 'high'], { error: 'risk must be low, medium or high' })
+const dangerous = z.boolean({ error: 'dangerous must be a boolean' })
 const createScript = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100),
-  source: source.default('')
+  source: source.default(''),
+  risk: risk.default('high'),
+  dangerous: dangerous.default(false)
 }, { error: 'body must be a JSON object' })
-const updateScript = z.object({ source }, { error: 'body must be a JSON object' })
+const updateScript = z.object({
+  source: source.optional(),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  risk: risk.optional(),
+  dangerous: dangerous.optional()
+}, { error: 'body must be a JSON object' }).refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'source, enabled, risk or dangerous is required' })
+
+const OFF_NOTE = 'disabled: not offered to chat until the master enables it'
 
 /** Header values are secrets (DECISIONS part 4): masked when read. */
 const masked = (t: StoredCustomTool): StoredCustomTool =>
@@ -27,6 +39,8 @@ export function toolFileRoutes (rt: Runtime): Router {
   const r = new Router({ prefix: '/api/tools' })
   const kit = () => kitOf(rt)
   const nameOf = (raw: string): string => parseScriptName(raw).name
+  /** Enabling a script also lifts the registry's own switch for it (config tools.disabledTools). */
+  const switchOn = async (name: string): Promise<void> => { if (kit().registry.get(name)) await kit().registry.setEnabled(name, true) }
 
   // ---- custom -------------------------------------------------------------------------------------
   r.get('/custom', B(() => kit().custom.configs().map(masked)))
@@ -66,17 +80,32 @@ export function toolFileRoutes (rt: Runtime): Router {
     if (await kit().scripts.existing(name)) throw new AppError('CONFLICT', `Script tool ${name} already exists`)
     const owner = kit().registry.get(name)
     if (owner && owner.source !== 'script') throw new AppError('CONFLICT', `A ${owner.source} tool named ${name} already exists`)
+    // A new script is saved off: the master enables it (PUT { enabled: true }) after reading it.
+    const settings = await kit().scripts.configure(name, { enabled: false, risk: body.risk, dangerous: body.dangerous })
     const state = await kit().scripts.write(name, ext ?? '.js', body.source)
-    return created({ name, filename: `${name}${ext ?? '.js'}`, ...state }, 'Script tool created')
+    return created({ name, filename: `${name}${ext ?? '.js'}`, ...state, ...settings }, `Script tool ${name} created, ${OFF_NOTE}`)
   }))
   r.put('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')
-    const { source: text } = parseBody(ctx, updateScript)
+    const body = parseBody(ctx, updateScript)
     const found = await kit().scripts.existing(name)
     if (!found) throw new AppError('TOOL_NOT_FOUND', `Script tool ${name} does not exist`)
-    const state = await kit().scripts.write(name, found.ext, text)
-    const message = state.error ? `Script tool ${name} saved, but it failed to load: ${state.error}` : `Script tool ${name} saved and hot-reloaded`
-    return reply({ name, filename: `${name}${found.ext}`, ...state }, { message })
+    // New code is off again unless the same request enables it (the dashboard's editor sends its switch).
+    const enabled = body.source !== undefined ? body.enabled === true : body.enabled
+    const settings = await kit().scripts.configure(name, {
+      ...(enabled !== undefined ? { enabled } : {}), ...(body.risk ? { risk: body.risk } : {}), ...(body.dangerous !== undefined ? { dangerous: body.dangerous } : {})
+    })
+    if (body.source === undefined) {
+      if (enabled === true) await switchOn(name)
+      const file = await kit().scripts.read(name)
+      const { source: _src, ...view } = file
+      return reply(view, { message: `Script tool ${name} settings saved (${settings.enabled ? 'enabled' : OFF_NOTE})` })
+    }
+    const state = await kit().scripts.write(name, found.ext, body.source)
+    if (settings.enabled) await switchOn(name)
+    const off = settings.enabled ? '' : ` (${OFF_NOTE})`
+    const message = state.error ? `Script tool ${name} saved, but it failed to load: ${state.error}` : `Script tool ${name} saved and hot-reloaded${off}`
+    return reply({ name, filename: `${name}${found.ext}`, ...state, ...settings }, { message })
   }))
   r.delete('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')

@@ -56,6 +56,6 @@ export const argsField = z.record(z.string(), z.unknown(), { error: 'arguments m
 
 /** Checks the required fields of a tool's input schema (INVALID_ARGS names the missing ones). */
 export function checkArgs (t: RegisteredTool, args: Record<string, unknown>): void {
-  const missing = (t.inputSchema.required ?? []).filter((k) => args[k] === undefined)
+  const missing = (t.inputSchema.required ?? []).filter((k) => !Object.hasOwn(args, k) || args[k] === undefined)
   if (missing.length) throw new AppError('INVALID_ARGS', `Missing required argument(s): ${missing.join(', ')}`)
 }

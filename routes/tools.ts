@@ -34,7 +34,8 @@ export const builtinConfigPatch = z.strictObject({
   approvalSessionBypassMaxRisk: risk,
   maxRounds: z.number().int().min(1).max(50),
   watchScripts: z.boolean(),
-  eventProbability: z.number().min(0).max(1)
+  eventProbability: z.number().min(0).max(1),
+  scriptTimeoutMs: z.number().int().min(100).max(600_000)
 }, { error: 'body must be a JSON object' }).partial()
 type ConfigPatch = z.infer<typeof builtinConfigPatch>
 

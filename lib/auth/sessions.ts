@@ -1,10 +1,11 @@
-// Session tokens: HS256 JWTs signed with a random secret kept in the data folder (mode 0600), a `jti`
+// Session tokens: HS256 JWTs signed with a random secret kept in the data folder (mode 0600, never read
+// through a symlink: a planted link is moved aside and a new secret made, ending every session), a `jti`
 // on every token, and revocation by jti persisted until the token would have expired anyway.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import jwt from 'jsonwebtoken'
 import { type Clock, systemClock } from '../core/clock.js'
+import { moveAside, readPrivateFile, UnsafeFileError, writePrivateFile } from '../core/private-file.js'
 import { Store } from '../core/store.js'
 import type { PluginLogger } from '../core/logger.js'
 
@@ -21,7 +22,7 @@ export class Sessions {
   ) {}
 
   static async open (dataDir: string, ttlMs: () => number, opts: { clock?: Clock; log?: PluginLogger } = {}): Promise<Sessions> {
-    const secret = loadOrCreateSecret(join(dataDir, 'jwt-secret'))
+    const secret = await loadOrCreateSecret(join(dataDir, 'jwt-secret'), opts.log, (opts.clock ?? systemClock).now())
     const store = await Store.open<RevocationData>(join(dataDir, 'sessions.json'), { revoked: {} }, opts.log ? { log: opts.log } : {})
     return new Sessions(secret, store, ttlMs, opts.clock ?? systemClock)
   }
@@ -44,16 +45,28 @@ export class Sessions {
       for (const [k, exp] of Object.entries(d.revoked)) if (exp * 1000 <= now) delete d.revoked[k]
       d.revoked[claims.jti] = claims.exp
     })
+    for (const fn of [...this.revokeListeners]) { try { fn(claims.jti) } catch { /* one listener must not stop the others */ } }
+  }
+
+  private readonly revokeListeners = new Set<(jti: string) => void>()
+
+  /** Calls `fn` with the jti of every session revoked from now on (open event streams end on it). */
+  onRevoke (fn: (jti: string) => void): () => void {
+    this.revokeListeners.add(fn)
+    return () => { this.revokeListeners.delete(fn) }
   }
 }
 
-function loadOrCreateSecret (file: string): string {
-  if (existsSync(file)) {
-    const s = readFileSync(file, 'utf8').trim()
-    if (s.length >= 32) return s
+async function loadOrCreateSecret (file: string, log: PluginLogger | undefined, now: number): Promise<string> {
+  try {
+    const s = (await readPrivateFile(file))?.toString('utf8').trim()
+    if (s !== undefined && s.length >= 32) return s
+  } catch (err) {
+    if (!(err instanceof UnsafeFileError)) throw err
+    const aside = await moveAside(file, 'refused', now)
+    log?.error(`Session secret ${basename(file)} refused (${err.message}); moved aside${aside ? ` to ${basename(aside)}` : ''}, a new secret ends every session`, { file: basename(file) })
   }
   const secret = randomBytes(48).toString('base64url')
-  writeFileSync(file, secret, { mode: 0o600 })
-  chmodSync(file, 0o600)
+  await writePrivateFile(file, secret)
   return secret
 }

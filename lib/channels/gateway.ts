@@ -6,6 +6,7 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionToo
 import type { ChatMessage, ImageRequest, ModelGateway, ModelRequest, ModelResponse, ToolCallRequest, Usage } from '../chat/contracts.js'
 import { channelSchema, type ChannelConfig } from '../config/schema.js'
 import { AppError, errorText } from '../core/errors.js'
+import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { buildClient, openaiModule, type TemplateContext } from './client.js'
 import { loadInputImage } from './image-input.js'
@@ -23,10 +24,13 @@ export interface CallOptions {
 
 export interface GatewayResponse extends ModelResponse { keyInfo: KeyInfo | null }
 
-/** Why one attempt failed, and what to do next. */
+/**
+ * Why one attempt failed, and what to do next. The message is redacted here: it becomes the answer,
+ * the channel's lastError, the stats entry and the log line, and upstreams may echo the key in it.
+ */
 type FailureKind = 'key' | 'connection' | 'timeout' | 'model' | 'abort'
 class Failure extends Error {
-  constructor (readonly kind: FailureKind, message: string, readonly status?: number) { super(message) }
+  constructor (readonly kind: FailureKind, message: string, readonly status?: number) { super(redact(message)) }
 }
 
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
@@ -114,7 +118,8 @@ export class ChannelGateway implements ModelGateway {
     const record = opts.record !== false
     try {
       const { value, key } = await this.withKeys(ch, opts, (k) => this.attempt(ch, k, model, req, onDelta))
-      const res: GatewayResponse = { ...value, channel: ch.name, latencyMs: this.rt.clock.now() - started, keyInfo: key ? { name: key.name, index: key.index } : null }
+      // A relay may echo the key in an answer too: the text that is kept (conversations, test results) is redacted.
+      const res: GatewayResponse = { ...value, content: redact(value.content), channel: ch.name, latencyMs: this.rt.clock.now() - started, keyInfo: key ? { name: key.name, index: key.index } : null }
       if (record) this.record(ch, model, req.source, req.scope, res.usage, started, undefined)
       this.channels.markOk(ch)
       return res

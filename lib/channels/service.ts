@@ -6,6 +6,7 @@ import { channelSchema, type ChannelConfig } from '../config/schema.js'
 import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
 import { sameJson } from '../config/object-paths.js'
 import { AppError } from '../core/errors.js'
+import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 
 export type ChannelStatus = 'active' | 'error' | 'disabled'
@@ -76,7 +77,8 @@ export class ChannelService {
 
   markOk (ch: ChannelConfig): void { this.setHealth(ch, 'active', '') }
 
-  markError (ch: ChannelConfig, error: string): void { this.setHealth(ch, 'error', error) }
+  /** `error` is shown as lastError: secrets an upstream echoed are masked. */
+  markError (ch: ChannelConfig, error: string): void { this.setHealth(ch, 'error', redact(error)) }
 
   /**
    * Channels to try for a request, best first. A named channel must exist and be enabled. Otherwise:

@@ -106,11 +106,12 @@ export class ChatPipeline implements ChatService {
       // (a bot reply need not wait for the disk; the next turn and the API still wait for both).
       const persisted = this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
+      // counted before the answer goes out: a host may end the process as soon as the user has it
+      rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
       await Promise.all([persisted, opts.onAnswer?.(content)])
       this.summarizer.afterTurn(scope.conversationId, plan.dropped)
       ctx.turns++
       this.observe(turn, { user: input, assistant: content })
-      rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
       return { response: content, usage, conversationId: scope.conversationId }
     } finally {
       ctx.processing = false

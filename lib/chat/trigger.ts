@@ -8,6 +8,8 @@ export interface TriggerInput {
   /** The bot was @-mentioned (or called by its name). */
   atBot: boolean
   text: string
+  /** The plugin's own command prefix (`commandPrefix`, `#lx` by default). */
+  commandPrefix?: string
 }
 
 export interface TriggerDecision {
@@ -19,12 +21,24 @@ export interface TriggerDecision {
 
 const NO: TriggerDecision = { triggered: false, text: '' }
 
+// What the hosts' commands start with: `#` (`/` too: TRSS turns a leading `/` into `#`), the game
+// prefixes `*` (星铁) and `%` (绝区零), full-width forms included (README, "Bot commands").
+const COMMAND_START = /^[#＃*＊※%％/]/
+
+/** A message meant for a command of some plugin (the host's, another plugin's or ours), not chat. */
+export function looksLikeCommand (text: string, commandPrefix?: string): boolean {
+  const t = text.trimStart()
+  return COMMAND_START.test(t) || (!!commandPrefix && t.toLowerCase().startsWith(commandPrefix.toLowerCase()))
+}
+
 export function decideTrigger (cfg: Pick<Config, 'trigger' | 'groups'>, m: TriggerInput, random: () => number = Math.random): TriggerDecision {
   const text = m.text.trim()
   const prefix = cfg.trigger.prefix.trim()
   const hasPrefix = prefix !== '' && text.startsWith(prefix)
   const stripped = hasPrefix ? text.slice(prefix.length).replace(/^[\s,，:：]+/, '') : text
   const yes = (reason: TriggerDecision['reason']): TriggerDecision => stripped ? { triggered: true, text: stripped, reason } : NO
+  // commands pass on to the plugins they are meant for, unless the bot is called by the prefix
+  if (!hasPrefix && looksLikeCommand(text, m.commandPrefix)) return NO
   if (!m.isGroup) {
     const mode = cfg.trigger.private
     if (mode === 'always') return yes(hasPrefix ? 'prefix' : 'always')

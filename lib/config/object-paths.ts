@@ -1,4 +1,6 @@
-// Small helpers over plain JSON objects: deep merge, leaf paths, dotted get/set.
+// Small helpers over plain JSON objects: deep merge, leaf paths, dotted get/set. Keys come from input
+// (group ids, server names): own() and setOwn() so `__proto__` or `constructor` is only ever a key.
+import { own, setOwn } from '../core/dict.js'
 
 export type PlainObject = Record<string, unknown>
 
@@ -10,9 +12,10 @@ export function isPlainObject (v: unknown): v is PlainObject {
 export function deepMerge (base: PlainObject, over: PlainObject): PlainObject {
   const out: PlainObject = { ...base }
   for (const [k, v] of Object.entries(over)) {
+    const prev = own(out, k)
     if (v === null) delete out[k]
-    else if (isPlainObject(v) && isPlainObject(out[k])) out[k] = deepMerge(out[k] as PlainObject, v)
-    else if (v !== undefined) out[k] = structuredClone(v)
+    else if (isPlainObject(v) && isPlainObject(prev)) setOwn(out, k, deepMerge(prev, v))
+    else if (v !== undefined) setOwn(out, k, structuredClone(v))
   }
   return out
 }
@@ -31,7 +34,7 @@ export function getPath (obj: unknown, path: readonly string[]): unknown {
   let cur: unknown = obj
   for (const k of path) {
     if (Array.isArray(cur) && /^\d+$/.test(k)) cur = cur[Number(k)]
-    else if (isPlainObject(cur)) cur = cur[k]
+    else if (isPlainObject(cur)) cur = own(cur, k)
     else return undefined
   }
   return cur
@@ -42,8 +45,8 @@ export function objectAt (path: readonly string[], value: unknown): PlainObject 
   const root: PlainObject = {}
   let cur = root
   path.forEach((k, i) => {
-    if (i === path.length - 1) cur[k] = value
-    else { const next: PlainObject = {}; cur[k] = next; cur = next }
+    if (i === path.length - 1) setOwn(cur, k, value)
+    else { const next: PlainObject = {}; setOwn(cur, k, next); cur = next }
   })
   return root
 }

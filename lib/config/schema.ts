@@ -1,6 +1,7 @@
 // The one schema every configuration write is validated against (DECISIONS part 5). Sections are
 // strict so a misspelt key is reported with its path instead of being silently ignored.
 import { z } from 'zod'
+import { notReserved, toDict } from '../core/dict.js'
 
 const id = z.string().min(1).max(100)
 
@@ -11,8 +12,8 @@ export const channelKeySchema = z.strictObject({
 })
 
 export const channelSchema = z.strictObject({
-  name: z.string().regex(/^[\w\-.\u4e00-\u9fff]{1,64}$/, 'letters, digits, - _ . or Chinese, 1-64 characters'),
-  id: z.string().min(1).max(64).optional(),
+  name: z.string().regex(/^[\w\-.\u4e00-\u9fff]{1,64}$/, 'letters, digits, - _ . or Chinese, 1-64 characters').refine(...notReserved),
+  id: z.string().min(1).max(64).refine(...notReserved).optional(),
   type: z.enum(['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']).default('openai'),
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' }),
   apiKey: z.string().default(''),
@@ -62,7 +63,8 @@ export const configSchema = z.strictObject({
     allowedOrigins: z.array(z.url()),
     sessionTtlHours: z.number().min(0.05).max(24 * 365),
     bodyLimitKb: z.number().int().min(16).max(102400),
-    loginRateLimit: z.number().int().min(1).max(1000)
+    loginRateLimit: z.number().int().min(1).max(1000),
+    trustProxy: z.boolean().default(false)
   }),
   trigger: z.strictObject({
     private: z.enum(['always', 'prefix', 'off']),
@@ -95,7 +97,8 @@ export const configSchema = z.strictObject({
       seen.add(c.name)
     })
   }),
-  groups: z.record(z.string().regex(/^[\w-]{1,64}$/, 'group id'), groupConfigSchema),
+  // keyed by chat group ids (`constructor` is a valid one): a null-prototype record (lib/core/dict.ts)
+  groups: z.record(z.string().regex(/^[\w-]{1,64}$/, 'group id'), groupConfigSchema).transform((g) => toDict(g)),
   presets: z.strictObject({
     defaultId: z.string().min(1),
     allowUserSwitch: z.boolean(),
@@ -130,7 +133,9 @@ export const configSchema = z.strictObject({
     // Tools domain additions: categories switched off, script-folder watcher, event reply probability.
     disabledCategories: stringList.default([]),
     watchScripts: z.boolean().default(true),
-    eventProbability: z.number().min(0).max(1).default(0.1)
+    eventProbability: z.number().min(0).max(1).default(0.1),
+    // Time limit (ms) of a script tool's load and of each call; the script's worker is stopped past it.
+    scriptTimeoutMs: z.number().int().min(100).max(600000).default(10000)
   }),
   skills: z.strictObject({
     dir: z.string(),
@@ -141,7 +146,7 @@ export const configSchema = z.strictObject({
       apiKey: z.string(),
       tools: stringList
     }),
-    servers: z.record(z.string(), z.record(z.string(), z.unknown()))
+    servers: z.record(z.string(), z.record(z.string(), z.unknown())).transform((s) => toDict(s))
   }),
   image: z.strictObject({
     enabled: z.boolean(),

@@ -1,5 +1,6 @@
 // Secrets never leave the plugin: they are shown masked (sk-****abcd) and a masked value sent back
 // keeps the stored secret (DECISIONS part 4).
+import { own, setOwn } from '../core/dict.js'
 
 const SECRET_KEYS = new Set(['apikey', 'key', 'secret', 'jwtsecret', 'password', 'token', 'accesstoken'])
 /** Objects whose every value is secret (MCP env and headers, request header templates). */
@@ -27,8 +28,9 @@ export function maskSecrets<T>(value: T, inSecretMap = false): T {
   if (value && typeof value === 'object') {
     const out: Record<string, Json> = {}
     for (const [k, v] of Object.entries(value as Record<string, Json>)) {
-      if (typeof v === 'string' && (inSecretMap || isSecretKey(k))) out[k] = maskSecret(v)
-      else out[k] = maskSecrets(v, SECRET_MAPS.has(k.toLowerCase()))
+      // setOwn: a `__proto__` key stays a key (keys come from input)
+      if (typeof v === 'string' && (inSecretMap || isSecretKey(k))) setOwn(out, k, maskSecret(v))
+      else setOwn(out, k, maskSecrets(v, SECRET_MAPS.has(k.toLowerCase())))
     }
     return out as T
   }
@@ -58,8 +60,9 @@ export function keepMaskedSecrets<T>(incoming: T, stored: unknown, inSecretMap =
     const out: Record<string, Json> = {}
     for (const [k, v] of Object.entries(incoming as Record<string, Json>)) {
       const secret = inSecretMap || isSecretKey(k)
-      if (secret && looksMasked(v) && typeof prev[k] === 'string' && maskSecret(prev[k] as string) === v) out[k] = prev[k]
-      else out[k] = keepMaskedSecrets(v, prev[k], SECRET_MAPS.has(k.toLowerCase()))
+      const old = own(prev, k)
+      if (secret && looksMasked(v) && typeof old === 'string' && maskSecret(old) === v) setOwn(out, k, old)
+      else setOwn(out, k, keepMaskedSecrets(v, old, SECRET_MAPS.has(k.toLowerCase())))
     }
     return out as T
   }

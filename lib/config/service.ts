@@ -6,6 +6,7 @@ import { rename } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { Document } from 'yaml'
+import { protoKeyPath } from '../core/dict.js'
 import { AppError, type FieldError } from '../core/errors.js'
 import type { EventBus } from '../core/event-bus.js'
 import type { PluginLogger } from '../core/logger.js'
@@ -23,6 +24,8 @@ export interface ConfigServiceOptions {
 }
 
 export interface UpdateResult { updated: string[] }
+
+const RESERVED_KEY = '"__proto__" is a reserved name and cannot be a configuration key'
 
 export class ConfigService {
   private defaults: PlainObject = {}
@@ -50,6 +53,8 @@ export class ConfigService {
   /** Validates a fragment merged over the current configuration without applying it. */
   validate (fragment: unknown): FieldError[] {
     if (!isPlainObject(fragment)) return [{ path: '', message: 'configuration must be an object' }]
+    const proto = protoKeyPath(fragment)
+    if (proto !== undefined) return [{ path: proto, message: RESERVED_KEY }]
     const merged = deepMerge(this.current as unknown as PlainObject, keepMaskedSecrets(fragment, this.current))
     return schemaErrors(merged)
   }
@@ -57,6 +62,9 @@ export class ConfigService {
   /** Merges a nested partial configuration (null removes a user override) and writes it. */
   async update (partial: unknown): Promise<UpdateResult> {
     if (!isPlainObject(partial)) throw new AppError('INVALID_CONFIG', 'configuration must be an object', { errors: [{ path: '', message: 'expected an object' }] })
+    // the schema's records would drop the key silently (and `__proto__` is no group or server name)
+    const proto = protoKeyPath(partial)
+    if (proto !== undefined) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${proto} ${RESERVED_KEY}`, { errors: [{ path: proto, message: RESERVED_KEY }] })
     const incoming = keepMaskedSecrets(partial, this.current)
     const userObj = deepMerge(docToObject(this.userDoc), incoming)
     const merged = deepMerge(this.defaults, userObj)
@@ -142,6 +150,8 @@ export class ConfigService {
       this.opts.log?.error(this.loadError, { file: this.opts.userFile })
       return
     }
+    const proto = protoKeyPath(userObj)
+    if (proto !== undefined) this.opts.log?.warn(`${basename(this.opts.userFile)}: the key ${proto} is ignored (${RESERVED_KEY})`, { file: this.opts.userFile })
     const merged = deepMerge(this.defaults, userObj)
     const result = configSchema.safeParse(merged)
     if (result.success) { this.current = result.data; return }

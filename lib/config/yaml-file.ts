@@ -1,9 +1,9 @@
 // Reading and atomically writing YAML documents, keeping the user's comments (yaml's Document API).
-import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { mkdir } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import { Document, parseDocument, isMap, isSeq, type YAMLMap } from 'yaml'
 import { AppError, type FieldError } from '../core/errors.js'
+import { readPrivateFileSync, writePrivateFile } from '../core/private-file.js'
 import { isPlainObject, type PlainObject } from './object-paths.js'
 
 /** Parses YAML text; throws PARSE_ERROR with line and column on a syntax error. */
@@ -23,21 +23,25 @@ export function docToObject (doc: Document, what = 'YAML'): PlainObject {
   return value
 }
 
+/** Reads a YAML file; a symlink in its place is refused (thrown like a parse error: the caller runs on defaults). */
 export function readYamlFile (file: string): { doc: Document; text: string } | undefined {
-  if (!existsSync(file)) return undefined
-  const text = readFileSync(file, 'utf8')
+  const buf = readPrivateFileSync(file)
+  if (buf === undefined) return undefined
+  const text = buf.toString('utf8')
   return { doc: parseYaml(text, basename(file)), text }
 }
 
 let writeChain: Promise<void> = Promise.resolve()
 
-/** Writes through a temp file and rename, one write at a time, so a crash never leaves half a file. */
+/**
+ * Writes through a temp file and rename, one write at a time, so a crash never leaves half a file; the
+ * file is private (0600) and a planted temp file or symlink is never written through
+ * (lib/core/private-file.ts; leftover temp files are removed at start).
+ */
 export function writeFileAtomic (file: string, text: string): Promise<void> {
   const run = async (): Promise<void> => {
     await mkdir(dirname(file), { recursive: true })
-    const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
-    await writeFile(tmp, text, { mode: 0o600 })
-    await rename(tmp, file)
+    await writePrivateFile(file, text)
   }
   const next = writeChain.then(run, run)
   writeChain = next.catch(() => {})

@@ -1,5 +1,7 @@
 // Named error codes and their HTTP statuses (DECISIONS part 3). Domain code throws AppError; the web
-// layer turns it into the envelope of the group that answered.
+// layer turns it into the envelope of the group that answered. Messages pass the redactor
+// (lib/core/redact.ts): an upstream that echoed a stored secret into an error never shows it.
+import { redact } from './redact.js'
 
 export const CODE_STATUS = {
   UNAUTHORIZED: 401,
@@ -47,11 +49,11 @@ export class AppError extends Error {
   readonly expose = true
 
   constructor (code: ErrorCode, message: string, opts: { status?: number; errors?: FieldError[]; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
+    super(redact(message), opts.cause === undefined ? undefined : { cause: opts.cause })
     this.name = 'AppError'
     this.code = code
     this.status = opts.status ?? CODE_STATUS[code]
-    if (opts.errors) this.errors = opts.errors
+    if (opts.errors) this.errors = opts.errors.map((e) => ({ path: e.path, message: redact(e.message) }))
   }
 }
 
@@ -64,8 +66,8 @@ export function isAppError (e: unknown): e is AppError {
   return e instanceof AppError
 }
 
-/** A readable one-line message of any thrown value (for logs, never for clients). */
+/** A readable one-line message of any thrown value (for logs, never for clients), secrets redacted. */
 export function errorText (e: unknown): string {
-  if (e instanceof Error) return e.message
-  return typeof e === 'string' ? e : JSON.stringify(e)
+  if (e instanceof Error) return redact(e.message)
+  return redact(typeof e === 'string' ? e : (JSON.stringify(e) ?? String(e)))
 }

@@ -1,5 +1,6 @@
 // In-process publish/subscribe between domains and the live streams (system events, skills SSE, logs).
 import { EventEmitter } from 'node:events'
+import { redactDeep } from './redact.js'
 
 export interface BusEvents {
   /** Every plugin log entry (feeds the live log tail). */
@@ -31,8 +32,10 @@ export class EventBus {
     return () => { this.ee.off(name, listener) }
   }
 
+  /** Payloads of the streamed events (log, system, skills) pass the redactor: they reach clients. */
   emit<K extends keyof BusEvents>(name: K, ...args: BusEvents[K]): void {
-    this.ee.emit(name, ...args)
+    if (name === 'config' || name === 'stopping') this.ee.emit(name, ...args)
+    else this.ee.emit(name, ...args.map((a) => redactDeep(a)))
   }
 
   listenerCount (name: keyof BusEvents): number {

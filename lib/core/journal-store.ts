@@ -7,10 +7,12 @@
 // newer snapshot gives the same state, so a crash between the two steps loses nothing).
 // A torn last line (crash mid-append, never acked) is dropped; unreadable lines elsewhere are kept in
 // a copy set aside (`<name>.journal.corrupt-<time>.jsonl`) and logged, never silently discarded.
-import { existsSync } from 'node:fs'
-import { copyFile, open, readFile, type FileHandle } from 'node:fs/promises'
+// Both files are private (0600) and never followed through a symlink: a link planted as the journal is
+// moved aside (its target untouched and unread), logged, and the store goes on from its snapshot.
+import { type FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { PluginLogger } from './logger.js'
+import { moveAside, openPrivateAppend, readPrivateFile, UnsafeFileError, writePrivateFile } from './private-file.js'
 import { Store } from './store.js'
 
 export interface JournalStoreOptions<R, K, M> {
@@ -55,8 +57,8 @@ export class JournalStore<R extends object, K extends string | number, M extends
     const metaDefaults = (opts.meta ?? {}) as M
     const snapshot = await Store.open<Snapshot<R, M>>(file, { meta: metaDefaults, records: [] }, { log: opts.log, now: opts.now })
     const journal = journalPath(file)
-    const lines = existsSync(journal) ? await readJournal(journal, opts) : { ops: [], torn: false, keepBytes: 0 }
-    const fh = await open(journal, 'a')
+    const lines = await readJournal(journal, opts)
+    const fh = await openJournal(journal, opts)
     if (lines.torn) await fh.truncate(lines.keepBytes)
     const store = new JournalStore<R, K, M>(snapshot, fh, opts, { ...metaDefaults, ...(snapshot.data.meta ?? {}) })
     const data = snapshot.data as Snapshot<R, M> & Record<string, unknown>
@@ -173,8 +175,27 @@ export class JournalStore<R extends object, K extends string | number, M extends
 
 export const journalPath = (file: string): string => file.replace(/\.json$/, '') + '.journal.jsonl'
 
+/** A refused journal (symlink, not a file) is moved aside like a corrupt one; undefined = start empty. */
+async function refuse<R, K, M> (journal: string, opts: JournalStoreOptions<R, K, M>, err: UnsafeFileError): Promise<void> {
+  const aside = await moveAside(journal, 'refused', (opts.now ?? Date.now)())
+  opts.log?.error(`Journal ${basename(journal)} refused (${err.message}); moved aside${aside ? ` to ${basename(aside)}` : ''}, going on from the snapshot`, { file: basename(journal) })
+}
+
+async function openJournal<R, K, M> (journal: string, opts: JournalStoreOptions<R, K, M>): Promise<FileHandle> {
+  try { return await openPrivateAppend(journal) } catch (err) {
+    if (!(err instanceof UnsafeFileError)) throw err
+    await refuse(journal, opts, err) // planted between the read and the open
+    return openPrivateAppend(journal)
+  }
+}
+
 async function readJournal<R, K, M> (journal: string, opts: JournalStoreOptions<R, K, M>): Promise<{ ops: Array<Op<R, K, M>>; torn: boolean; keepBytes: number }> {
-  const buf = await readFile(journal)
+  let buf: Buffer | undefined
+  try { buf = await readPrivateFile(journal) } catch (err) {
+    if (!(err instanceof UnsafeFileError)) throw err
+    await refuse(journal, opts, err)
+  }
+  if (!buf) return { ops: [], torn: false, keepBytes: 0 }
   const end = buf.lastIndexOf(0x0a) + 1 // bytes after the last newline belong to an append that was never acked
   const ops: Array<Op<R, K, M>> = []
   let bad = 0
@@ -184,7 +205,7 @@ async function readJournal<R, K, M> (journal: string, opts: JournalStoreOptions<
   }
   if (bad > 0) {
     const aside = `${journal.replace(/\.jsonl$/, '')}.corrupt-${(opts.now ?? Date.now)()}.jsonl`
-    await copyFile(journal, aside)
+    await writePrivateFile(aside, buf)
     opts.log?.error(`${bad} unreadable line(s) in ${basename(journal)} skipped; a copy was set aside as ${basename(aside)}`, { file: basename(journal) })
   }
   return { ops, torn: end < buf.length, keepBytes: end }

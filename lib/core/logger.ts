@@ -1,10 +1,12 @@
 // The plugin's logger: forwards to the host logger, keeps recent entries in memory for /api/logs,
-// appends to a daily file in the data folder, and publishes each entry on the event bus.
-import { appendFile, mkdir } from 'node:fs/promises'
+// appends to a daily file in the data folder, and publishes each entry on the event bus. Every part of
+// an entry (message, meta, error text, stack) passes the redactor first (lib/core/redact.ts).
 import { join } from 'node:path'
 import type { HostLogger } from '../host/types.js'
 import { type Clock, systemClock } from './clock.js'
 import type { EventBus, LogEntry } from './event-bus.js'
+import { appendPrivateFile, ensurePrivateDir } from './private-file.js'
+import { redact, redactDeep } from './redact.js'
 import { RingBuffer } from './ring-buffer.js'
 
 export type LogLevel = LogEntry['level']
@@ -40,14 +42,17 @@ export class PluginLogger {
     this.clock = opts.clock ?? systemClock
   }
 
-  error (message: string, meta: Record<string, unknown> = {}, err?: unknown): void {
-    const withErr = err instanceof Error ? { ...meta, error: err.message } : meta
-    this.write('error', message, withErr, err instanceof Error ? err.stack : undefined)
+  error (rawMessage: string, rawMeta: Record<string, unknown> = {}, err?: unknown): void {
+    const message = redact(rawMessage)
+    const meta = redactDeep(rawMeta)
+    const errMessage = err instanceof Error ? redact(err.message) : ''
+    const withErr = err instanceof Error ? { ...meta, error: errMessage } : meta
+    this.write('error', message, withErr, err instanceof Error && err.stack ? redact(err.stack) : undefined)
     this.errorEntries.push({
       timestamp: new Date(this.clock.now()).toISOString(),
-      error: err instanceof Error ? `${message}: ${err.message}` : message,
+      error: err instanceof Error ? `${message}: ${errMessage}` : message,
       // Clients get the error's first line only; the full trace (with internal paths) goes to the log file.
-      stack: err instanceof Error ? `${err.name}: ${err.message}` : '',
+      stack: err instanceof Error ? `${err.name}: ${errMessage}` : '',
       context: meta
     })
   }
@@ -78,7 +83,9 @@ export class PluginLogger {
   flush (): Promise<void> { return this.pendingFile }
 
   /** `stack` goes to the host console and the log file only, never to the ring buffer clients read. */
-  private write (level: LogLevel, message: string, meta: Record<string, unknown>, stack?: string): void {
+  private write (level: LogLevel, rawMessage: string, rawMeta: Record<string, unknown>, stack?: string): void {
+    const message = redact(rawMessage)
+    const meta = redactDeep(rawMeta)
     const entry: LogEntry = { timestamp: new Date(this.clock.now()).toISOString(), level, message, meta }
     this.entries.push(entry)
     this.opts.bus.emit('log', entry)
@@ -93,8 +100,9 @@ export class PluginLogger {
     const file = join(dir, `lingxi-${entry.timestamp.slice(0, 10)}.log`)
     const text = `${entry.timestamp} [${entry.level.toUpperCase()}] ${entry.message}${Object.keys(entry.meta).length ? ' ' + safeJson(entry.meta) : ''}\n${stack ? stack.replace(/^/gm, '    ') + '\n' : ''}`
     this.pendingFile = this.pendingFile
-      .then(() => mkdir(dir, { recursive: true }))
-      .then(() => appendFile(file, text))
+      // Private (0600 in a 0700 folder) and never appended through a planted symlink.
+      .then(() => ensurePrivateDir(dir))
+      .then(() => appendPrivateFile(file, text))
       .catch(() => { /* a log file we cannot write must never break the plugin */ })
   }
 }

@@ -1,8 +1,8 @@
 // Where the plugin keeps its files. LINGXI_DATA_DIR moves data and the user's config (several copies
 // side by side: tests, trials); otherwise data/ and config/config.yaml inside the plugin folder.
-import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensurePrivateDirSync } from './private-file.js'
 
 export const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -18,7 +18,7 @@ export interface Paths {
 export function resolvePaths (env: NodeJS.ProcessEnv = process.env): Paths {
   const custom = env.LINGXI_DATA_DIR ? resolve(env.LINGXI_DATA_DIR) : undefined
   const dataDir = custom ?? join(pluginDir, 'data')
-  mkdirSync(dataDir, { recursive: true })
+  ensurePrivateDirSync(dataDir, { allowLink: true }) // 0700: only the bot's user reads its data
   return {
     pluginDir,
     dataDir,

@@ -1,13 +1,13 @@
-// One lowdb JSON file per domain (DECISIONS part 5). Writes are atomic (steno: temp file + rename) and
-// concurrent writes on one instance coalesce into few file writes. A corrupt file at start is moved
-// aside as <name>.corrupt-<time>.json and the store starts from defaults: never a crash loop, never
-// a silent overwrite.
-import { existsSync } from 'node:fs'
+// One lowdb JSON file per domain (DECISIONS part 5). Writes are atomic (a fresh temp file + rename) and
+// concurrent writes on one instance coalesce into few file writes. Files are private (mode 0600) and
+// never read through a symlink (lib/core/private-file.ts). A corrupt file at start, or a symlink
+// planted in its place, is moved aside as <name>.corrupt-<time>.json (a link is moved, its target is
+// never touched) and the store starts from defaults: never a crash loop, never a silent overwrite.
 import { rename } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
-import { Low } from 'lowdb'
-import { DataFile } from 'lowdb/node'
+import { type Adapter, Low } from 'lowdb'
 import type { PluginLogger } from './logger.js'
+import { CoalescingWriter, readPrivateFile, UnsafeFileError } from './private-file.js'
 
 export interface StoreOptions {
   log?: PluginLogger
@@ -16,11 +16,23 @@ export interface StoreOptions {
   now?: () => number
 }
 
-function dataFile<T> (file: string, opts: StoreOptions): DataFile<T> {
-  return new DataFile<T>(file, {
-    parse: (s) => JSON.parse(s) as T,
-    stringify: (d) => opts.pretty ? JSON.stringify(d, null, 2) : JSON.stringify(d)
-  })
+/** lowdb adapter: private atomic writes, reads that refuse symlinks. */
+class PrivateJsonFile<T> implements Adapter<T> {
+  private readonly writer: CoalescingWriter
+  constructor (private readonly file: string, private readonly pretty: boolean) { this.writer = new CoalescingWriter(file) }
+
+  async read (): Promise<T | null> {
+    const buf = await readPrivateFile(this.file)
+    return buf === undefined ? null : JSON.parse(buf.toString('utf8')) as T
+  }
+
+  write (data: T): Promise<void> {
+    return this.writer.write(this.pretty ? JSON.stringify(data, null, 2) : JSON.stringify(data))
+  }
+}
+
+function dataFile<T> (file: string, opts: StoreOptions): Adapter<T> {
+  return new PrivateJsonFile<T>(file, opts.pretty === true)
 }
 
 export class Store<T extends object> {
@@ -34,8 +46,9 @@ export class Store<T extends object> {
       else db.data = { ...structuredClone(defaults), ...db.data }
     } catch (err) {
       const aside = join(dirname(file), `${basename(file, extname(file))}.corrupt-${(opts.now ?? Date.now)()}.json`)
-      if (existsSync(file)) await rename(file, aside)
-      opts.log?.error(`Data file ${basename(file)} was unreadable; moved aside to ${basename(aside)} and started from defaults`, { file: basename(file) }, err)
+      await rename(file, aside).catch((e: unknown) => { if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e })
+      const why = err instanceof UnsafeFileError ? err.message : 'was unreadable'
+      opts.log?.error(`Data file ${basename(file)} ${err instanceof UnsafeFileError ? `refused (${why})` : why}; moved aside to ${basename(aside)} and started from defaults`, { file: basename(file) }, err)
       db.data = structuredClone(defaults)
       await db.write()
     }

@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import type { z } from 'zod'
 import type { ChatMessage, ChatScope } from '../chat/contracts.js'
+import { dict, own, toDict, type Dict } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
 import { Store } from '../core/store.js'
 import { renderPrompt } from '../presets/resolver.js'
@@ -11,7 +12,8 @@ import type { Runtime } from '../runtime.js'
 import { SEED_CHARACTERS } from './builtin.js'
 import { MAX_HISTORY, type characterInput, type characterPatch, type CharacterPreset, type GameSession } from './types.js'
 
-export interface GameData { presets: CharacterPreset[]; sessions: Record<string, GameSession> }
+/** sessions: keyed by player (`<group>:<user>`), a null-prototype record (lib/core/dict.ts) */
+export interface GameData { presets: CharacterPreset[]; sessions: Dict<GameSession> }
 
 export interface Player { userId: string; groupId?: string }
 
@@ -24,7 +26,8 @@ export class GameService {
   private constructor (private readonly rt: Runtime, private readonly store: Store<GameData>) {}
 
   static async open (rt: Runtime): Promise<GameService> {
-    const store = await Store.open<GameData>(join(rt.paths.dataDir, 'game.json'), { presets: structuredClone(SEED_CHARACTERS), sessions: {} }, { log: rt.log, pretty: true })
+    const read = await Store.open<GameData>(join(rt.paths.dataDir, 'game.json'), { presets: structuredClone(SEED_CHARACTERS), sessions: dict() }, { log: rt.log, pretty: true })
+    const store = Store.create<GameData>(read.file, { ...read.data, sessions: toDict(read.data.sessions) }, { pretty: true })
     return new GameService(rt, store)
   }
 
@@ -72,7 +75,7 @@ export class GameService {
   }
 
   session (p: Player): GameSession | undefined {
-    const s = this.store.data.sessions[playerKey(p)]
+    const s = own(this.store.data.sessions, playerKey(p))
     return s ? structuredClone(s) : undefined
   }
 
@@ -120,7 +123,7 @@ export class GameService {
       answer = r.content
     }
     await this.store.update((d) => {
-      const cur = d.sessions[playerKey(player)]
+      const cur = own(d.sessions, playerKey(player))
       if (!cur || cur.characterId !== c.id) return
       cur.history.push({ role: 'user', content: text }, { role: 'assistant', content: answer })
       if (cur.history.length > MAX_HISTORY) cur.history.splice(0, cur.history.length - MAX_HISTORY)

@@ -2,6 +2,7 @@
 // instead of a bare ENOENT from the child process.
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
+import { own } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
 
 const HINTS: Record<string, string> = {
@@ -42,7 +43,7 @@ export function findCommand (command: string, env: NodeJS.ProcessEnv = process.e
 /** The class of error that retrying will not fix (reconnect stops). */
 export class CommandNotFoundError extends AppError {
   constructor (readonly command: string) {
-    const hint = HINTS[command.toLowerCase()]
+    const hint = own(HINTS, command.toLowerCase())
     super('CONNECTION_FAILED', `Command "${command}" was not found on PATH${hint ? `: ${hint}` : ''}, or give its full path in the server config`)
   }
 }

@@ -6,6 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolResult } from '../chat/contracts.js'
 import type { Clock } from '../core/clock.js'
 import { AppError, errorText } from '../core/errors.js'
+import { redact } from '../core/redact.js'
 import { requireCommand } from './command.js'
 import type { McpToolInfo, ServerConfig } from './types.js'
 
@@ -72,8 +73,8 @@ export class McpConnection {
     return loadedSdk && this.transport instanceof loadedSdk.stdio.StdioClientTransport ? (this.transport.pid ?? undefined) : undefined
   }
 
-  /** The last lines the child process wrote to stderr (for error messages). */
-  stderrTail (): string { return this.stderr.slice(-5).join('\n') }
+  /** The last lines the child process wrote to stderr (for error messages), redacted again (a secret may be newer). */
+  stderrTail (): string { return redact(this.stderr.slice(-5).join('\n')) }
 
   private buildTransport ({ stdio: { getDefaultEnvironment, StdioClientTransport }, SSEClientTransport, StreamableHTTPClientTransport }: ClientSdk): Transport {
     const c = this.config
@@ -90,8 +91,10 @@ export class McpConnection {
         t.stderr?.on('data', (chunk: Buffer) => {
           const lines = (partial + chunk.toString('utf8')).split('\n')
           partial = lines.pop() ?? ''
-          for (const line of lines) {
-            if (!line.trim()) continue
+          for (const raw of lines) {
+            if (!raw.trim()) continue
+            // A child may print its env (API keys): masked before it is kept, logged or put in an error.
+            const line = redact(raw)
             this.stderr.push(line)
             if (this.stderr.length > STDERR_LINES) this.stderr.shift()
             this.opts.onStderr?.(line)

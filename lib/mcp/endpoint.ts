@@ -61,6 +61,13 @@ export function keyMatches (offered: string | undefined, expected: string): bool
   return timingSafeEqual(a, b)
 }
 
+/**
+ * Keys at least this long are taken as unguessable: a correct one passes even from an address that is
+ * rate limited for wrong keys. A shorter key is refused there too, or the difference between 429 and
+ * 200 would let an attacker keep guessing at full speed.
+ */
+export const UNGUESSABLE_KEY_LENGTH = 20
+
 /** The API key of a request: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
 export function offeredKey (headers: IncomingMessage['headers']): string | undefined {
   const x = headers['x-api-key']

@@ -2,16 +2,17 @@
 // connections and states (spec part 3), health checks, reconnect with back-off and the events of
 // spec 6.2 on the bus's `skills` stream. Connected servers' tools are sources of the tool registry.
 import type { Clock } from '../core/clock.js'
+import { dict } from '../core/dict.js'
 import { AppError, errorText } from '../core/errors.js'
 import type { EventBus } from '../core/event-bus.js'
 import type { PluginLogger } from '../core/logger.js'
 import type { ConfigService } from '../config/service.js'
 import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
-import type { ToolRegistryApi } from '../tools/types.js'
+import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 import { CommandNotFoundError } from './command.js'
 import { McpConnection } from './connection.js'
 import { McpToolSource } from './tool-source.js'
-import { withInferredType, type McpToolInfo, type ServerConfig, type ServerStatus, type ServerView } from './types.js'
+import { isTrusted, parseTrust, withInferredType, type McpToolInfo, type ServerConfig, type ServerStatus, type ServerView } from './types.js'
 import { validateServerConfig, validateServerName } from './validate.js'
 
 export interface McpManagerOptions {
@@ -54,6 +55,50 @@ interface Entry {
   removed: boolean
   source: McpToolSource
   sourceAdded: boolean
+}
+
+/**
+ * The server's tools with the master's trust applied: the tools of an untrusted server are dangerous, so
+ * the registry's gate asks the master in chat and refuses MCP clients (lib/tools/README.md). The trust is
+ * read on every listing, so a change applies as soon as the registry re-lists (no reconnect).
+ */
+class TrustAwareSource extends McpToolSource {
+  private base?: RegisteredTool[]
+  private mapped?: RegisteredTool[]
+  private mappedTrust?: boolean
+
+  constructor (server: string, connection: () => McpConnection | undefined, private readonly trusted: () => boolean) {
+    super(server, connection)
+  }
+
+  override list (): RegisteredTool[] {
+    const base = super.list()
+    const trusted = this.trusted()
+    if (!this.mapped || base !== this.base || trusted !== this.mappedTrust) {
+      this.base = base
+      this.mappedTrust = trusted
+      this.mapped = trusted ? base : base.map((t) => ({ ...t, dangerous: true, untrusted: true }))
+    }
+    return this.mapped
+  }
+}
+
+/** Builtin servers are the plugin's own: trusted unless their config says otherwise. */
+const trustOf = (e: { builtin: boolean; config?: ServerConfig }): boolean =>
+  e.builtin && e.config?.trust === undefined ? true : isTrusted(e.config)
+
+/** The config with `trust` stored as a boolean (accepted as boolean or 'trusted'/'untrusted'). */
+function withTrust (c: ServerConfig, trust?: unknown): ServerConfig {
+  if (trust === undefined) return { ...c, trust: isTrusted(c) }
+  const t = parseTrust(trust)
+  if (t === undefined) throw new AppError('INVALID_ARGS', 'trust must be true, false, "trusted" or "untrusted"')
+  return { ...c, trust: t }
+}
+
+/** A config without its trust, to tell a trust-only change (no reconnect) from a real one. */
+function withoutTrust (raw: Record<string, unknown>): Record<string, unknown> {
+  const { trust: _t, ...rest } = raw
+  return rest
 }
 
 export interface ImportResult { success: number; failed: number; total: number; errors: Array<{ name: string; error: string }> }
@@ -119,7 +164,7 @@ export class McpManager {
       name, raw: (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>, builtin,
       status: 'disconnected', connectedAt: null, attempts: 0, manual: false, fatal: false, pinging: false,
       generation: 0, removed: false, sourceAdded: false,
-      source: new McpToolSource(name, () => e.conn)
+      source: new TrustAwareSource(name, () => e.conn, () => trustOf(e))
     }
     this.setConfig(e, raw)
     this.entries.set(name, e)
@@ -298,6 +343,8 @@ export class McpManager {
       transport: type,
       status: e.status,
       enabled: e.config?.enabled !== false,
+      trusted: trustOf(e),
+      trust: trustOf(e) ? 'trusted' : 'untrusted',
       toolCount: tools.length,
       toolsCount: tools.length,
       isBuiltin: e.builtin,
@@ -320,9 +367,9 @@ export class McpManager {
   // ---- mutations (routes) ----
 
   /** Variant B add: stores the server, then connects it (events connecting, connected or error). */
-  async add (name: unknown, rawConfig: unknown): Promise<ServerView> {
+  async add (name: unknown, rawConfig: unknown, trust?: unknown): Promise<ServerView> {
     const n = validateServerName(name)
-    const config = validateServerConfig(rawConfig)
+    const config = withTrust(validateServerConfig(rawConfig), trust)
     return this.serial(async () => {
       if (this.entries.has(n)) throw new AppError('CONFLICT', `Server ${n} already exists`)
       await this.o.config.update({ mcp: { servers: { [n]: config } } })
@@ -333,19 +380,40 @@ export class McpManager {
   }
 
   /** Replaces the config (masked secrets sent back keep the stored ones) and reconnects. */
-  update (name: string, rawConfig: unknown): Promise<ServerView> {
+  update (name: string, rawConfig: unknown, trust?: unknown): Promise<ServerView> {
     return this.serial(async () => {
       const e = this.entry(name)
       if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot update builtin server')
-      const config = validateServerConfig(keepMaskedSecrets(withInferredType(rawConfig), e.raw))
+      const config = withTrust(validateServerConfig(keepMaskedSecrets(withInferredType(rawConfig), e.raw)), trust)
       // Two writes: a deep merge would keep keys the new config dropped.
       await this.o.config.update({ mcp: { servers: { [name]: null } } })
       await this.o.config.update({ mcp: { servers: { [name]: config } } })
+      if (e.config && stable(e.raw) !== stable(config) && stable(withoutTrust(e.raw)) === stable(withoutTrust(config))) {
+        // Only the trust changed: the tools are re-listed with their new risk, the connection stays.
+        this.setConfig(e, config)
+        e.source.changed()
+        return this.view(e)
+      }
       await this.closeEntry(e, 'disconnected')
       this.setConfig(e, config)
       e.manual = false
       e.attempts = 0
       if (config.enabled !== false) await this.connectEntry(e, 'reconnect').catch(() => undefined)
+      return this.view(e)
+    })
+  }
+
+  /** The master's trust in a server (PUT with only `trust`): the tools' risk changes at once, no reconnect. */
+  setTrust (name: string, trust: unknown): Promise<ServerView> {
+    return this.serial(async () => {
+      const e = this.entry(name)
+      if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot update builtin server')
+      const trusted = parseTrust(trust)
+      if (trusted === undefined) throw new AppError('INVALID_ARGS', 'trust must be true, false, "trusted" or "untrusted"')
+      const raw = { ...e.raw, trust: trusted }
+      await this.o.config.update({ mcp: { servers: { [name]: { trust: trusted } } } })
+      this.setConfig(e, raw)
+      e.source.changed()
       return this.view(e)
     })
   }
@@ -405,7 +473,7 @@ export class McpManager {
     return this.serial(async () => {
       const names = Object.keys(servers)
       const result: ImportResult = { success: 0, failed: 0, total: names.length, errors: [] }
-      const good: Record<string, ServerConfig> = {}
+      const good = dict<ServerConfig>()
       for (const name of names) {
         try {
           validateServerName(name)
@@ -415,7 +483,7 @@ export class McpManager {
           const disabled = raw && typeof raw === 'object' && (raw as { disabled?: unknown }).disabled === true
           const { disabled: _d, ...rest } = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
           const config = validateServerConfig(raw && typeof raw === 'object' ? (disabled ? { ...rest, enabled: false } : rest) : raw)
-          good[name] = config
+          good[name] = withTrust(config)
           result.success++
         } catch (err) {
           result.failed++
@@ -436,12 +504,17 @@ export class McpManager {
     const desired = this.o.config.get().mcp.servers
     for (const e of [...this.entries.values()]) {
       if (e.builtin) continue
-      if (!(e.name in desired)) await this.removeEntry(e)
+      if (!Object.hasOwn(desired, e.name)) await this.removeEntry(e)
     }
     for (const [name, raw] of Object.entries(desired)) {
       const e = this.entries.get(name)
       if (!e) { this.autoConnect(this.createEntry(name, raw, false)); continue }
       if (e.builtin || stable(e.raw) === stable(raw)) continue
+      if (stable(withoutTrust(e.raw)) === stable(withoutTrust(raw))) {
+        this.setConfig(e, raw) // a hand-edited trust: re-listed at once, no reconnect
+        e.source.changed()
+        continue
+      }
       await this.closeEntry(e, 'disconnected')
       this.setConfig(e, raw)
       e.attempts = 0

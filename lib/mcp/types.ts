@@ -14,7 +14,9 @@ const common = {
   /** Connect and request timeout in ms. */
   timeoutMs: z.number({ error: 'timeoutMs must be a number' }).int().min(1000, 'timeoutMs must be >= 1000').max(600_000, 'timeoutMs must be <= 600000').optional(),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
-  description: z.string().max(500).optional()
+  description: z.string().max(500).optional(),
+  /** The master's trust in the server (default untrusted: its tools need approval, see lib/tools/README.md). */
+  trust: z.union([z.boolean(), z.enum(['trusted', 'untrusted'])], { error: 'trust must be true, false, "trusted" or "untrusted"' }).optional()
 }
 const args = z.array(z.string({ error: 'args must be strings' }), { error: 'args must be an array of strings' }).optional()
 const env = stringMap.optional()
@@ -39,6 +41,16 @@ export const remoteConfig = z.strictObject({
 
 export const serverConfigSchema = z.discriminatedUnion('type', [stdioConfig, packageConfig, remoteConfig])
 export type ServerConfig = z.infer<typeof serverConfigSchema>
+
+/** Whether the master trusts a server's tools (absent: untrusted). */
+export const isTrusted = (c: { trust?: unknown } | undefined): boolean => c?.trust === true || c?.trust === 'trusted'
+
+/** A `trust` value from input: true/'trusted' or false/'untrusted'; anything else is undefined (invalid). */
+export function parseTrust (v: unknown): boolean | undefined {
+  if (v === true || v === 'trusted') return true
+  if (v === false || v === 'untrusted') return false
+  return undefined
+}
 
 export type ServerStatus = 'connecting' | 'connected' | 'disconnected' | 'error'
 
@@ -78,6 +90,9 @@ export interface ServerView {
   transport: ServerType
   status: ServerStatus
   enabled: boolean
+  /** The master's trust: untrusted servers' tools are dangerous (approval in chat, refused to MCP clients). */
+  trusted: boolean
+  trust: 'trusted' | 'untrusted'
   toolCount: number
   toolsCount: number
   isBuiltin: boolean

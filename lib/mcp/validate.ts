@@ -1,5 +1,6 @@
 // Validation of server names and configs (spec 2.13), with the spec's messages: `name is required`,
 // `Unsupported server type: {type}`.
+import { isReservedName, reservedNameMessage } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
 import { checkType, SERVER_NAME, SERVER_NAME_MESSAGE, serverConfigSchema, withInferredType, type ServerConfig } from './types.js'
 
@@ -21,5 +22,7 @@ export function validateServerConfig (raw: unknown): ServerConfig {
 export function validateServerName (name: unknown): string {
   if (typeof name !== 'string' || name.trim() === '') throw new AppError('INVALID_ARGS', 'name is required')
   if (!SERVER_NAME.test(name)) throw new AppError('INVALID_ARGS', SERVER_NAME_MESSAGE)
+  // server names are keys of the mcp.servers record
+  if (isReservedName(name)) throw new AppError('INVALID_ARGS', reservedNameMessage(name))
   return name
 }

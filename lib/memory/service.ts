@@ -217,7 +217,8 @@ export class MemoryService {
       await this.update(k.id, {
         content: longest.content,
         confidence: Math.max(k.confidence, ...dupes.map((d) => d.confidence)),
-        metadata: { ...Object.assign({}, ...dupes.map((d) => d.metadata).reverse()), ...k.metadata, mergedFrom: dupes.map((d) => d.id) }
+        // spread, not Object.assign: a stored `__proto__` key stays a key instead of hitting the setter
+        metadata: { ...dupes.map((d) => d.metadata).reverse().reduce<Record<string, unknown>>((acc, m) => ({ ...acc, ...m }), {}), ...k.metadata, mergedFrom: dupes.map((d) => d.id) }
       })
       for (const d of dupes) await this.remove(d.id, true)
       merged += dupes.length

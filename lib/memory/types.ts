@@ -19,7 +19,7 @@ export const isCategory = (c: string): c is MemoryCategory => (CATEGORIES as rea
 export function normalizeCategory (c: string): MemoryCategory | undefined {
   const s = c.trim().toLowerCase()
   if (isCategory(s)) return s
-  return (A_TO_B as Record<string, MemoryCategory | undefined>)[s]
+  return Object.hasOwn(A_TO_B, s) ? (A_TO_B as Record<string, MemoryCategory>)[s] : undefined
 }
 
 export const CATEGORY_INFO: Record<MemoryCategory, { name: string; nameEn: string; description: string }> = {

@@ -2,6 +2,7 @@
 // Order: explicit id > the user's choice (perUserPreset) > the group's choice (perGroupPreset, or the
 // group's configured preset) > presets.defaultId > llm.defaultChatPresetId > `default`.
 import type { ChatScope, PresetResolver, ResolvedPreset } from '../chat/contracts.js'
+import { own } from '../core/dict.js'
 import type { Runtime } from '../runtime.js'
 import { renderTemplate } from '../templates/placeholders.js'
 import type { PresetService } from './service.js'
@@ -37,7 +38,7 @@ export class PresetResolution implements PresetResolver {
     if (cfg.presets.perUserPreset) candidates.push(this.presets.userChoice(scope.userId))
     if (scope.groupId) {
       if (cfg.presets.perGroupPreset) candidates.push(this.presets.groupChoice(scope.groupId))
-      candidates.push(cfg.groups[scope.groupId]?.preset)
+      candidates.push(own(cfg.groups, scope.groupId)?.preset)
     }
     return candidates.find(ok) ?? this.presets.defaultId()
   }

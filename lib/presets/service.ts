@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { parse as parseYaml, stringify as toYaml } from 'yaml'
 import type { z } from 'zod'
+import { dict, isReservedName, own, reservedNameMessage, toDict, type Dict } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
@@ -11,10 +12,10 @@ import { DEFAULT_FIELDS, looseId, presetFields, RESERVED_IDS, strictId, type Pre
 
 export interface PresetData {
   presets: PresetRecord[]
-  /** userId -> preset id (presets.perUserPreset) */
-  users: Record<string, string>
+  /** userId -> preset id (presets.perUserPreset); keyed by chat ids: null-prototype (lib/core/dict.ts) */
+  users: Dict<string>
   /** groupId -> preset id (presets.perGroupPreset) */
-  groups: Record<string, string>
+  groups: Dict<string>
 }
 
 function invalid (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): AppError {
@@ -38,6 +39,7 @@ export function checkFields (body: unknown): PresetPatch {
 function checkId (id: unknown, schema: z.ZodString): string {
   const r = schema.safeParse(id)
   if (!r.success) throw invalid(r.error.issues.map((i) => ({ ...i, path: ['id'] })))
+  if (isReservedName(r.data)) throw new AppError('INVALID_PRESET', `id: ${reservedNameMessage(r.data)}`, { errors: [{ path: 'id', message: 'reserved' }] })
   if (RESERVED_IDS.has(r.data)) throw new AppError('INVALID_PRESET', `id: "${r.data}" is reserved`, { errors: [{ path: 'id', message: 'reserved' }] })
   return r.data
 }
@@ -63,7 +65,10 @@ export class PresetService {
   private constructor (private readonly rt: Runtime, private readonly store: Store<PresetData>) {}
 
   static async open (rt: Runtime): Promise<PresetService> {
-    const store = await Store.open<PresetData>(join(rt.paths.dataDir, 'presets.json'), { presets: [], users: {}, groups: {} }, { log: rt.log, pretty: true })
+    const read = await Store.open<PresetData>(join(rt.paths.dataDir, 'presets.json'), { presets: [], users: dict(), groups: dict() }, { log: rt.log, pretty: true })
+    const d = read.data
+    const str = (v: unknown): string => String(v)
+    const store = Store.create<PresetData>(read.file, { ...d, presets: Array.isArray(d.presets) ? d.presets : [], users: toDict(d.users, str), groups: toDict(d.groups, str) }, { pretty: true })
     return new PresetService(rt, store)
   }
 
@@ -206,8 +211,8 @@ export class PresetService {
   }
 
   // --- choices of users and groups ---
-  userChoice (userId: string): string | undefined { return this.store.data.users[userId] }
-  groupChoice (groupId: string): string | undefined { return this.store.data.groups[groupId] }
+  userChoice (userId: string): string | undefined { return own(this.store.data.users, userId) }
+  groupChoice (groupId: string): string | undefined { return own(this.store.data.groups, groupId) }
 
   async choose (kind: 'users' | 'groups', key: string, id: string | undefined): Promise<void> {
     if (id !== undefined && !this.find(id)) throw new AppError('PRESET_NOT_FOUND', 'Preset not found')

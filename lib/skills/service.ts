@@ -53,7 +53,7 @@ export class SkillService {
   /** Watches every root (when watching is on) and scans them. */
   async start (): Promise<void> {
     for (const r of this.opts.roots()) {
-      if (r.origin === 'user') await mkdir(r.dir, { recursive: true }).catch((err: unknown) => this.opts.log.warn('Cannot create the skills folder', { dir: r.dir, error: String(err) }))
+      if (r.origin === 'user') await mkdir(r.dir, { recursive: true, mode: 0o700 }).catch((err: unknown) => this.opts.log.warn('Cannot create the skills folder', { dir: r.dir, error: String(err) }))
     }
     // Watch first, then scan: a file written while scanning is then never missed.
     if (this.opts.watch()) await this.startWatching()

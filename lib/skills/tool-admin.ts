@@ -2,6 +2,7 @@
 // reload). The registry may offer these itself (methods detected at run time); otherwise tool and
 // category switches are written to the tools configuration (`tools.disabledTools`,
 // `tools.enabledCategories`) that the registry honours.
+import { own } from '../core/dict.js'
 import type { Runtime } from '../runtime.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 import { toolRegistryOf } from './index.js'
@@ -36,8 +37,8 @@ export class ToolAdmin {
     for (const t of this.all()) map.set(t.category, [...(map.get(t.category) ?? []), t])
     return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, tools]) => ({
       key,
-      name: LABELS[key] ?? key,
-      label: LABELS[key] ?? key,
+      name: own(LABELS, key) ?? key,
+      label: own(LABELS, key) ?? key,
       toolCount: tools.length,
       enabled: this.extras.isCategoryEnabled ? this.extras.isCategoryEnabled(key) : tools.some((t) => this.enabled(t.name))
     }))

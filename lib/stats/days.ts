@@ -2,34 +2,60 @@
 // holds its counters and who was active, so a busy bot's year of days is megabytes: kept in one file
 // it was rewritten (and stringified on the event loop) after every second of activity. Now only the
 // months that changed are written, in practice the current one.
-import { mkdirSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { dict, toDict, type Dict } from '../core/dict.js'
 import type { PluginLogger } from '../core/logger.js'
+import { ensurePrivateDirSync } from '../core/private-file.js'
 import { Store } from '../core/store.js'
+import { writeJsonSync } from './write-sync.js'
 
 export interface Counters { messages: number; responses: number; toolCalls: number; tokens: number }
-export interface GroupDay extends Counters { users: Record<string, number> }
-export interface DayBucket extends Counters { users: Record<string, number>; groups: Record<string, GroupDay> }
-type Month = Record<string, DayBucket>
+// users and groups are keyed by chat ids (a QQ user may be called `__proto__`): null-prototype records
+export interface GroupDay extends Counters { users: Dict<number> }
+export interface DayBucket extends Counters { users: Dict<number>; groups: Dict<GroupDay> }
+type Month = Dict<DayBucket>
 
 export const counters = (): Counters => ({ messages: 0, responses: 0, toolCalls: 0, tokens: 0 })
-export const emptyDay = (): DayBucket => ({ ...counters(), users: {}, groups: {} })
+export const emptyDay = (): DayBucket => ({ ...counters(), users: dict(), groups: dict() })
+export const emptyGroupDay = (): GroupDay => ({ ...counters(), users: dict() })
+
+const num = (v: unknown): number => typeof v === 'number' && Number.isFinite(v) ? v : 0
+const countersOf = (v: Partial<Counters>): Counters => ({ messages: num(v.messages), responses: num(v.responses), toolCalls: num(v.toolCalls), tokens: num(v.tokens) })
+
+/** A stored group day rebuilt with null-prototype records. */
+function groupDayOf (v: unknown): GroupDay {
+  const g = (v ?? {}) as Partial<GroupDay>
+  return { ...countersOf(g), users: toDict(g.users, num) }
+}
+
+/** A stored day bucket rebuilt with null-prototype records. */
+export function dayOf (v: unknown): DayBucket {
+  const d = (v ?? {}) as Partial<DayBucket>
+  return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf) }
+}
 
 const MONTH_FILE = /^(\d{4}-\d{2})\.json$/
 
 export class DayRollups {
   private readonly months = new Map<string, Store<Month>>()
   private readonly dirty = new Set<string>()
+  /** months changed since their last completed write (dirty ones and those being written) */
+  private readonly unsaved = new Set<string>()
+  private writing = 0
 
   private constructor (private readonly dir: string) {}
 
   /** Opens every month file of the folder (a corrupt one is moved aside by Store). */
   static async open (dir: string, log?: PluginLogger): Promise<DayRollups> {
-    mkdirSync(dir, { recursive: true })
+    ensurePrivateDirSync(dir)
     const r = new DayRollups(dir)
     for (const f of readdirSync(dir).sort()) {
       const m = MONTH_FILE.exec(f)
-      if (m) r.months.set(m[1] as string, await Store.open<Month>(join(dir, f), {}, log ? { log } : {}))
+      if (!m) continue
+      const st = await Store.open<Month>(join(dir, f), dict(), log ? { log } : {})
+      // read back as records whose keys could be anything: rebuilt without a prototype
+      r.months.set(m[1] as string, Store.create<Month>(st.file, toDict(st.data, dayOf)))
     }
     return r
   }
@@ -38,8 +64,9 @@ export class DayRollups {
   bucket (date: string): DayBucket {
     const month = date.slice(0, 7)
     let st = this.months.get(month)
-    if (!st) this.months.set(month, (st = Store.create<Month>(join(this.dir, `${month}.json`), {})))
+    if (!st) this.months.set(month, (st = Store.create<Month>(join(this.dir, `${month}.json`), dict())))
     this.dirty.add(month)
+    this.unsaved.add(month)
     return (st.data[date] ??= emptyDay())
   }
 
@@ -61,9 +88,10 @@ export class DayRollups {
     for (const [date, b] of Object.entries(days)) {
       const month = date.slice(0, 7)
       let st = this.months.get(month)
-      if (!st) this.months.set(month, (st = Store.create<Month>(join(this.dir, `${month}.json`), {})))
-      st.data[date] = b
+      if (!st) this.months.set(month, (st = Store.create<Month>(join(this.dir, `${month}.json`), dict())))
+      st.data[date] = dayOf(b)
       this.dirty.add(month)
+      this.unsaved.add(month)
     }
     await this.flush()
   }
@@ -72,6 +100,23 @@ export class DayRollups {
   async flush (): Promise<void> {
     const months = [...this.dirty]
     this.dirty.clear()
-    await Promise.all(months.map(async (m) => { await this.months.get(m)?.write() }))
+    this.writing++
+    try {
+      await Promise.all(months.map(async (m) => { await this.months.get(m)?.write() }))
+    } finally { this.writing-- }
+    for (const m of months) if (!this.dirty.has(m)) this.unsaved.delete(m)
+  }
+
+  /** Writes every month not yet on disk, synchronously (process exit). */
+  flushSync (): void {
+    const months = [...this.unsaved]
+    for (const m of months) {
+      const st = this.months.get(m)
+      if (st) writeJsonSync(st.file, st.data)
+    }
+    this.unsaved.clear()
+    this.dirty.clear()
+    // a write still in flight could land after this one with older data: the next flush rewrites
+    if (this.writing > 0) for (const m of months) { this.dirty.add(m); this.unsaved.add(m) }
   }
 }

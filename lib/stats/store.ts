@@ -1,11 +1,15 @@
 // Usage statistics, kept as running totals (stats.json) and daily rollups (one file per month, see
 // days.ts) so no query scans history. Writes are debounced: statistics may lose the last second on a
-// crash, never the file.
+// crash (SIGKILL, power), never the file; on a normal exit (signals, process.exit, TRSS's execve
+// restart) flushSync() writes them (lib/host/process-exit.ts).
 import { join } from 'node:path'
 import { type Clock, systemClock } from '../core/clock.js'
 import type { PluginLogger } from '../core/logger.js'
+import { dict, own, toDict, type Dict } from '../core/dict.js'
+import { redact } from '../core/redact.js'
 import { Store } from '../core/store.js'
-import { counters, DayRollups, emptyDay, type DayBucket, type GroupDay } from './days.js'
+import { writeJsonSync } from './write-sync.js'
+import { counters, DayRollups, emptyDay, emptyGroupDay, type DayBucket, type GroupDay } from './days.js'
 
 export interface ModelRequest {
   source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
@@ -24,17 +28,34 @@ export interface ModelRequest {
 
 export interface ToolCall { name: string; durationMs: number; success: boolean; userId?: string; groupId?: string }
 
+// Every map is keyed by names from outside (users, groups, models, channels, tools): null-prototype
+// records (lib/core/dict.ts), rebuilt so when the file is read.
 interface StatsData {
   /** only in files of the old layout: moved into the month files at start */
   days?: Record<string, DayBucket>
-  models: Record<string, { requests: number; tokens: number; latencySum: number; errors: number }>
-  tools: Record<string, { calls: number; durationSum: number; successes: number }>
-  users: Record<string, { nickname: string; messages: number; tokens: number; lastActive: number }>
-  groups: Record<string, { messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Record<string, 1> }>
-  channels: Record<string, { name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string }>
+  models: Dict<{ requests: number; tokens: number; latencySum: number; errors: number }>
+  tools: Dict<{ calls: number; durationSum: number; successes: number }>
+  users: Dict<{ nickname: string; messages: number; tokens: number; lastActive: number }>
+  groups: Dict<{ messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Dict<1> }>
+  channels: Dict<{ name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string }>
 }
 
 const EMPTY: StatsData = { models: {}, tools: {}, users: {}, groups: {}, channels: {} }
+
+/** The data read from stats.json with every map rebuilt as a null-prototype record. */
+function revive (d: StatsData): StatsData {
+  const rec = <T extends object>(v: unknown): Dict<T> => toDict(v, (x) => ({ ...(x as T) }))
+  return {
+    ...(d.days ? { days: d.days } : {}),
+    models: rec(d.models),
+    tools: rec(d.tools),
+    users: rec(d.users),
+    groups: toDict(d.groups, (x) => { const g = x as StatsData['groups'][string]; return { ...g, userIds: toDict<1>(g?.userIds) } }),
+    channels: rec(d.channels)
+  }
+}
+
+const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: dict() })
 
 export type Period = 'day' | 'week' | 'month' | 'all'
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
@@ -42,6 +63,10 @@ const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: I
 export class StatsStore {
   private timer: NodeJS.Timeout | undefined
   private dirty = false
+  /** changes recorded / changes on disk: flushSync() writes when they differ */
+  private changes = 0
+  private saved = 0
+  private writing = 0
 
   private constructor (
     private readonly store: Store<StatsData>,
@@ -52,7 +77,8 @@ export class StatsStore {
 
   static async open (dataDir: string, opts: { clock?: Clock; log?: PluginLogger; flushMs?: number } = {}): Promise<StatsStore> {
     const logOpt = opts.log ? { log: opts.log } : {}
-    const store = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, logOpt)
+    const read = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, logOpt)
+    const store = Store.create<StatsData>(read.file, revive(read.data))
     const days = await DayRollups.open(join(dataDir, 'stats-days'), opts.log)
     if (store.data.days) {
       // old layout: the months are written before the days leave stats.json (a crash between repeats it)
@@ -67,7 +93,7 @@ export class StatsStore {
   }
 
   private groupOf (day: DayBucket, groupId: string): GroupDay {
-    return (day.groups[groupId] ??= { ...counters(), users: {} })
+    return (day.groups[groupId] ??= emptyGroupDay())
   }
 
   /** An incoming chat message the bot saw (whether or not it answered). */
@@ -84,7 +110,7 @@ export class StatsStore {
       const g = this.groupOf(day, m.groupId)
       g.messages++
       g.users[m.userId] = (g.users[m.userId] ?? 0) + 1
-      const tg = (this.store.data.groups[m.groupId] ??= { messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: {} })
+      const tg = (this.store.data.groups[m.groupId] ??= newGroup())
       tg.messages++
       tg.lastActive = now
       if (!tg.userIds[m.userId]) { tg.userIds[m.userId] = 1; tg.users++ }
@@ -108,7 +134,7 @@ export class StatsStore {
     c.latencySum += r.latencyMs
     c.lastUsed = now
     if (r.channelName) c.name = r.channelName
-    if (!r.success) { c.errors++; c.lastError = r.error ?? 'error' }
+    if (!r.success) { c.errors++; c.lastError = redact(r.error ?? 'error') } // upstream error texts may echo a key
     if (r.userId) {
       const u = (this.store.data.users[r.userId] ??= { nickname: '', messages: 0, tokens: 0, lastActive: 0 })
       u.tokens += tokens
@@ -119,7 +145,7 @@ export class StatsStore {
       const g = this.groupOf(day, r.groupId)
       g.tokens += tokens
       if (r.success && r.source === 'chat') g.responses++
-      const tg = (this.store.data.groups[r.groupId] ??= { messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: {} })
+      const tg = (this.store.data.groups[r.groupId] ??= newGroup())
       tg.tokens += tokens
       if (r.success && r.source === 'chat') tg.responses++
     }
@@ -132,7 +158,7 @@ export class StatsStore {
     day.toolCalls++
     if (t.groupId) {
       this.groupOf(day, t.groupId).toolCalls++
-      const tg = (this.store.data.groups[t.groupId] ??= { messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: {} })
+      const tg = (this.store.data.groups[t.groupId] ??= newGroup())
       tg.lastActive = now
     }
     const s = (this.store.data.tools[t.name] ??= { calls: 0, durationSum: 0, successes: 0 })
@@ -151,17 +177,17 @@ export class StatsStore {
     // users would touch each user once per day: ~75 ms for a year of 2,000 daily users).
     const allTime = period === 'all'
     const daily = days.map(([date, d]) => {
-      const src: GroupDay = groupId ? (d.groups[groupId] ?? { ...counters(), users: {} }) : d
+      const src: GroupDay = groupId ? (own(d.groups, groupId) ?? emptyGroupDay()) : d
       total.messages += src.messages; total.responses += src.responses; total.toolCalls += src.toolCalls; total.tokens += src.tokens
       if (!allTime) {
         for (const u of Object.keys(src.users)) users.add(u)
         if (!groupId) for (const g of Object.keys(d.groups)) groups.add(g)
-        else if (d.groups[groupId]) groups.add(groupId)
+        else if (own(d.groups, groupId)) groups.add(groupId)
       }
       return { date, messages: src.messages, responses: src.responses, toolCalls: src.toolCalls, tokens: src.tokens }
     })
     const data = this.store.data
-    const g = groupId !== undefined && Object.hasOwn(data.groups, groupId) ? data.groups[groupId] : undefined
+    const g = groupId !== undefined ? own(data.groups, groupId) : undefined
     const activeUsers = !allTime ? users.size
       : groupId !== undefined ? (g?.users ?? 0)
         : Object.values(data.users).reduce((n, u) => n + (u.messages > 0 ? 1 : 0), 0)
@@ -216,7 +242,24 @@ export class StatsStore {
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined }
     if (!this.dirty) return
     this.dirty = false
-    await Promise.all([this.store.write(), this.days.flush()])
+    const changes = this.changes
+    this.writing++
+    try {
+      await Promise.all([this.store.write(), this.days.flush()])
+    } finally { this.writing-- }
+    this.saved = Math.max(this.saved, changes)
+  }
+
+  /** Writes what is not on disk yet, synchronously: for process exit, where nothing async runs. */
+  flushSync (): void {
+    if (this.changes === this.saved) return
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined }
+    this.dirty = false
+    writeJsonSync(this.store.file, this.store.data)
+    this.days.flushSync()
+    this.saved = this.changes
+    // a write still in flight could land after this one with older data: write again after it
+    if (this.writing > 0) this.schedule()
   }
 
   private daysIn (period: Period): Array<[string, DayBucket]> {
@@ -233,6 +276,7 @@ export class StatsStore {
 
   private schedule (): void {
     this.dirty = true
+    this.changes++
     if (this.timer) return
     this.timer = setTimeout(() => { this.timer = undefined; this.flush().catch(() => {}) }, this.flushMs)
     this.timer.unref()

@@ -1,5 +1,6 @@
 // {{placeholder}} substitution for channel request templates (custom headers and bodies) and prompts.
 import { randomUUID } from 'node:crypto'
+import { own } from '../core/dict.js'
 
 export interface PlaceholderInfo { name: string; description: string; example: string }
 
@@ -39,7 +40,8 @@ function builtins (now: number): Record<string, () => string> {
 function lookup (ctx: Record<string, unknown>, path: string): unknown {
   let cur: unknown = ctx
   for (const k of path.split('.')) {
-    if (cur && typeof cur === 'object' && k in (cur as Record<string, unknown>)) cur = (cur as Record<string, unknown>)[k]
+    // own properties only: {{constructor}} is no inherited member
+    if (cur && typeof cur === 'object' && Object.hasOwn(cur, k)) cur = (cur as Record<string, unknown>)[k]
     else return undefined
   }
   return cur
@@ -51,7 +53,7 @@ export function renderTemplate (template: string, context: Record<string, unknow
   return template.replace(PATTERN, (whole, name: string) => {
     const v = lookup(context, name)
     if (v !== undefined && v !== null) return typeof v === 'string' ? v : JSON.stringify(v)
-    const fn = b[name]
+    const fn = own(b, name)
     return fn ? fn() : whole
   })
 }

@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ToolResult } from '../chat/contracts.js'
+import { notReserved, own } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
@@ -11,9 +12,9 @@ import type { RegisteredTool, ToolSource } from './types.js'
 
 const templateText = z.string().max(20_000)
 export const customToolSchema = z.strictObject({
-  name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
+  name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -').refine(...notReserved),
   description: z.string({ error: 'description is required' }).trim().min(1, 'description is required').max(1000),
-  category: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, 'category must be 1-32 letters, digits, _ or -').default('custom'),
+  category: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, 'category must be 1-32 letters, digits, _ or -').refine(...notReserved).default('custom'),
   inputSchema: z.looseObject({ type: z.literal('object', { error: 'inputSchema.type must be "object"' }) })
     .default({ type: 'object', properties: {} }),
   dangerous: z.boolean().default(false),
@@ -36,7 +37,7 @@ export interface StoredCustomTool extends CustomToolConfig { createdAt: string; 
 
 const fill = (tpl: string, args: Record<string, unknown>, enc: (s: string) => string = (s) => s): string =>
   tpl.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_m, k: string) => {
-    const v = args[k]
+    const v = own(args, k) // arguments come from the model: never an inherited member
     return v === undefined || v === null ? '' : enc(typeof v === 'string' ? v : JSON.stringify(v))
   })
 

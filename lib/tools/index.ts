@@ -2,6 +2,7 @@
 // the chat pipeline's ToolProvider, the approval notifier and the figures other domains show.
 import type { Runtime } from '../runtime.js'
 import { errorText } from '../core/errors.js'
+import { mapSecrets } from '../core/redact.js'
 import { masters, sendGroup, sendPrivate } from '../host/port.js'
 import type { ApprovalRequest } from './approval.js'
 import { builtinSource } from './builtin/index.js'
@@ -49,6 +50,10 @@ export async function initTools (rt: Runtime): Promise<void> {
   const registry = new ToolRegistry(rt)
   const builtin = builtinSource(rt)
   const custom = await CustomTools.open(rt)
+  // Header values of custom HTTP tools are secrets: the redactor learns them now and on every change.
+  const customSecrets = (): void => { rt.redactor?.set('custom-tools', custom.configs().flatMap((c) => (c.action.type === 'http' ? mapSecrets(c.action.headers) : []))) }
+  customSecrets()
+  custom.onChange(customSecrets)
   const scripts = new ScriptTools(rt)
   registry.addSource(builtin)
   registry.addSource(custom)

@@ -32,11 +32,17 @@ export class RegistryToolProvider implements ToolProvider {
     this.refreshAliases()
     return this.registry.list()
       .filter((t) => (p.allowedTools.length === 0 || p.allowedTools.includes(t.name)) && !p.excludedTools.includes(t.name))
-      .filter((t) => allowDangerous || !this.registry.isDangerous(t))
+      .filter((t) => this.registry.offerable(t, allowDangerous))
       .map((t) => ({ name: this.aliases.alias(t.name), description: t.description, parameters: t.inputSchema }))
   }
 
   async execute (name: string, args: Record<string, unknown>, turn: TurnContext): Promise<ToolResult> {
+    // Only what this turn offered runs: a model (or an injected prompt) naming a tool that is off,
+    // dangerous without allowDangerous (untrusted servers' tools: see offerable), or outside the
+    // preset gets an error, never the tool.
+    if (!(await this.definitionsFor(turn)).some((d) => d.name === name)) {
+      return { content: [{ type: 'text', text: `Tool ${name} does not exist or is not available in this chat` }], isError: true }
+    }
     const real = this.nameOf(name) ?? name
     const ctx: ToolCallContext = {
       scope: turn.scope,

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
+import { redactDeep } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { ApprovalGate, riskAtMost } from './approval.js'
 import { ToolLog, type ToolLogEntry } from './log.js'
@@ -15,6 +16,11 @@ type ToolsConfig = Runtime['config'] extends { get(): infer C } ? C extends { to
 interface Switches { cfg: ToolsConfig; disabled: Set<string>; allowed: Set<string>; enabledCats: Set<string>; disabledCats: Set<string>; dangerous: Set<string> }
 
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true })
+/** The result with its text parts redacted (images are left alone: scanning base64 is costly and useless). */
+const redactText = (r: ToolResult): ToolResult => {
+  const content = r.content.map((c) => ((c as { type?: unknown } | null)?.type === 'text' ? redactDeep(c) : c))
+  return content.some((c, i) => c !== r.content[i]) ? { ...r, content } : r
+}
 
 export class ToolRegistry implements ToolRegistryApi {
   readonly sources = new Map<string, ToolSource>()
@@ -103,8 +109,14 @@ export class ToolRegistry implements ToolRegistryApi {
     return s.enabledCats.size === 0 || s.enabledCats.has(category)
   }
 
+  /** The switch a source keeps itself: script tools are off until the master enables them (scripts.ts). */
+  private scriptSwitch (): Partial<{ isOn(name: string): boolean; setOn(name: string, on: boolean): Promise<void> }> | undefined {
+    return this.sources.get('script') as Partial<{ isOn(name: string): boolean; setOn(name: string, on: boolean): Promise<void> }> | undefined
+  }
+
   private enabledTool (t: RegisteredTool, s: Switches): boolean {
     if (!s.cfg.enabled || s.disabled.has(t.name)) return false
+    if (t.source === 'script' && this.scriptSwitch()?.isOn?.(t.name) === false) return false
     if (s.allowed.size > 0 && !s.allowed.has(t.name)) return false
     if (s.disabledCats.has(t.category)) return false
     return s.enabledCats.size === 0 || s.enabledCats.has(t.category)
@@ -124,6 +136,11 @@ export class ToolRegistry implements ToolRegistryApi {
 
   isDangerous (t: RegisteredTool): boolean { return t.dangerous || this.sw().dangerous.has(t.name) }
 
+  /** Offered in chat: not dangerous, or dangerous only for its untrusted server (asks the master), or allowed. */
+  offerable (t: RegisteredTool, allowDangerous: boolean): boolean {
+    return allowDangerous || !this.isDangerous(t) || (t.untrusted === true && !this.sw().dangerous.has(t.name))
+  }
+
   /** Effective risk: the configured risk lists override the tool's own; dangerous tools are at least medium. */
   riskOf (t: RegisteredTool): ToolRisk {
     const c = this.sw().cfg
@@ -141,7 +158,9 @@ export class ToolRegistry implements ToolRegistryApi {
   }
 
   async setEnabled (name: string, enabled: boolean): Promise<void> {
-    if (!this.get(name)) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
+    const tool = this.get(name)
+    if (!tool) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
+    if (tool.source === 'script') await this.scriptSwitch()?.setOn?.(name, enabled)
     const c = this.sw().cfg
     const disabled = new Set(c.disabledTools)
     if (enabled) disabled.delete(name); else disabled.add(name)
@@ -219,7 +238,9 @@ export class ToolRegistry implements ToolRegistryApi {
         result = errorResult(`Tool ${name} failed: ${errorText(err).slice(0, 500)}`)
       }
     }
-    this.record(t.name, args, result, Math.round((performance.now() - started) * 100) / 100, ctx)
+    // A tool (an MCP server, a custom HTTP tool) may echo a stored secret: masked before it is logged or returned.
+    result = redactText(result)
+    this.record(t.name, redactDeep(args), result, Math.round((performance.now() - started) * 100) / 100, ctx)
     return result
   }
 

@@ -1,39 +1,47 @@
 // Script tools (spec 4.5 `/api/tools/js`): `<data>/tools/<name>.js|.ts`, one tool per file, named by
-// the file. A script exports `description`, `inputSchema`, optional `category`/`dangerous`/`risk`, and
-// `execute(args, ctx)` (as named exports or one default object).
+// the file. A script exports `description`, `inputSchema`, optional `category`, and `execute(args, ctx)`
+// (as named exports or one default object). What a script declares about its own `risk`/`dangerous`
+// is only a hint: the master's settings (`<data>/script-tools.json`, set through the script routes)
+// decide, and a script is off (not offered to chat) until the master enables it (lib/tools/README.md).
 //
-// Loading: esbuild transpiles the file (TS or JS, ESM syntax) to CommonJS and it runs through
-// vm.runInThisContext with its own module object. Unlike `import()` (even with a cache-busting query
-// or tsx's namespaced tsImport), nothing is kept in Node's ESM module map, so a reload drops the old
-// module for the GC: no leak however often a file is edited. Trade-off: a script's own `require` is
-// CommonJS (Node builtins and CJS packages; ESM-only packages need `await import()`), and helper
-// files a script itself requires stay in Node's CJS cache (only the tool file is reloaded).
-import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { basename, dirname, extname, join } from 'node:path'
-import vm from 'node:vm'
+// Loading: esbuild transpiles the file (TS or JS, ESM syntax) to CommonJS in the main thread (esbuild
+// runs nothing); the module itself runs in a worker thread (script-worker.ts), with a time limit on
+// loading and on every call. A reload stops the old worker, so nothing of the old module stays. A
+// script's own `require` is CommonJS (Node builtins and CJS packages; ESM-only packages need
+// `await import()`).
+import { readdir, rm, stat } from 'node:fs/promises'
+import { basename, extname, join } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import type { ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import { containedPath } from '../core/paths.js'
+import { ensurePrivateDirSync, readPrivateText, writePrivateFile } from '../core/private-file.js'
+import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
+import { ScriptRunner, type ScriptMeta } from './script-worker.js'
 import type { RegisteredTool, ToolCallContext, ToolRisk, ToolSource } from './types.js'
+
+/** The master's settings of one script tool (absent: off, high risk, not dangerous). */
+export interface ScriptSettings { enabled: boolean; risk: ToolRisk; dangerous: boolean }
+export const DEFAULT_SCRIPT_SETTINGS: ScriptSettings = { enabled: false, risk: 'high', dangerous: false }
+/** Stored as a list (script names such as `__proto__` are valid file names; no record keyed by them). */
+interface SettingsFile { scripts: Array<ScriptSettings & { name: string; updatedAt: string }> }
+/** Default time limit of a script's load and of each call (config `tools.scriptTimeoutMs`). */
+export const DEFAULT_SCRIPT_TIMEOUT_MS = 10_000
+
+/** A loaded script: what its module exported, and its worker. */
+interface Loaded { name: string; description: string; category: string; inputSchema: RegisteredTool['inputSchema']; declared: { risk?: ToolRisk; dangerous?: boolean }; runner: ScriptRunner
+  /** The file and source it was loaded from: a watcher event for the same text keeps the running module. */
+  file: string; source: string }
 
 export const SCRIPT_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const EXTS = ['.js', '.ts'] as const
 export type ScriptExt = typeof EXTS[number]
 
-export interface ScriptFile { name: string; filename: string; size: number; modifiedAt: string; loaded: boolean; error?: string }
-
-interface ScriptModule {
-  description?: unknown
-  inputSchema?: unknown
-  category?: unknown
-  dangerous?: unknown
-  risk?: unknown
-  execute?: unknown
-  default?: unknown
+export interface ScriptFile extends ScriptSettings {
+  name: string; filename: string; size: number; modifiedAt: string; loaded: boolean; error?: string
+  /** What the script says about itself (a hint only; the master's settings apply). */
+  declared?: { risk?: ToolRisk; dangerous?: boolean }
 }
 
 /** Splits `foo`, `foo.js`, `foo.ts` into a validated name and extension (undefined: not given). */
@@ -52,11 +60,21 @@ function toResult (v: unknown): ToolResult {
   return { content: [{ type: 'text', text: typeof v === 'string' ? v : JSON.stringify(v ?? null) }], isError: false }
 }
 
+const isRisk = (v: unknown): v is ToolRisk => v === 'low' || v === 'medium' || v === 'high'
+
+/** The call context as plain data for the worker (the abort signal stays in this thread). */
+const plainContext = (ctx: ToolCallContext): Record<string, unknown> => {
+  const { signal: _s, ...rest } = ctx
+  return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>
+}
+
 export class ScriptTools implements ToolSource {
   readonly id = 'script'
   readonly kind = 'script' as const
   readonly dir: string
-  private tools = new Map<string, RegisteredTool>()
+  private tools = new Map<string, Loaded>()
+  private settings = new Map<string, ScriptSettings>()
+  private settingsStore: Promise<Store<SettingsFile>> | undefined
   private errors = new Map<string, string>()
   private listeners: Array<() => void> = []
   private watcher: FSWatcher | undefined
@@ -65,13 +83,71 @@ export class ScriptTools implements ToolSource {
 
   constructor (private readonly rt: Runtime) {
     this.dir = join(rt.paths.dataDir, 'tools')
-    mkdirSync(this.dir, { recursive: true })
+    ensurePrivateDirSync(this.dir)
+    ;(rt as Partial<Pick<Runtime, 'onStop'>>).onStop?.push(() => this.stopAll())
   }
 
   onChange (fn: () => void): void { this.listeners.push(fn) }
   private changed (): void { this.cached = undefined; for (const fn of this.listeners) fn() }
-  list (): RegisteredTool[] { return (this.cached ??= [...this.tools.values()]) }
+  list (): RegisteredTool[] { return (this.cached ??= [...this.tools.values()].map((l) => this.registered(l))) }
   errorOf (name: string): string | undefined { return this.errors.get(name) }
+
+  // ---- the master's settings -----------------------------------------------------------------------
+  private openSettings (): Promise<Store<SettingsFile>> {
+    return (this.settingsStore ??= Store.open<SettingsFile>(join(this.rt.paths.dataDir, 'script-tools.json'), { scripts: [] }, { log: this.rt.log, pretty: true })
+      .then(async (store) => {
+        if (!Array.isArray(store.data.scripts)) await store.update((d) => { d.scripts = [] })
+        for (const e of store.data.scripts) {
+          if (e && typeof e.name === 'string') this.settings.set(e.name, { enabled: e.enabled === true, risk: isRisk(e.risk) ? e.risk : 'high', dangerous: e.dangerous === true })
+        }
+        return store
+      }))
+  }
+
+  settingsOf (name: string): ScriptSettings { return this.settings.get(name) ?? DEFAULT_SCRIPT_SETTINGS }
+  /** Whether the master enabled the script (the registry's switch for script tools). */
+  isOn (name: string): boolean { return this.settingsOf(name).enabled }
+  async setOn (name: string, on: boolean): Promise<void> { await this.configure(name, { enabled: on }) }
+
+  /** Stores the master's settings of a script (missing fields keep their value or the default). */
+  async configure (name: string, patch: Partial<ScriptSettings>): Promise<ScriptSettings> {
+    parseScriptName(name)
+    const store = await this.openSettings()
+    const next: ScriptSettings = { ...this.settingsOf(name), ...patch }
+    const updatedAt = new Date(this.rt.clock.now()).toISOString()
+    await store.update((d) => { d.scripts = [...d.scripts.filter((e) => e.name !== name), { name, ...next, updatedAt }] })
+    this.settings.set(name, next)
+    this.changed()
+    return next
+  }
+
+  private async forget (name: string): Promise<void> {
+    const store = await this.openSettings()
+    if (!this.settings.delete(name)) return
+    await store.update((d) => { d.scripts = d.scripts.filter((e) => e.name !== name) })
+  }
+
+  private timeoutMs (): number {
+    const cfg = (this.rt as Partial<Pick<Runtime, 'config'>>).config?.get().tools as { scriptTimeoutMs?: number } | undefined
+    return cfg?.scriptTimeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS
+  }
+
+  private registered (l: Loaded): RegisteredTool {
+    const s = this.settingsOf(l.name)
+    return {
+      name: l.name,
+      description: l.description,
+      category: l.category,
+      source: 'script',
+      inputSchema: l.inputSchema,
+      risk: s.risk,
+      dangerous: s.dangerous,
+      execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
+        if (ctx.signal?.aborted) throw new Error(`Script tool ${l.name} was cancelled`)
+        return toResult(await l.runner.call(args, plainContext(ctx)))
+      }
+    }
+  }
 
   /** The file of a script, contained in the tools folder (DECISIONS part 4). */
   pathOf (name: string, ext: ScriptExt): string {
@@ -97,25 +173,28 @@ export class ScriptTools implements ToolSource {
       const st = await stat(join(this.dir, f)).catch(() => undefined)
       if (!st?.isFile()) continue
       const error = this.errors.get(name)
-      out.push({ name, filename: f, size: st.size, modifiedAt: st.mtime.toISOString(), loaded: this.tools.has(name), ...(error ? { error } : {}) })
+      const declared = this.tools.get(name)?.declared
+      out.push({ name, filename: f, size: st.size, modifiedAt: st.mtime.toISOString(), loaded: this.tools.has(name), ...this.settingsOf(name),
+        ...(declared && Object.keys(declared).length ? { declared } : {}), ...(error ? { error } : {}) })
     }
     return out
   }
 
-  async read (name: string): Promise<{ name: string; filename: string; source: string; size: number; modifiedAt: string; error?: string }> {
+  async read (name: string): Promise<Omit<ScriptFile, 'loaded'> & { source: string; loaded: boolean }> {
     const found = await this.existing(name)
     if (!found) throw new AppError('TOOL_NOT_FOUND', `Script tool ${name} does not exist`)
-    const [source, st] = await Promise.all([readFile(found.file, 'utf8'), stat(found.file)])
+    await this.openSettings()
+    const [source, st] = await Promise.all([readPrivateText(found.file), stat(found.file)])
     const error = this.errors.get(name)
-    return { name, filename: basename(found.file), source, size: st.size, modifiedAt: st.mtime.toISOString(), ...(error ? { error } : {}) }
+    const declared = this.tools.get(name)?.declared
+    return { name, filename: basename(found.file), source, size: st.size, modifiedAt: st.mtime.toISOString(), loaded: this.tools.has(name), ...this.settingsOf(name),
+      ...(declared && Object.keys(declared).length ? { declared } : {}), ...(error ? { error } : {}) }
   }
 
   /** Writes atomically, then loads the file now (the watcher's later event reloads it harmlessly). */
   async write (name: string, ext: ScriptExt, source: string): Promise<{ loaded: boolean; error?: string }> {
     const file = this.pathOf(name, ext)
-    const tmp = join(dirname(file), `.${name}${ext}.${process.pid}.tmp`)
-    await writeFile(tmp, source, 'utf8')
-    await rename(tmp, file)
+    await writePrivateFile(file, source) // 0600, atomic, never through a planted symlink
     await this.load(name)
     const error = this.errors.get(name)
     return { loaded: this.tools.has(name), ...(error ? { error } : {}) }
@@ -126,23 +205,32 @@ export class ScriptTools implements ToolSource {
     if (!found) throw new AppError('TOOL_NOT_FOUND', `Script tool ${name} does not exist`)
     await rm(found.file)
     this.drop(name)
+    await this.forget(name) // a new script of that name starts from the defaults (off)
   }
 
   private drop (name: string): void {
+    const old = this.tools.get(name)
     const had = this.tools.delete(name)
     this.errors.delete(name)
+    old?.runner.retire()
     if (had) this.changed()
   }
 
+  /** Stops every script's worker (plugin stop). */
+  async stopAll (): Promise<void> { await Promise.all([...this.tools.values()].map((l) => l.runner.stop())) }
+
   /** (Re)loads one script by name; a broken script is reported, never thrown. */
   async load (name: string): Promise<void> {
+    await this.openSettings()
     const found = await this.existing(name)
     if (!found) { this.drop(name); return }
     try {
-      const tool = await this.compile(name, found.file, found.ext)
-      this.tools.set(name, tool)
+      const loaded = await this.compile(name, found.file, found.ext)
+      this.tools.get(name)?.runner.retire() // calls under way on the old version still answer
+      this.tools.set(name, loaded)
       this.errors.delete(name)
     } catch (err) {
+      this.tools.get(name)?.runner.retire()
       this.tools.delete(name)
       this.errors.set(name, errorText(err).slice(0, 1000))
       this.rt.log.warn('A script tool failed to load', { tool: name, error: errorText(err).slice(0, 300) })
@@ -158,31 +246,42 @@ export class ScriptTools implements ToolSource {
     return { loaded: this.tools.size, errors: Object.fromEntries(this.errors) }
   }
 
-  private async compile (name: string, file: string, ext: ScriptExt): Promise<RegisteredTool> {
-    const source = await readFile(file, 'utf8')
+  /** Transpiles here, runs the module in a fresh worker (time-limited) and reads its exports. */
+  private async compile (name: string, file: string, ext: ScriptExt): Promise<Loaded> {
+    const source = await readPrivateText(file)
     const { transform } = await import('esbuild') // loaded on first use: most starts have no scripts
     const { code } = await transform(source, { loader: ext === '.ts' ? 'ts' : 'js', format: 'cjs', target: 'node20', sourcefile: file })
-    const mod: { exports: ScriptModule } = { exports: {} }
-    const fn = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as
-      (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void
-    fn(mod.exports, createRequire(file), mod, file, dirname(file))
-    const ex = mod.exports
-    const m: ScriptModule = ex.default && typeof ex.default === 'object' ? ex.default as ScriptModule : ex
-    const exec = typeof m.execute === 'function' ? m.execute : typeof ex.default === 'function' ? ex.default : undefined
-    if (typeof exec !== 'function') throw new Error('a script tool must export an execute(args, ctx) function')
+    const runner = new ScriptRunner(name, file, code, () => this.timeoutMs(), this.rt.clock)
+    let m: ScriptMeta
+    try {
+      m = await runner.start()
+    } finally {
+      // Idle scripts hold no thread: the worker starts again on the first call.
+      await runner.stop()
+    }
     const schema = m.inputSchema && typeof m.inputSchema === 'object' ? m.inputSchema as RegisteredTool['inputSchema'] : { type: 'object' as const, properties: {} }
     if (schema.type !== 'object') throw new Error('inputSchema.type must be "object"')
-    const risk: ToolRisk = m.risk === 'medium' || m.risk === 'high' ? m.risk : 'low'
     return {
       name,
       description: typeof m.description === 'string' ? m.description : `Script tool ${name}`,
       category: typeof m.category === 'string' && m.category ? m.category : 'script',
-      source: 'script',
       inputSchema: schema,
-      risk,
-      dangerous: m.dangerous === true,
-      execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => toResult(await (exec as (a: unknown, c: unknown) => unknown)(args, ctx))
+      declared: { ...(isRisk(m.risk) ? { risk: m.risk } : {}), ...(typeof m.dangerous === 'boolean' ? { dangerous: m.dangerous } : {}) },
+      runner,
+      file,
+      source
     }
+  }
+
+  /** Watcher events: reloads only when the file's text changed (our own saves already loaded it). */
+  private async reloadIfChanged (name: string): Promise<void> {
+    const found = await this.existing(name)
+    const current = this.tools.get(name)
+    if (found && current && current.file === found.file) {
+      const source = await readPrivateText(found.file).catch(() => undefined)
+      if (source === current.source) return
+    }
+    await this.load(name)
   }
 
   // ---- watcher -------------------------------------------------------------------------------------
@@ -201,7 +300,7 @@ export class ScriptTools implements ToolSource {
       const old = this.timers.get(name)
       if (old) this.rt.clock.clearTimeout(old)
       // Debounce bursts of events from one save (editors write, rename, touch).
-      this.timers.set(name, this.rt.clock.setTimeout(() => { this.timers.delete(name); void this.load(name) }, 50))
+      this.timers.set(name, this.rt.clock.setTimeout(() => { this.timers.delete(name); void this.reloadIfChanged(name) }, 50))
     }
     w.on('add', onFile).on('change', onFile).on('unlink', onFile)
     w.on('error', (err) => this.rt.log.warn('Script tools watcher error', { error: errorText(err) }))

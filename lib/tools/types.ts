@@ -27,6 +27,12 @@ export interface RegisteredTool {
   /** Default risk; the configuration may override (dangerous list, approval risk lists). */
   risk: ToolRisk
   dangerous: boolean
+  /**
+   * From an external MCP server the master has not marked trusted: dangerous (every call by someone
+   * other than the master waits for the master's approval), yet offered in chat without
+   * `allowDangerous`, since the master added the server to be used.
+   */
+  untrusted?: boolean
   execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
 }
 

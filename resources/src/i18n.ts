@@ -32,7 +32,9 @@ const zh: Dict = {
   f_compressionStrategy: '压缩策略', f_preserveSystemPrompt: '保留系统提示词', f_preserveRecentMessages: '保留最近消息数',
   f_autoReloadSkills: '技能文件变化时自动重新加载', f_preset: '预设', f_enabled: '启用', f_trigger: '触发规则 (JSON)',
   v_always: '总是回复', v_prefix: '带前缀时', v_off: '关闭', v_at: '@机器人时', v_both: '@机器人或前缀', v_sliding: '滑动窗口', v_truncate: '截断',
-  v_summarize: '总结', 'v_sliding-window': '滑动窗口'
+  v_summarize: '总结', 'v_sliding-window': '滑动窗口',
+  trusted: '信任此服务器', trustHint: '不信任的服务器的工具视为危险工具：聊天中需要主人批准（未允许危险工具时不提供给模型），MCP 客户端不能调用。', risk: '风险', risk_low: '低', risk_medium: '中', risk_high: '高',
+  dangerousTool: '危险工具（调用前需批准）', scriptEnabled: '启用（提供给聊天）', scriptOffHint: '新保存的脚本默认停用；阅读代码后再启用。脚本以机器人的权限运行，不是沙箱。', declared: '脚本自述', st_off_script: '已停用'
 }
 const en: Dict = {
   title: 'Lingxi Console', overview: 'Overview', channels: 'Channels', config: 'Configuration', presets: 'Presets',
@@ -66,7 +68,9 @@ const en: Dict = {
   f_compressionStrategy: 'Compression strategy', f_preserveSystemPrompt: 'Keep the system prompt', f_preserveRecentMessages: 'Keep recent messages',
   f_autoReloadSkills: 'Reload skills when their files change', f_preset: 'Preset', f_enabled: 'Enabled', f_trigger: 'Trigger (JSON)',
   v_always: 'always', v_prefix: 'with the prefix', v_off: 'off', v_at: 'when @-mentioned', v_both: '@ or prefix', v_sliding: 'sliding', v_truncate: 'truncate',
-  v_summarize: 'summarize', 'v_sliding-window': 'sliding window'
+  v_summarize: 'summarize', 'v_sliding-window': 'sliding window',
+  trusted: 'Trust this server', trustHint: "An untrusted server's tools are dangerous: in chat they need the master's approval (and are not offered unless dangerous tools are allowed); MCP clients cannot call them.", risk: 'Risk', risk_low: 'low', risk_medium: 'medium', risk_high: 'high',
+  dangerousTool: 'Dangerous (approval before each call)', scriptEnabled: 'Enabled (offered to chat)', scriptOffHint: 'A newly saved script is off; read the code, then enable it. Scripts run with the bot\'s rights: this is not a sandbox.', declared: 'The script declares', st_off_script: 'off'
 }
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')

@@ -23,10 +23,16 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   logs: () => import('./pages/logs')
 }
 
-const currentRoute = (): string => location.pathname.slice(BASE.length).replace(/^\/+|\/+$/g, '') || 'overview'
+// A page's URL is its name, except where that path belongs to the server: /mcp is the plugin's own MCP
+// endpoint, so a reload of the MCP page there would get the endpoint's JSON-RPC answer.
+const PAGE_PATHS: Record<string, string> = { mcp: 'mcp-servers' }
+const pathOf = (page: string): string => PAGE_PATHS[page] ?? page
+const pageOf = (path: string): string => Object.keys(PAGE_PATHS).find(p => PAGE_PATHS[p] === path) ?? path
+
+const currentRoute = (): string => pageOf(location.pathname.slice(BASE.length).replace(/^\/+|\/+$/g, '')) || 'overview'
 export const route = signal(currentRoute())
 export function navigate (to: string): void {
-  history.pushState(null, '', `${BASE}/${to}`)
+  history.pushState(null, '', `${BASE}/${pathOf(to)}`)
   route.set(to)
 }
 window.addEventListener('popstate', () => route.set(currentRoute()))
@@ -104,7 +110,7 @@ function App () {
       <button class="link" data-testid="logout" onClick={logout}>{t('logout')}</button>
     </header>
     <nav class={open ? 'side open' : 'side'}>
-      {Object.keys(pages).map(p => <a key={p} href={`${BASE}/${p}`} data-page={p} class={p === r ? 'active' : ''}
+      {Object.keys(pages).map(p => <a key={p} href={`${BASE}/${pathOf(p)}`} data-page={p} class={p === r ? 'active' : ''}
         onClick={e => { e.preventDefault(); setOpen(false); navigate(p) }}>{t(p)}</a>)}
     </nav>
     <main><PageHost name={r} /></main>

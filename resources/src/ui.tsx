@@ -14,7 +14,7 @@ export function toast (text: string, error = false): void {
 }
 export function Toasts () {
   const list = useSignal(toasts)
-  return <div class="toasts">{list.map(x => <div key={x.id} class={x.error ? 'toast err' : 'toast'} role={x.error ? 'alert' : 'status'}>{x.text}</div>)}</div>
+  return <div class="toasts">{list.map(x => <div key={x.id} data-toast={x.id} class={x.error ? 'toast err' : 'toast'} role={x.error ? 'alert' : 'status'}>{x.text}</div>)}</div>
 }
 
 export interface Loaded<T> { data: T | undefined, error: string | null, loading: boolean, reload: () => void }

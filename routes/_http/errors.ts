@@ -25,6 +25,10 @@ export function classify (err: unknown, path: string): { code: ErrorCode; status
     return { code: 'INVALID_TOKEN', status, message: 'Token is invalid' }
   }
   if (status === 413 || e.type === 'entity.too.large') return { code: 'PAYLOAD_TOO_LARGE', status: 413, message: 'Request body is too large' }
+  // the JSON parser (co-body, bourne) refuses a "__proto__" key anywhere in a body
+  if (status === 400 && /forbidden prototype property/.test(e.message ?? '')) {
+    return { code: 'INVALID_ARGS', status: 400, message: 'Request body must not contain a "__proto__" key (a reserved name)' }
+  }
   if (status === 400 && (e.type === 'entity.parse.failed' || /JSON|Unexpected token|Expected/i.test(e.message ?? ''))) {
     return { code: 'INVALID_ARGS', status: 400, message: `Malformed JSON body: ${(e.message ?? '').replace(/\s+at .*$/s, '').slice(0, 200)}` }
   }

@@ -10,12 +10,14 @@ import { sharedBaseUrl, sharedExpress } from '../../lib/host/port.js'
 import type { Runtime } from '../../lib/runtime.js'
 import { authMiddleware } from './auth.js'
 import { errorMiddleware } from './errors.js'
+import { hostParsedBody, sharedMountHandler } from './shared-mount.js'
 import { staticMiddleware } from './static.js'
+import { bodyParser } from './validate.js'
 
 export const SHARED_MOUNT = '/lingxi'
 
-/** Paths whose POST accepts multipart/form-data uploads (koa-body `ctx.request.files`). */
-export const MULTIPART_PATHS = new Set(['/api/presets/import'])
+/** Paths whose POST accepts multipart/form-data uploads; the body parser lives in validate.ts. */
+export { MULTIPART_PATHS } from './validate.js'
 
 export interface WebServer {
   app: Koa
@@ -31,14 +33,16 @@ export interface WebServer {
 export type RouterFactory = (rt: Runtime) => Router | Router[]
 
 export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware[] = []): Koa {
-  const app = new Koa({ proxy: false })
+  // Proxy headers count only with web.trustProxy, read live; the last X-Forwarded-For entry is the one
+  // our proxy appended (lib/core/rate-limit.ts clientAddress keys the rate limits the same way).
+  const app = new Koa({ proxy: false, maxIpsCount: 1 })
+  Object.defineProperty(app, 'proxy', { get: () => rt.config.get().web.trustProxy, set: () => undefined, configurable: true })
   app.silent = true
   app.on('error', (err: unknown) => {
     const code = (err as { code?: string }).code
     if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') return
     rt.log.error('Web server error', {}, err)
   })
-  const limit = (): string => `${rt.config.get().web.bodyLimitKb}kb`
   app.use(errorMiddleware(rt.log))
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff')
@@ -56,35 +60,10 @@ export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware
     if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store')
     await next()
   })
-  // The body parser is rebuilt only when the configured limit changes, so a change applies at once.
-  let parser: { limit: string; mw: Koa.Middleware } | undefined
-  let multipartParser: { limit: string; mw: Koa.Middleware } | undefined
-  app.use(async (ctx, next) => {
-    if (!ctx.path.startsWith('/api/') && !ctx.path.startsWith('/mcp')) return next()
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next()
-    const l = limit()
-    // File uploads (multipart/form-data) only where a route expects one.
-    if (MULTIPART_PATHS.has(ctx.path) && ctx.is('multipart/form-data')) {
-      if (multipartParser?.limit !== l) {
-        const { koaBody } = await import('koa-body')
-        const maxFileSize = rt.config.get().web.bodyLimitKb * 1024
-        multipartParser = { limit: l, mw: koaBody({ multipart: true, formLimit: l, formidable: { maxFileSize, maxFiles: 1 } }) as unknown as Koa.Middleware }
-      }
-      return multipartParser.mw(ctx, next)
-    }
-    if (parser?.limit !== l) {
-      // Loaded on the first request with a body: it is the heaviest import of the server (start time).
-      const { koaBody } = await import('koa-body')
-      parser = { limit: l, mw: koaBody({
-        jsonLimit: l, textLimit: l, formLimit: l,
-        textTypes: ['text/*', 'application/yaml', 'application/x-yaml'],
-        multipart: false, jsonStrict: false
-      }) as unknown as Koa.Middleware }
-    }
-    return parser.mw(ctx, next)
-  })
-  for (const mw of extra) app.use(mw)
+  // The gate (path rule, session, origin rule) before any body is read; then the one body parser.
   app.use(authMiddleware(rt))
+  app.use(bodyParser(() => rt.config.get().web.bodyLimitKb, (ctx) => hostParsedBody(ctx.req)))
+  for (const mw of extra) app.use(mw)
   // Upstream of the routers so each router's allowedMethods (405) runs before this 404 does.
   app.use(async (ctx, next) => {
     await next()
@@ -139,8 +118,8 @@ export async function startWebServer (rt: Runtime, routers: Router[], extra: Koa
   let shared: string | undefined
   const express = cfg.sharePort ? sharedExpress() : undefined
   if (express) {
-    const handler = app.callback()
-    express.use(SHARED_MOUNT, (req, res) => { void handler(req as Parameters<typeof handler>[0], res as Parameters<typeof handler>[1]) })
+    const handler = sharedMountHandler(app, SHARED_MOUNT)
+    express.use(SHARED_MOUNT, (req, res) => { handler(req as Parameters<typeof handler>[0], res as Parameters<typeof handler>[1]) })
     express.skip_auth?.push(SHARED_MOUNT)
     express.quiet?.push(SHARED_MOUNT)
     const base = sharedBaseUrl()

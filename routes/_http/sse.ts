@@ -1,7 +1,9 @@
 // Server-Sent Events on the raw response (Koa's stream bodies log a spurious error on every client
-// disconnect, see notes/deps.md §4). Streams close when the client leaves or the plugin stops.
+// disconnect, see notes/deps.md §4). Streams close when the client leaves, the plugin stops or the
+// session that opened the stream is revoked (logout, refresh) or expires.
 import type { Context } from 'koa'
 import type { EventBus } from '../../lib/core/event-bus.js'
+import { sessionEndsOf } from './auth.js'
 
 export interface SseStream {
   /** `event: name` + `data: json` frame. */
@@ -16,7 +18,8 @@ export interface SseStream {
 
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
-  'Cache-Control': 'no-cache',
+  // no-transform: a compressing proxy or host (TRSS's `compression`) passes the stream through unbuffered
+  'Cache-Control': 'no-cache, no-transform',
   Connection: 'keep-alive',
   'X-Accel-Buffering': 'no'
 } as const
@@ -38,9 +41,14 @@ export function openSse (ctx: Context, bus?: EventBus): SseStream {
   res.on('close', finish)
   const off = bus?.on('stopping', finish)
   if (off) closers.push(off)
+  const unwatch = sessionEndsOf(ctx)?.(finish)
+  if (unwatch) closers.push(unwatch)
   const write = (text: string): boolean => {
     if (closed || res.writableEnded) return false
-    return res.write(text)
+    const ok = res.write(text)
+    // a compression middleware in front (TRSS shared port) adds flush(): push each frame out at once
+    ;(res as { flush?: () => void }).flush?.()
+    return ok
   }
   return {
     send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),

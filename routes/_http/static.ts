@@ -5,6 +5,15 @@ import { join } from 'node:path'
 import type { Context, Next } from 'koa'
 import { ensureDashboardBuilt } from '../../lib/web/build.js'
 
+/**
+ * Content-Security-Policy of the dashboard's pages: its own scripts, styles and API only, no inline
+ * script, no framing, no form posts elsewhere. `data:` images cover the inline SVG icons of the CSS.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "font-src 'self' data:",
+  "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'"
+].join('; ')
+
 export function dashboardRoot (pluginDir: string): string {
   const dist = join(pluginDir, 'resources', 'dist')
   return existsSync(join(dist, 'index.html')) ? dist : join(pluginDir, 'resources', 'public')
@@ -21,7 +30,8 @@ export function staticMiddleware (pluginDir: string) {
     await next()
     if (ctx.body !== undefined || ctx.respond === false) return
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return
-    if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path.startsWith('/mcp')) return
+    if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path === '/mcp' || ctx.path.startsWith('/mcp/')) return
+    ctx.set('Content-Security-Policy', DASHBOARD_CSP)
     const root = dashboardRoot(pluginDir)
     const isAsset = /\.[a-z0-9]+$/i.test(ctx.path)
     const { default: send } = await import('koa-send')

@@ -42,3 +42,112 @@ export function requireFields (body: unknown, fields: string[]): void {
     if (v === undefined || v === null || (typeof v === 'string' && !v.trim())) throw badRequest(`${f} is required`)
   }
 }
+
+// ---- request bodies -----------------------------------------------------------------------------------
+// The one body parser of the API (see README, "Security model"): JSON everywhere; YAML/plain text only
+// where a route reads text; multipart only where a route takes an upload. Form-encoded bodies are
+// never parsed (a cross-site HTML form can send them). A JSON body must be an object or an array and
+// at most MAX_BODY_DEPTH deep, so no handler meets `null`, a bare number or a 20,000-deep nesting.
+
+/** Paths whose POST accepts multipart/form-data uploads (koa-body `ctx.request.files`). */
+export const MULTIPART_PATHS = new Set(['/api/presets/import'])
+/** Paths whose POST reads a YAML (or plain) text body: the config and preset imports. */
+export const TEXT_PATHS = new Set(['/api/config/import', '/api/presets/import'])
+const TEXT_TYPES = ['text/yaml', 'text/x-yaml', 'application/yaml', 'application/x-yaml', 'text/plain']
+const JSON_TYPES = ['application/json', '+json']
+export const MAX_BODY_DEPTH = 64
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** Nesting depth of a parsed JSON value, walked without recursion; stops counting past `limit`. */
+export function jsonDepth (value: unknown, limit = MAX_BODY_DEPTH): number {
+  let max = 0
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length) {
+    const [v, d] = stack.pop() as [unknown, number]
+    if (typeof v !== 'object' || v === null) continue
+    if (d > max) max = d
+    if (max > limit) return max
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1])
+  }
+  return max
+}
+
+function parseJsonText (text: string): unknown {
+  if (!text.trim()) return undefined
+  try { return JSON.parse(text) } catch (err) { throw new AppError('INVALID_ARGS', `Malformed JSON body: ${(err as Error).message.slice(0, 200)}`) }
+}
+
+/** True when the request carries body bytes (a Content-Length above 0 or a chunked body). */
+function hasBodyBytes (ctx: Context): boolean {
+  if (ctx.get('Transfer-Encoding')) return true
+  const len = Number(ctx.get('Content-Length') || 0)
+  return Number.isFinite(len) && len > 0
+}
+
+type Mw = (ctx: Context, next: () => Promise<void>) => Promise<void>
+
+/** The one route that takes a bare JSON value: PUT /api/config/<section> for the scalar sections (debug, language...). */
+const takesScalar = (ctx: Context): boolean => ctx.method === 'PUT' && /^\/api\/config\/[^/]+\/?$/.test(ctx.path)
+
+/** The code a group names a body of the wrong shape with (variant A presets and the config say so themselves). */
+function bodyErrorCode (path: string): ErrorCode {
+  if (/^\/api\/presets(\/|$)/.test(path)) return 'INVALID_PRESET'
+  if (/^\/api\/config(\/(?!channels(\/|$))[^/]+)?\/?$/.test(path)) return 'INVALID_CONFIG'
+  return 'INVALID_ARGS'
+}
+
+/**
+ * The body parser for /api and /mcp. `limitKb` is read per request so a config change applies at
+ * once; the koa-body instances are rebuilt only when it changes.
+ */
+export function bodyParser (limitKb: () => number, preParsed?: (ctx: Context) => { body: unknown } | undefined): Mw {
+  let built: { kb: number; json: Mw; text: Mw; multipart: Mw } | undefined
+  const parsers = async (): Promise<NonNullable<typeof built>> => {
+    const kb = limitKb()
+    if (built?.kb === kb) return built
+    // Loaded on the first request with a body: it is the heaviest import of the server (start time).
+    const { koaBody } = await import('koa-body')
+    const l = `${kb}kb`
+    const only = { json: false, text: false, urlencoded: false, multipart: false }
+    built = {
+      kb,
+      json: koaBody({ ...only, json: true, jsonLimit: l, jsonStrict: false, jsonTypes: JSON_TYPES }) as unknown as Mw,
+      text: koaBody({ ...only, text: true, textLimit: l, textTypes: TEXT_TYPES }) as unknown as Mw,
+      multipart: koaBody({ ...only, multipart: true, formLimit: l, formidable: { maxFileSize: kb * 1024, maxFiles: 1 } }) as unknown as Mw
+    }
+    return built
+  }
+  return async function body (ctx, next) {
+    if (!(ctx.path.startsWith('/api/') || ctx.path === '/mcp' || ctx.path.startsWith('/mcp/'))) return next()
+    if (!BODY_METHODS.has(ctx.method) || !hasBodyBytes(ctx)) return next()
+    // A host that mounts the app (TRSS shared port) may have read the body already: take its result.
+    const pre = preParsed?.(ctx)
+    const p = pre ? undefined : await parsers()
+    const take = (body: unknown): void => { (ctx.request as { body?: unknown }).body = body }
+    if (MULTIPART_PATHS.has(ctx.path) && ctx.is('multipart/form-data')) {
+      if (pre) { take(pre.body); return next() }
+      return (p as NonNullable<typeof p>).multipart(ctx, next)
+    }
+    if (TEXT_PATHS.has(ctx.path) && ctx.is(TEXT_TYPES)) {
+      if (pre) { take(Buffer.isBuffer(pre.body) ? pre.body.toString('utf8') : pre.body); return next() }
+      return (p as NonNullable<typeof p>).text(ctx, next)
+    }
+    if (!ctx.is(JSON_TYPES)) {
+      const sent = ctx.get('Content-Type') || 'none'
+      const also = TEXT_PATHS.has(ctx.path) ? ' or a YAML text (Content-Type: text/yaml)' : ''
+      const upload = MULTIPART_PATHS.has(ctx.path) ? ' or a multipart/form-data upload' : ''
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `This endpoint takes a JSON body (Content-Type: application/json)${also}${upload}; got Content-Type ${sent.slice(0, 80)}`)
+    }
+    if (pre) take(Buffer.isBuffer(pre.body) ? parseJsonText(pre.body.toString('utf8')) : pre.body)
+    else await (p as NonNullable<typeof p>).json(ctx, async () => {})
+    const parsed: unknown = ctx.request.body
+    if (parsed === '' || parsed === undefined) {
+      take(undefined)
+    } else if (parsed === null || (typeof parsed !== 'object' && !takesScalar(ctx))) {
+      throw new AppError(bodyErrorCode(ctx.path), `Request body must be a JSON object (or array), not ${parsed === null ? 'null' : typeof parsed}`)
+    } else if (jsonDepth(parsed) > MAX_BODY_DEPTH) {
+      throw new AppError(bodyErrorCode(ctx.path), `Request body is nested too deeply (more than ${MAX_BODY_DEPTH} levels)`)
+    }
+    return next()
+  }
+}

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import { stopHost } from '../support/plugin-host.js'
 import type { Runtime } from '../../lib/runtime.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { MASTER, PROFILES } from '../host/helpers.js'
@@ -33,7 +34,7 @@ describe('chat: bot handler in the standalone host', function () {
         await rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test', models: ['gpt-test'] }] })
       })
       after(async () => {
-        await host?.stop()
+        await stopHost(host) // the plugin too: the host does not stop it
         rmSync(dataDir, { recursive: true, force: true })
       })
       beforeEach(async () => {

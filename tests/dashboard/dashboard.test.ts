@@ -12,6 +12,17 @@ import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
 
+
+/** Runs `action` and waits for a toast shown after it (toasts of earlier steps stay a few seconds). */
+async function newToast (page: Page, action: () => Promise<unknown>, text?: RegExp): Promise<string> {
+  const last = await page.evaluate(() => Math.max(0, ...[...document.querySelectorAll<HTMLElement>('.toast')].map((t) => Number(t.dataset.toast))))
+  await action()
+  const handle = await page.waitForFunction(([n, src]) => [...document.querySelectorAll<HTMLElement>('.toast')]
+    .find((t) => Number(t.dataset.toast) > (n as number) && (src === null || new RegExp(src as string).test(t.textContent ?? '')))?.textContent ?? false,
+  [last, text ? text.source : null] as const)
+  return String(await handle.jsonValue())
+}
+
 describe('dashboard (chromium e2e)', function () {
   this.timeout(120_000)
   let s: TestServer
@@ -39,7 +50,8 @@ describe('dashboard (chromium e2e)', function () {
   const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true })
   const go = async (name: string): Promise<void> => {
     await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForURL(`**/${name}`)
+    // the MCP page lives at /mcp-servers: /mcp is the plugin's own MCP endpoint
+    await page.waitForURL(`**/${name === 'mcp' ? 'mcp-servers' : name}`)
   }
   /** The session token the page holds, for API read-backs as the same session. */
   const pageToken = (): Promise<string | null> => page.evaluate(() => localStorage.getItem('lingxi.token'))
@@ -169,8 +181,7 @@ describe('dashboard (chromium e2e)', function () {
     const before = (await s.api('/api/config')).body.data.context.maxMessages as number
     const next = before + 7
     await page.fill(input, String(next))
-    await page.click('[data-testid="section-context-save"]')
-    await page.waitForSelector('.toast')
+    await newToast(page, () => page.click('[data-testid="section-context-save"]'))
     expect((await s.api('/api/config')).body.data.context.maxMessages).to.equal(next)
     await page.click('[data-testid="yaml-export"]')
     await page.waitForFunction(() => (document.querySelector('[data-testid="yaml-text"]') as HTMLTextAreaElement).value.includes('commandPrefix'))
@@ -195,8 +206,7 @@ describe('dashboard (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="group-form"] input[name=enabled]')
     await page.uncheck('[data-testid="group-form"] input[name=enabled]')
     await page.fill('[data-testid="group-form"] textarea[name=trigger]', '{"type": "prefix"}')
-    await page.click('[data-testid="group-form-save"]')
-    await page.waitForSelector('.toast')
+    await newToast(page, () => page.click('[data-testid="group-form-save"]'))
     const g = (await s.api('/api/config/groups/777000')).body.data
     expect(g).to.include({ enabled: false })
     expect(g.trigger).to.deep.include({ type: 'prefix' })
@@ -207,8 +217,7 @@ describe('dashboard (chromium e2e)', function () {
     const changed = text.replace(/(\n\s+maxMessages:\s*)\d+/, '$1' + '33')
     expect(changed).to.not.equal(text)
     await page.fill('[data-testid="yaml-text"]', changed)
-    await page.click('[data-testid="yaml-import"]')
-    await page.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /\(\d+\)/.test(t.textContent ?? '')))
+    await newToast(page, () => page.click('[data-testid="yaml-import"]'), /\(\d+\)/)
     expect((await s.api('/api/config')).body.data.context.maxMessages).to.equal(33)
     // a broken YAML text shows the server's message and changes nothing
     await page.fill('[data-testid="yaml-text"]', 'context: [unclosed')
@@ -274,8 +283,16 @@ describe('dashboard (chromium e2e)', function () {
     await page.fill('[data-testid="script-name"]', 'e2e_script')
     const source = await page.inputValue('[data-testid="script-source"]')
     await page.fill('[data-testid="script-source"]', source.replace("'hello '", "'e2e hello '"))
+    // Risk defaults to high; a new script is saved off (not offered to chat) until the master enables it.
+    expect(await page.inputValue('[data-testid="script-risk"]')).to.equal('high')
+    expect(await page.isChecked('[data-testid="script-enabled"]')).to.equal(false)
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/tools/js') && r.request().method() === 'POST'), page.click('[data-testid="script-save"]')])
     expect((await s.api('/api/tools/list')).body.data.map((t: { name: string }) => t.name)).to.include('e2e_script')
+    expect(s.lx.rt.tools.isEnabled('e2e_script'), 'saved off').to.equal(false)
+    await page.check('[data-testid="script-enabled"]')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/tools/js/e2e_script') && r.request().method() === 'PUT'), page.click('[data-testid="script-save"]')])
+    expect((await s.api('/api/tools/js/e2e_script')).body.data).to.include({ enabled: true, risk: 'high' })
+    expect(s.lx.rt.tools.isEnabled('e2e_script'), 'enabled by the master').to.equal(true)
     await page.click('[data-testid="tab-test"]')
     await page.fill('[data-testid="test-tool"]', 'e2e_script')
     await page.fill('[data-testid="test-args"]', '{"who":"lingxi"}')
@@ -322,6 +339,9 @@ describe('dashboard (chromium e2e)', function () {
   it('MCP servers: lists servers and shows the server error for an invalid add', async () => {
     await go('mcp')
     await page.waitForSelector('[data-testid="mcp-form"]')
+    // a reload stays on the page (at /mcp it reached the MCP endpoint and showed its JSON-RPC error)
+    await page.reload()
+    await page.waitForSelector('[data-testid="mcp-form"]')
     await page.click('[data-testid="mcp-save"]') // no name
     await page.waitForSelector('.card .error')
     expect(await page.textContent('.card .error')).to.match(/name/i)
@@ -347,6 +367,13 @@ describe('dashboard (chromium e2e)', function () {
     expect(await page.textContent('[data-testid="mcp-status-everything"]')).to.equal('已连接')
     await page.click('[data-testid="mcp-tools-everything"]')
     await page.waitForSelector('[data-testid="mcp-tool-list"] >> text=echo')
+    // Untrusted by default (its tools are dangerous); the labelled toggle trusts it at once.
+    expect(await page.isChecked('[data-testid="mcp-trust-everything"]')).to.equal(false)
+    expect(s.lx.rt.tools.get('mcp:everything:echo')?.dangerous).to.equal(true)
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/mcp/servers/everything') && r.request().method() === 'PUT'), page.click('[data-testid="mcp-trust-everything"]')])
+    expect((await s.api('/api/mcp/servers/everything')).body.data.trusted).to.equal(true)
+    expect(s.lx.rt.tools.get('mcp:everything:echo')?.dangerous).to.equal(false)
+    await page.waitForSelector('[data-testid="mcp-trust-everything"]:checked')
     await Promise.all([page.waitForResponse((r) => r.url().includes('/reconnect')), page.click('[data-testid="mcp-reconnect-everything"]')])
     await connected('everything')
     const desktop = { mcpServers: { 'desk-import': { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }
@@ -455,8 +482,7 @@ describe('dashboard (chromium e2e)', function () {
     await page.waitForSelector(input)
     const before = (await s.api('/api/image/config')).body.data.maxImages as number
     await page.fill(input, String(before + 1))
-    await page.click('[data-testid="image-config-save"]')
-    await page.waitForSelector('.toast')
+    await newToast(page, () => page.click('[data-testid="image-config-save"]'))
     expect((await s.api('/api/image/config')).body.data.maxImages).to.equal(before + 1)
     // a custom drawing preset: added, listed, deleted
     const custom = async (): Promise<Array<{ uid: string; keywords: string[]; prompt: string }>> => (await s.api('/api/image/presets')).body.data.custom

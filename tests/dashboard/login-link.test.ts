@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import { stopHost } from '../support/plugin-host.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const MASTER = '10001'
@@ -25,7 +26,7 @@ describe('dashboard login through the link the bot prints (standalone host + chr
   })
   after(async () => {
     await browser?.close()
-    await host?.stop()
+    await stopHost(host) // the plugin too: the host does not stop it
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 

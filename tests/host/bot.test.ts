@@ -91,6 +91,21 @@ describe('standalone host: Bot, globals and host files', () => {
       expect((await fetch(`${host.url}/nothing`)).status).to.equal(404)
     })
 
+    it('runs TRSS\'s body parsers before plugin routes: bodies arrive parsed and consumed', async () => {
+      const post = async (type: string, body: string): Promise<{ body: unknown; consumed: boolean }> =>
+        await (await fetch(`${host.url}/fixture-body`, { method: 'POST', headers: { 'content-type': type }, body })).json() as { body: unknown; consumed: boolean }
+      expect(await post('application/json', '{"a":1}')).to.include({ consumed: true }).and.to.have.deep.property('body', { a: 1 })
+      expect((await post('application/x-www-form-urlencoded', 'a=1&b=x')).body).to.deep.equal({ a: '1', b: 'x' })
+      expect((await post('text/plain', 'hello')).body).to.equal('hello')
+      expect((await post('application/octet-stream', 'raw')).body).to.equal('buffer:raw')
+    })
+
+    it('compresses responses (TRSS mounts compression in front of plugin routes)', async () => {
+      const res = await fetch(`${host.url}/fixture-body`, { headers: { 'accept-encoding': 'gzip' } })
+      expect(res.headers.get('content-encoding')).to.equal('gzip')
+      expect(((await res.json()) as { pad: string }).pad).to.have.length(2048) // fetch inflates it
+    })
+
     it('never routes what is mounted after online', async () => {
       const Bot = globals().Bot as unknown as TrssBot
       Bot.express.use('/late', (_req, res) => { res.end('late') })

@@ -6,7 +6,7 @@ import { BASIC, FIXTURES, LOOSE, PROFILES, fixture, fixtureHost, rejection } fro
 describe('standalone host: discovery and loading', () => {
   it('imports only index.js when present, else top-level .js files (no .mjs, no recursion)', () => {
     const found = discover(FIXTURES).map((f) => f.key)
-    expect(found).to.deep.equal(['basic', 'loose/a.js', 'loose/b.js', 'stoppable'])
+    expect(found).to.deep.equal(['basic', 'builtins/add.js', 'builtins/announce.js', 'loose/a.js', 'loose/b.js', 'stoppable'])
   })
 
   for (const profile of PROFILES) {

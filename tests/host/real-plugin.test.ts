@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import { stopHost } from '../support/plugin-host.js'
 import { MASTER, PROFILES } from './helpers.js'
 
 const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -23,7 +24,7 @@ describe('standalone host: the real plugin', function () {
         await host.start()
       })
       after(async () => {
-        await host?.stop()
+        await stopHost(host) // the plugin too: the host does not stop it
         rmSync(dataDir, { recursive: true, force: true })
       })
 

@@ -155,7 +155,8 @@ describe('Our MCP endpoint /mcp', function () {
   })
 
   it('exposes only the configured tools (mcp.server.tools) and MCP servers\' tools by their mcp: names', async () => {
-    await s.api('/api/mcp/servers', { method: 'POST', json: { name: 'ev', config: stdioEverything() } })
+    // Trusted: an untrusted server's tools are refused to MCP clients (tests/security/tool-trust.test.ts).
+    await s.api('/api/mcp/servers', { method: 'POST', json: { name: 'ev', config: stdioEverything(), trust: true } })
     const { client } = await streamableClient({ Authorization: `Bearer ${KEY}` })
     const all = (await client.listTools()).tools.map((t) => t.name)
     expect(all).to.include.members(['lx_echo', 'mcp:ev:echo'])

@@ -16,6 +16,8 @@ export interface Behavior {
   /** Streaming: stop sending (but keep the connection open) after this many content chunks. */
   stallAfterChunks?: number
   usage?: { prompt_tokens: number; completion_tokens: number }
+  /** Fail (with `status`, default 401) with an error message that echoes the request's headers (redaction tests). */
+  echoRequest?: boolean
 }
 
 export interface RecordedRequest {
@@ -38,6 +40,12 @@ export interface FakeOpenAI {
   /** Decides the behavior per request when the queue is empty (default: echo the last user message). */
   respond: (body: any, req: RecordedRequest) => Behavior
   chatRequests(): RecordedRequest[]
+  /**
+   * A relay that echoes secrets: while true, the models list, every chat request without a queued
+   * behavior and any other path fail with an error text holding the request's Authorization header
+   * (raw and URL-encoded) and all its headers.
+   */
+  echoErrors: boolean
   reset(): void
   close(): Promise<void>
 }
@@ -48,6 +56,12 @@ function lastUser (body: any): string {
   const msgs: Array<{ role: string; content: unknown }> = Array.isArray(body?.messages) ? body.messages : []
   for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i]?.role === 'user') return typeof msgs[i]?.content === 'string' ? msgs[i]?.content as string : JSON.stringify(msgs[i]?.content)
   return ''
+}
+
+/** What an echoing relay says: the Authorization header raw and URL-encoded, then every header. */
+export function echoText (req: IncomingMessage): string {
+  const auth = String(req.headers.authorization ?? '')
+  return `Invalid request: received Authorization "${auth}" (${encodeURIComponent(auth)}), headers ${JSON.stringify(req.headers)}`
 }
 
 export function defaultBehavior (body: any): Behavior {
@@ -69,7 +83,8 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     enqueue: (...b) => { queue.push(...b) },
     respond: defaultBehavior,
     chatRequests: () => fake.requests.filter((r) => r.path.endsWith('/chat/completions')),
-    reset: () => { queue.length = 0; fake.requests.length = 0; fake.respond = defaultBehavior },
+    echoErrors: false,
+    reset: () => { queue.length = 0; fake.requests.length = 0; fake.respond = defaultBehavior; fake.echoErrors = false },
     close: () => new Promise((resolve) => { server.close(() => resolve()); for (const s of sockets) s.destroy() })
   }
 
@@ -100,6 +115,9 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
       json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }); return
     }
     const path = (req.url ?? '').split('?')[0] ?? ''
+    const echo = (status: number): void => json(status, { error: { message: echoText(req), type: 'echo' } })
+    const isChat = req.method === 'POST' && path.endsWith('/chat/completions')
+    if (fake.echoErrors && !(isChat && queue.length)) { echo(path.endsWith('/models') || isChat ? 401 : 500); return }
     if (req.method === 'GET' && path.endsWith('/models')) {
       json(200, { object: 'list', data: fake.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) }); return
     }
@@ -114,6 +132,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
 
     const b = queue.shift() ?? fake.respond(body, rec)
     if (b.delayMs) await sleep(b.delayMs)
+    if (b.echoRequest) { echo(b.status ?? 401); return }
     if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}`, type: 'fake' } }); return }
     const model = String(body?.model ?? 'fake')
     const content = b.content ?? ''

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ToolResult } from '../../lib/chat/contracts.js'
 import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import { stopHost } from '../support/plugin-host.js'
 import type { Running } from '../../lib/lifecycle.js'
 import type { ToolCallContext } from '../../lib/tools/types.js'
 import { fakeSource, fakeTool } from './helpers.js'
@@ -35,7 +36,7 @@ describe('tools: approval in chat through the standalone host', function () {
     ]))
   })
   after(async () => {
-    await host?.stop()
+    await stopHost(host) // the plugin too: the host does not stop it
     rmSync(dataDir, { recursive: true, force: true })
   })
 

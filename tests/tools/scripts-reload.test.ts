@@ -45,7 +45,9 @@ describe('tools: script reloads do not leak', function () {
   it('a default-export object and CommonJS module.exports both work', async () => {
     await scripts.write('obj', '.ts', 'export default { description: "d", category: "math", dangerous: true, risk: "high", execute: (a: { n: number }) => ({ content: [{ type: "text", text: String(a.n * 2) }], isError: false }) }')
     const t = scripts.list().find((x) => x.name === 'obj')!
-    expect(t).to.include({ category: 'math', dangerous: true, risk: 'high', description: 'd' })
+    // What the script says about its own risk is only a hint: the master's defaults apply (high, not dangerous).
+    expect(t).to.include({ category: 'math', dangerous: false, risk: 'high', description: 'd' })
+    expect((await scripts.files()).find((f) => f.name === 'obj')).to.deep.include({ enabled: false, declared: { risk: 'high', dangerous: true } })
     const r = await t.execute({ n: 4 }, { scope: { userId: 'u', isMaster: true, via: 'api', conversationId: 'c' }, userPermission: 'master', isMaster: true })
     expect(r.content[0]).to.deep.equal({ type: 'text', text: '8' })
     await scripts.write('cjs', '.js', 'const os = require("node:os"); module.exports = { execute: () => typeof os.platform() }')

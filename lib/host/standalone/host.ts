@@ -14,6 +14,7 @@ import { schedule } from './cron.js'
 import { deal, type DispatchDeps } from './dispatch.js'
 import { buildMessageEvent, buildPokeEvent, type MessageInput, type PokeInput } from './events.js'
 import { createMiniExpress, type MiniExpress } from './express.js'
+import { trssMiddleware } from './trss-middleware.js'
 import { GlobalScope } from './globals.js'
 import { linkPlugin, prepareRoot, writeFiles } from './host-root.js'
 import { MemoryKV } from './kv.js'
@@ -183,6 +184,8 @@ class StandaloneHost implements Host {
     if (this.profile === 'trss') {
       // TRSS starts its HTTP server before plugins load; no account is connected during import.
       express = createMiniExpress((prefix) => this.logger.warn(`[standalone] ${prefix} was mounted after online: TRSS never routes it`))
+      // as TRSS: compression and the body parsers run before any plugin route
+      for (const mw of trssMiddleware()) express.use(mw)
       this.server = createServer(express)
       const server = this.server
       await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', () => ok()))
@@ -226,12 +229,9 @@ class StandaloneHost implements Host {
     if (!this.started) return
     this.started = false
     this.stopped = true
-    const lingxi = this.module?.lingxi as { stop?: () => unknown } | undefined
-    try {
-      await lingxi?.stop?.()
-    } catch (error) {
-      this.logger.error('lingxi.stop() failed', error)
-    }
+    // Like Miao-Yunzai and TRSS-Yunzai, no plugin's stop hook is called: a real host's exit ends the
+    // process, so only what a plugin has on disk (or flushes on process exit) survives. A test that
+    // goes on afterwards stops the plugin itself (tests/support/plugin-host.ts stopHost).
     for (const cancel of this.cronCancels) cancel()
     this.cronCancels = []
     this.timers.clear()

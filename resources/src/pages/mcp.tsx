@@ -7,6 +7,7 @@ const TYPES = ['stdio', 'npx', 'npm', 'sse', 'http', 'streamable-http']
 
 function AddServer ({ onDone }: { onDone: () => void }) {
   const [f, setF] = useState({ name: '', type: 'stdio', command: '', args: '', env: '{}', package: '', url: '', headers: '{}' })
+  const [trusted, setTrusted] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const set = (k: string) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })
   const add = async (): Promise<void> => {
@@ -16,7 +17,7 @@ function AddServer ({ onDone }: { onDone: () => void }) {
       if (f.type === 'stdio') Object.assign(config, { command: f.command, args: f.args.split(' ').filter(Boolean), env: JSON.parse(f.env) })
       else if (f.type === 'npm' || f.type === 'npx') Object.assign(config, { package: f.package, args: f.args.split(' ').filter(Boolean) })
       else Object.assign(config, { url: f.url, headers: JSON.parse(f.headers) })
-      await api('/api/mcp/servers', { json: { name: f.name, config } })
+      await api('/api/mcp/servers', { json: { name: f.name, config, trust: trusted } })
       toast(t('saved')); onDone()
     } catch (e) { setError(errText(e)) }
   }
@@ -30,7 +31,9 @@ function AddServer ({ onDone }: { onDone: () => void }) {
         <label>{t('argsList')}<input name="args" value={f.args} onInput={set('args')} /></label></>}
       {['sse', 'http', 'streamable-http'].includes(f.type) && <><label>URL<input name="url" value={f.url} onInput={set('url')} /></label>
         <label>headers (JSON)<input name="headers" value={f.headers} onInput={set('headers')} /></label></>}
+      <label title={t('trustHint')}><input type="checkbox" name="trust" data-testid="mcp-form-trust" checked={trusted} onChange={e => setTrusted((e.target as HTMLInputElement).checked)} /> {t('trusted')}</label>
     </div>
+    <div class="muted">{t('trustHint')}</div>
     {error && <ErrorBox error={error} />}
     <button class="primary" data-testid="mcp-save" onClick={add}>{t('add')}</button>
   </Card>
@@ -61,14 +64,20 @@ export default function Mcp () {
   const [tools, setTools] = useState<{ name: string, tools: any[] } | null>(null)
   return <div>
     <Card title={t('mcp')} extra={<button data-testid="mcp-refresh" onClick={list.reload}>{t('refresh')}</button>}>
-      <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), t('toolsShort'), t('actions')]}
+      <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), t('toolsShort'), t('trusted'), t('actions')]}
         rows={asArray(d, 'servers').map((s: any) => [<b>{s.name}</b>, s.type ?? s.transport ?? s.config?.type,
           <span data-testid={`mcp-status-${s.name}`} data-status={s.status} class={s.status === 'connected' ? 'ok' : s.status === 'connecting' ? 'muted' : 'bad'} title={s.error}>{word(s.status)}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
+          <label title={t('trustHint')}><input type="checkbox" data-testid={`mcp-trust-${s.name}`} aria-label={`${t('trusted')}: ${s.name}`} checked={s.trusted === true} disabled={s.isBuiltin}
+            onChange={async e => {
+              try { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'PUT', json: { trust: (e.target as HTMLInputElement).checked } }); toast(t('saved')) } catch (err) { toast(errText(err), true) }
+              list.reload()
+            }} /> {t('trusted')}</label>,
           <div class="row">
             <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>{t('toolsShort')}</Act>
             <Act testid={`mcp-reconnect-${s.name}`} run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
             {!s.isBuiltin && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>}
           </div>])} />}</View>
+      <div class="muted">{t('trustHint')}</div>
     </Card>
     {tools && <Card testid="mcp-tool-list" title={`${t('toolsShort')}: ${tools.name}`} extra={<button onClick={() => setTools(null)}>×</button>}>
       <Table cols={[t('name'), t('description')]} rows={tools.tools.map(x => [<b>{x.name}</b>, x.description])} /></Card>}

@@ -70,23 +70,48 @@ const SCRIPT_TEMPLATE = `export default {
 }
 `
 
+type Risk = 'low' | 'medium' | 'high'
+interface ScriptSel { name: string, source: string, isNew: boolean, enabled: boolean, risk: Risk, dangerous: boolean, declared?: { risk?: string, dangerous?: boolean } }
+
+// The master's settings of a script (lib/tools/scripts.ts): off until enabled, risk high by default;
+// what the script declares about itself is only shown as a hint.
 function Scripts () {
   const list = useLoad('/api/tools/js')
-  const [sel, setSel] = useState<{ name: string, source: string, isNew: boolean } | null>(null)
-  const open = async (name: string): Promise<void> => { const f = await api(`/api/tools/js/${encodeURIComponent(name)}`); setSel({ name, source: f.source, isNew: false }) }
+  const [sel, setSel] = useState<ScriptSel | null>(null)
+  const open = async (name: string): Promise<void> => {
+    const f = await api(`/api/tools/js/${encodeURIComponent(name)}`)
+    setSel({ name, source: f.source, isNew: false, enabled: f.enabled === true, risk: f.risk ?? 'high', dangerous: f.dangerous === true, declared: f.declared })
+  }
   const save = async (): Promise<void> => {
     if (!sel) return
-    if (sel.isNew) await api('/api/tools/js', { json: { name: sel.name, source: sel.source } })
-    else await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'PUT', json: { source: sel.source } })
-    setSel({ ...sel, isNew: false }); list.reload()
+    const settings = { risk: sel.risk, dangerous: sel.dangerous }
+    const path = `/api/tools/js/${encodeURIComponent(sel.name.replace(/\.(js|ts)$/, ''))}`
+    if (sel.isNew) {
+      // Saved off by the server; switched on in a second step when the master ticked the switch.
+      const r = await api('/api/tools/js', { json: { name: sel.name, source: sel.source, ...settings } })
+      if (sel.enabled) await api(path, { method: 'PUT', json: { enabled: true } })
+      setSel({ ...sel, name: r?.name ?? sel.name, isNew: false })
+    } else {
+      await api(path, { method: 'PUT', json: { source: sel.source, enabled: sel.enabled, ...settings } })
+      setSel({ ...sel, isNew: false })
+    }
+    list.reload()
   }
   return <Card title={t('scripts')} extra={<>
-    <button data-testid="script-new" onClick={() => setSel({ name: 'my_tool', source: SCRIPT_TEMPLATE, isNew: true })}>{t('add')}</button>
+    <button data-testid="script-new" onClick={() => setSel({ name: 'my_tool', source: SCRIPT_TEMPLATE, isNew: true, enabled: false, risk: 'high', dangerous: false })}>{t('add')}</button>
     <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>{t('reload')}</Act></>}>
-    <View load={list}>{d => <div class="row">{asArray(d, 'files', 'tools').map((f: any) => { const n = typeof f === 'string' ? f : f.name; return <button key={n} onClick={() => open(n).catch(e => toast(errText(e), true))}>{n}</button> })}</div>}</View>
+    <View load={list}>{d => <div class="row">{asArray(d, 'files', 'tools').map((f: any) => { const n = typeof f === 'string' ? f : f.name; return <button key={n} data-testid={`script-open-${n}`} onClick={() => open(n).catch(e => toast(errText(e), true))}>{n}{f?.enabled === false ? ` (${t('st_off_script')})` : ''}</button> })}</div>}</View>
     {sel && <div>
       <input data-testid="script-name" value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
       <textarea data-testid="script-source" rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
+      <div class="form">
+        <label><input type="checkbox" data-testid="script-enabled" checked={sel.enabled} onChange={e => setSel({ ...sel, enabled: (e.target as HTMLInputElement).checked })} /> {t('scriptEnabled')}</label>
+        <label>{t('risk')}<select data-testid="script-risk" value={sel.risk} onChange={e => setSel({ ...sel, risk: (e.target as HTMLSelectElement).value as Risk })}>
+          {(['low', 'medium', 'high'] as const).map(r => <option key={r} value={r}>{t(`risk_${r}`)}</option>)}</select></label>
+        <label><input type="checkbox" data-testid="script-dangerous" checked={sel.dangerous} onChange={e => setSel({ ...sel, dangerous: (e.target as HTMLInputElement).checked })} /> {t('dangerousTool')}</label>
+      </div>
+      {sel.declared && Object.keys(sel.declared).length > 0 && <div class="muted" data-testid="script-declared">{t('declared')}: {fmt(sel.declared)}</div>}
+      <div class="muted">{t('scriptOffHint')}</div>
       <div class="row"><Act kind="primary" testid="script-save" run={save} done={t('saved')}>{t('save')}</Act>
         {!sel.isNew && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('delete')}</Act>}</div>
     </div>}

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import { createHost, type Host } from '../../standalone/host.js'
 import { stopHost } from '../support/plugin-host.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 

@@ -4,7 +4,7 @@ import { expect } from 'chai'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Running } from '../../lib/lifecycle.js'
-import type { Host } from '../../lib/host/standalone/host.js'
+import type { Host } from '../../standalone/host.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 const images = (fake: FakeOpenAI): Array<{ prompt: string; n: number; model: string }> =>

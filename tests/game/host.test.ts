@@ -1,7 +1,7 @@
 // A visual-novel game through the standalone host with the real plugin and the fake model server.
 import { expect } from 'chai'
 import type { Running } from '../../lib/lifecycle.js'
-import type { Host } from '../../lib/host/standalone/host.js'
+import type { Host } from '../../standalone/host.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 

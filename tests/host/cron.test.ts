@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
-import { nextRun, parseCron, schedule } from '../../lib/host/standalone/cron.js'
+import { nextRun, parseCron, schedule } from '../../standalone/cron.js'
 
 describe('standalone host: cron', () => {
   const at = (s: string): Date => new Date(s)

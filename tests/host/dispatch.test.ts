@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
-import type { Host } from '../../lib/host/standalone/host.js'
+import type { Host } from '../../standalone/host.js'
 import { MASTER, PROFILES, fixture, fixtureHost, resetFixture } from './helpers.js'
 
 const STRANGER = '20002'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
-import type { Host } from '../../lib/host/standalone/host.js'
-import type { PluginClass, SendResult } from '../../lib/host/standalone/types.js'
+import type { Host } from '../../standalone/host.js'
+import type { PluginClass, SendResult } from '../../standalone/types.js'
 import { MASTER, PROFILES, fixtureHost, lastEvent } from './helpers.js'
 
 const USER = '20002'

@@ -1,8 +1,8 @@
 // Shared helpers for the standalone host tests (not a spec file; it holds no tests).
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createHost, type Host, type HostOptions } from '../../lib/host/standalone/host.js'
-import type { Profile, StandaloneEvent } from '../../lib/host/standalone/types.js'
+import { createHost, type Host, type HostOptions } from '../../standalone/host.js'
+import type { Profile, StandaloneEvent } from '../../standalone/types.js'
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/plugins/', import.meta.url))
 export const BASIC = join(FIXTURES, 'basic')

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { existsSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHost } from '../../lib/host/standalone/host.js'
+import { createHost } from '../../standalone/host.js'
 import { FIXTURES, MASTER, fixture, rejection, resetFixture } from './helpers.js'
 
 const STOPPABLE = join(FIXTURES, 'stoppable')

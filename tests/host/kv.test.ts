@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
-import { MemoryKV } from '../../lib/host/standalone/kv.js'
+import { MemoryKV } from '../../standalone/kv.js'
 import { rejection } from './helpers.js'
 
 describe('standalone host: in-memory redis', () => {

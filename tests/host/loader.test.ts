@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { discover } from '../../lib/host/standalone/loader.js'
-import type { Host } from '../../lib/host/standalone/host.js'
+import { discover } from '../../standalone/loader.js'
+import type { Host } from '../../standalone/host.js'
 import { BASIC, FIXTURES, LOOSE, PROFILES, fixture, fixtureHost, rejection } from './helpers.js'
 
 describe('standalone host: discovery and loading', () => {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createHost, type Host } from '../../lib/host/standalone/host.js'
+import { createHost, type Host } from '../../standalone/host.js'
 import { stopHost } from '../support/plugin-host.js'
 import { MASTER, PROFILES } from './helpers.js'
 

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createHost, type Host, type HostOptions } from '../../lib/host/standalone/host.js'
+import { createHost, type Host, type HostOptions } from '../../standalone/host.js'
 import type { Running } from '../../lib/lifecycle.js'
-import type { Profile } from '../../lib/host/standalone/types.js'
+import type { Profile } from '../../standalone/types.js'
 
 export const PLUGIN_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const MASTER = '10001'

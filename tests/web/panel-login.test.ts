@@ -1,7 +1,7 @@
 // The whole login path as a user meets it: the master asks the bot (standalone host) for the panel,
 // the link's token opens a session once; in a group the link goes privately.
 import { expect } from 'chai'
-import type { Host } from '../../lib/host/standalone/host.js'
+import type { Host } from '../../standalone/host.js'
 import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host.js'
 
 describe('login through the bot command', function () {

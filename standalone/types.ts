@@ -1,5 +1,5 @@
 // Types shared by the standalone host (a clean-room emulation of Miao-Yunzai and TRSS-Yunzai).
-import type { HostEvent, Id, ReplyOpts, RuleSpec, Seg, Sendable, SendResult } from '../types.js'
+import type { HostEvent, Id, ReplyOpts, RuleSpec, Seg, Sendable, SendResult } from '../lib/host/types.js'
 
 export type { Id, ReplyOpts, RuleSpec, Seg, Sendable, SendResult }
 

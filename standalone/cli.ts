@@ -110,7 +110,7 @@ class Console {
 
 async function main(): Promise<void> {
   const opts = parseOptions()
-  const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+  const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
   const host = createHost({
     profile: opts.profile, root: join(pluginDir, '.standalone', opts.profile), pluginDir,
     masters: [opts.master], cooldowns: opts.cooldowns, cron: true, print: opts.logLevel

@@ -6,7 +6,7 @@ import type Router from '@koa/router'
 import { buildRouters } from '../../routes/index.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
-const PARAMS = ['x', '-1', '1e999', '%00', '..%2F..%2Fetc', '__proto__', 'a'.repeat(600)]
+const PARAMS = ['x', '-1', '1e999', '%00', '..%2F..%2Fetc', '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'a'.repeat(600)]
 const WRONG_TYPES = {
   name: 1, id: [], content: {}, query: 5, q: [], userId: {}, limit: 'x', page: -5, enabled: 'yes', text: null,
   title: 5, groupId: [], category: 7, messages: 'no', model: 1, channel: 2, presetId: {}, type: 9, config: 'x',

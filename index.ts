@@ -9,24 +9,14 @@ import { LingxiChat } from './apps/chat.js'
 import { LingxiMemory } from './apps/memory.js'
 import { LingxiHelp } from './apps/help.js'
 import { LingxiPoke } from './apps/poke.js'
-import { ensureStarted, running, setStarter, stopRunning, type Running } from './lib/lifecycle.js'
-import { onProcessExit } from './lib/host/process-exit.js'
-import { startLingxi } from './routes/index.js'
+import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
 
-setStarter(async (): Promise<Running> => {
-  const l = await startLingxi()
-  // The hosts never call stop (lib/host/process-exit.ts): what is buffered is written on exit.
-  const offExit = onProcessExit(() => l.rt.stats.flushSync())
-  const stop = async (): Promise<void> => {
-    try { await l.stop() } finally { offExit() }
-  }
-  return { rt: l.rt, baseUrls: l.web.baseUrls, localUrl: l.web.localUrl, stop }
-})
-
+// The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
+// the first plugin class's init(), or the standalone host and the tests call lingxi.start().
 export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiChat }
 
 export const lingxi = {
-  start: ensureStarted,
+  start: () => ensureStarted(),
   running,
   stop: stopRunning
 }

@@ -1,9 +1,12 @@
-// `#lx同意 <id>` / `#lx拒绝 <id>`: the master answers a dangerous tool's approval request (spec 2.11,
-// lib/tools/approval.ts). `#lx同意 <id> 会话` also approves that tool for the rest of the conversation
+// `#lx同意 <id>` / `#lx拒绝 <id>`: the master answers a dangerous tool's approval request
+// (lib/tools/approval.ts). `#lx同意 <id> 会话` also approves that tool for the rest of the conversation
 // (within `approvalSessionBypassMaxRisk`). `#lx待批准` lists the waiting requests.
-import { ensureStarted } from '../lib/lifecycle.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { commandPattern } from './command.js'
+import { contextOf } from './context.js'
+
+const APPROVE = '(同意|批准|approve)\\s*(\\S+)(\\s+(会话|session))?'
+const REFUSE = '(拒绝|deny|refuse)\\s*(\\S+)'
 
 export class LingxiApproval extends pluginBase() {
   constructor () {
@@ -13,8 +16,8 @@ export class LingxiApproval extends pluginBase() {
       event: 'message',
       priority: 40,
       rule: [
-        { reg: commandPattern('(同意|批准|approve)\\s*(\\S+)(\\s+(会话|session))?'), fnc: 'approve', permission: 'master' },
-        { reg: commandPattern('(拒绝|deny|refuse)\\s*(\\S+)'), fnc: 'refuse', permission: 'master' },
+        { reg: commandPattern(APPROVE), fnc: 'approve', permission: 'master' },
+        { reg: commandPattern(REFUSE), fnc: 'refuse', permission: 'master' },
         { reg: commandPattern('(待批准|待审批|approvals)'), fnc: 'pending', permission: 'master' }
       ]
     })
@@ -24,28 +27,27 @@ export class LingxiApproval extends pluginBase() {
   async refuse (e: HostEvent): Promise<boolean> { return this.answer(e, false) }
 
   async pending (e: HostEvent): Promise<boolean> {
-    if (!e.isMaster) return false
-    const { rt } = await ensureStarted()
-    const list = rt.toolKit?.registry.approvals.list() ?? []
-    await e.reply(list.length ? list.map((r) => `${r.id}: ${r.toolName} (${r.scope.nickname ?? r.scope.userId})`).join('\n') : '没有等待批准的工具调用')
+    const { rt, s, tr } = await contextOf(e)
+    if (!s.isMaster) return false
+    const list = rt.optional('tools')?.registry.approvals.list() ?? []
+    await s.reply(list.length
+      ? list.map((r) => tr('approval.item', { id: r.id, tool: r.toolName, who: r.scope.nickname ?? r.scope.userId })).join('\n')
+      : tr('approval.none'))
     return true
   }
 
   private async answer (e: HostEvent, approved: boolean): Promise<boolean> {
-    if (!e.isMaster) return false
-    const { rt } = await ensureStarted()
-    const text = (e.msg ?? e.raw_message ?? '').trim()
-    const m = approved
-      ? commandPattern('(同意|批准|approve)\\s*(\\S+)(\\s+(会话|session))?').exec(text)
-      : commandPattern('(拒绝|deny|refuse)\\s*(\\S+)').exec(text)
+    const { rt, s, say } = await contextOf(e)
+    if (!s.isMaster) return false
+    const m = commandPattern(approved ? APPROVE : REFUSE).exec(s.text.trim())
     const id = m?.[2] ?? ''
-    const gate = rt.toolKit?.registry.approvals
+    const gate = rt.optional('tools')?.registry.approvals
     const req = gate?.decide(id, approved, { session: approved && Boolean(m?.[3]) })
     if (!req) {
-      await e.reply(`没有编号为 ${id} 的待批准请求 (可能已超时)`)
+      await say('approval.notFound', { id })
       return true
     }
-    await e.reply(approved ? `已批准 ${req.toolName} (${req.id})` : `已拒绝 ${req.toolName} (${req.id})`)
+    await say(approved ? 'approval.approved' : 'approval.refused', { tool: req.toolName, id: req.id })
     rt.log.info(approved ? 'Tool call approved in chat' : 'Tool call refused in chat', { tool: req.toolName, id: req.id })
     return true
   }

@@ -1,23 +1,42 @@
 // Builds command regexes from the configured prefix (`#lx` by default): `#lx面板`, `#lx panel`.
-import { readFileSync } from 'node:fs'
-import { parse } from 'yaml'
+import { readConfigFiles } from '../lib/config/service.js'
+import type { ConfigService } from '../lib/config/service.js'
 import { resolvePaths } from '../lib/core/paths.js'
+import { running } from '../lib/lifecycle.js'
 
-let prefixCache: string | undefined
+const FALLBACK_PREFIX = '#lx'
 
-/** The command prefix, read synchronously: plugin constructors run before any service starts. */
-export function commandPrefix (): string {
-  if (prefixCache) return prefixCache
-  const paths = resolvePaths()
-  let prefix = '#lx'
-  for (const file of [paths.defaultConfig, paths.userConfig]) {
-    try {
-      const v = (parse(readFileSync(file, 'utf8')) as { commandPrefix?: unknown } | null)?.commandPrefix
-      if (typeof v === 'string' && v) prefix = v
-    } catch { /* missing or broken file: the config service reports it */ }
+/** The running plugin's config once it has started (and until it stops). */
+let live: ConfigService | undefined
+let watching = false
+/** What the files said before the plugin ran (read once, by the config service's own reader). */
+let beforeStart: string | undefined
+
+function liveConfig (): ConfigService | undefined {
+  const current = running()
+  if (!watching && current) {
+    watching = true
+    current.then((r) => {
+      live = r.rt.config
+      r.rt.bus.on('stopping', () => { live = undefined; watching = false })
+    }, () => { watching = false })
   }
-  prefixCache = prefix
-  return prefix
+  return live
+}
+
+/**
+ * The command prefix: rt.config's `commandPrefix` while the plugin runs. Plugin constructors run
+ * before any service starts (they build their rules from it), so until then the configuration files
+ * are read once through the config service's reader.
+ */
+export function commandPrefix (): string {
+  const config = liveConfig()
+  if (config) return config.get().commandPrefix
+  if (beforeStart === undefined) {
+    const paths = resolvePaths()
+    try { beforeStart = readConfigFiles({ defaultFile: paths.defaultConfig, userFile: paths.userConfig }).commandPrefix } catch { beforeStart = FALLBACK_PREFIX }
+  }
+  return beforeStart
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,10 +1,11 @@
 // Drawing: a message starting with an image preset's keyword (e.g. `画图 一只橘猫`, `手办化` with an
 // image) is drawn by the configured image model and sent back (image.sendMode: direct, url, forward).
-import { AppError } from '../lib/core/errors.js'
+import { AppError, errorText } from '../lib/core/errors.js'
 import { drawImages, imageSource } from '../lib/drawing/draw.js'
-import { ensureStarted } from '../lib/lifecycle.js'
 import { pluginBase, segment, type HostEvent } from '../lib/host/port.js'
+import { sessionOf } from '../lib/host/session.js'
 import type { Sendable, Seg } from '../lib/host/types.js'
+import { contextOf } from './context.js'
 
 export class LingxiDraw extends pluginBase() {
   constructor () {
@@ -19,41 +20,40 @@ export class LingxiDraw extends pluginBase() {
   }
 
   async draw (e: HostEvent): Promise<boolean> {
-    const text = e.msg ?? ''
-    if (!text.trim()) return false
-    const { rt } = await ensureStarted()
+    if (!sessionOf(e).text.trim()) return false
+    const { rt, s, say } = await contextOf(e)
     const cfg = rt.config.get().image
     if (!cfg.enabled) return false
-    const m = rt.drawing.match(text)
+    const m = rt.need('drawing').match(s.text)
     if (!m) return false
-    const image = e.img?.[0]
+    const image = s.images[0]
     if (m.preset.needImage && !image) {
-      await e.reply(`请在消息里附上一张图片再发送「${m.preset.keywords[0] ?? ''}」`, true)
+      await say('draw.needImage', { keyword: m.preset.keywords[0] ?? '' }, true)
       return true
     }
-    rt.log.info('Drawing', { userId: String(e.user_id), preset: m.preset.uid })
+    rt.log.info('Drawing', { userId: s.userId, preset: m.preset.uid })
     let urls: string[]
     try {
       urls = await drawImages(rt, m.preset, m.input, image)
     } catch (err) {
       const timeout = err instanceof AppError && err.code === 'TIMEOUT'
-      rt.log.warn('Drawing failed', { preset: m.preset.uid, error: err instanceof Error ? err.message : String(err) })
-      await e.reply(timeout ? '绘图超时了，请稍后再试。' : '绘图失败了，请稍后再试。', true)
+      rt.log.warn('Drawing failed', { preset: m.preset.uid, error: errorText(err) })
+      await say(timeout ? 'draw.timeout' : 'draw.failed', {}, true)
       return true
     }
-    if (!urls.length) { await e.reply('没有生成图片，换个描述试试？', true); return true }
+    if (!urls.length) { await say('draw.empty', {}, true); return true }
     const seg = segment()
     const images: Seg[] = urls.map((u) => seg.image(imageSource(u)))
     if (cfg.sendMode === 'url' && urls.every((u) => /^https?:/.test(u))) {
-      await e.reply(urls.join('\n'), true)
+      await s.reply(urls.join('\n'), true)
     } else if (cfg.sendMode === 'forward' && images.length > 1) {
-      const target = e.isGroup ? e.group : e.friend
+      const target = s.isGroup ? e.group : e.friend
       const forward: unknown = await target?.makeForwardMsg?.(images.map((img) => ({ message: img, user_id: e.self_id })))
-      if (forward) await e.reply(forward as Sendable)
+      if (forward) await s.reply(forward as Sendable)
       // Without forward messages: one message per image.
-      else for (const img of images) await e.reply(img)
+      else for (const img of images) await s.reply(img)
     } else {
-      await e.reply(images)
+      await s.reply(images)
     }
     return true
   }

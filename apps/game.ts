@@ -1,12 +1,15 @@
 // Visual-novel mode: `#lx游戏角色` lists characters, `#lx开始游戏 <角色>` starts a game, then the
 // player's messages are answered in character until `#lx结束游戏`. `#lx游戏状态` shows the game.
-import { ensureStarted } from '../lib/lifecycle.js'
-import { pluginBase, isSelfMessage, type HostEvent } from '../lib/host/port.js'
+import { errorText } from '../lib/core/errors.js'
+import { chatScopeOf } from '../lib/chat/scope.js'
+import { sessionOf, type HostSession } from '../lib/host/session.js'
+import { pluginBase, type HostEvent } from '../lib/host/port.js'
+import type { Player } from '../lib/game/service.js'
 import { commandPattern } from './command.js'
+import { contextOf } from './context.js'
 
 const START = '(开始游戏|进入游戏|game start)'
-const player = (e: HostEvent): { userId: string; groupId?: string } =>
-  ({ userId: String(e.user_id), ...(e.isGroup && e.group_id !== undefined ? { groupId: String(e.group_id) } : {}) })
+const playerOf = (s: HostSession): Player => ({ userId: s.userId, ...(s.groupId ? { groupId: s.groupId } : {}) })
 
 export class LingxiGame extends pluginBase() {
   constructor () {
@@ -27,58 +30,51 @@ export class LingxiGame extends pluginBase() {
   }
 
   async characters (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const lines = rt.game.list().map((c) => `· ${c.id}：${c.name}${c.description ? ` — ${c.description}` : ''}`)
-    await e.reply(lines.length ? `可选角色：\n${lines.join('\n')}\n发送「开始游戏 <角色>」开始` : '还没有游戏角色，请在管理面板添加。')
+    const { rt, say } = await contextOf(e)
+    const lines = rt.need('game').list().map((c) => `· ${c.id}: ${c.name}${c.description ? ` — ${c.description}` : ''}`)
+    await (lines.length ? say('game.characters', { lines: lines.join('\n') }) : say('game.noCharacters'))
     return true
   }
 
   async start (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const arg = (e.msg ?? '').replace(commandPattern(START, ''), '').trim()
-    const c = arg ? rt.game.find(arg) : rt.game.list()[0]
-    if (!c) { await e.reply(`没有找到角色「${arg}」，发送「游戏角色」查看可选角色`); return true }
-    await rt.game.start(player(e), c.id)
-    rt.log.info('Game started', { userId: String(e.user_id), character: c.id })
-    await e.reply(`【${c.name}】${c.description ? `\n${c.description}` : ''}\n游戏开始！直接发消息和角色互动，发送「结束游戏」离开。`)
+    const { rt, s, say } = await contextOf(e)
+    const arg = s.text.replace(commandPattern(START, ''), '').trim()
+    const c = arg ? rt.need('game').find(arg) : rt.need('game').list()[0]
+    if (!c) { await say('game.notFound', { name: arg }); return true }
+    await rt.need('game').start(playerOf(s), c.id)
+    rt.log.info('Game started', { userId: s.userId, character: c.id })
+    await say('game.started', { name: c.name, description: c.description ? `\n${c.description}` : '' })
     return true
   }
 
   async leave (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const s = await rt.game.leave(player(e))
-    await e.reply(s ? `游戏结束，共进行了 ${s.turns} 轮对话。` : '你当前没有进行中的游戏。')
+    const { rt, s, say } = await contextOf(e)
+    const g = await rt.need('game').leave(playerOf(s))
+    await (g ? say('game.ended', { turns: g.turns }) : say('game.none'))
     return true
   }
 
   async status (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const s = rt.game.session(player(e))
-    const c = s ? rt.game.find(s.characterId) : undefined
-    await e.reply(s ? `正在和「${c?.name ?? s.characterId}」游戏中，已进行 ${s.turns} 轮。` : '你当前没有进行中的游戏。')
+    const { rt, s, say } = await contextOf(e)
+    const g = rt.need('game').session(playerOf(s))
+    const c = g ? rt.need('game').find(g.characterId) : undefined
+    await (g ? say('game.status', { name: c?.name ?? g.characterId, turns: g.turns }) : say('game.none'))
     return true
   }
 
   async talk (e: HostEvent): Promise<boolean> {
-    const text = (e.msg ?? '').trim()
-    if (!text || isSelfMessage(e)) return false
-    const { rt } = await ensureStarted()
-    const p = player(e)
-    if (!rt.game.session(p)) return false
+    const pre = sessionOf(e)
+    if (!pre.text.trim() || pre.self) return false
+    const { rt, s, say } = await contextOf(e)
+    const p = playerOf(s)
+    if (!rt.need('game').session(p)) return false
     try {
-      const answer = await rt.game.talk({
-        ...p,
-        nickname: e.sender.card || e.sender.nickname || p.userId,
-        ...(e.group_name ? { groupName: e.group_name } : {}),
-        botId: String(e.self_id),
-        isMaster: e.isMaster === true,
-        via: 'bot'
-      }, text)
+      const answer = await rt.need('game').talk({ ...chatScopeOf(s), nickname: s.nickname ?? s.userId }, s.text.trim())
       if (answer === undefined) return true // a player in a game: the message is not passed to chat
-      await e.reply(answer)
+      await s.reply(answer)
     } catch (err) {
-      rt.log.warn('Game reply failed', { userId: p.userId, error: err instanceof Error ? err.message : String(err) })
-      await e.reply('（角色陷入了沉默……请稍后再试）')
+      rt.log.warn('Game reply failed', { userId: p.userId, error: errorText(err) })
+      await say('game.silent')
     }
     return true
   }

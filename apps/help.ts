@@ -1,45 +1,39 @@
 // `#lx帮助` / `#lx help`: the bot's commands, with the configured prefix; masters also see theirs.
 // Any other `#lx…` text (a mistyped command) gets a pointer to the help instead of going to the model.
 // Priority 4000: after every command handler and the drawing keywords, before the chat catch-all.
-import { ensureStarted } from '../lib/lifecycle.js'
+// In zh-CN each command is shown with its Chinese and English names, in en with the English one.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
-import type { Language as Lang } from '../lib/i18n.js'
+import { t, type Language, type TextKey } from '../lib/i18n.js'
 import { commandPattern, commandPrefix } from './command.js'
+import { contextOf } from './context.js'
 
-interface Line { cmd: string; what: Record<Lang, string>; master?: true }
+interface Line { zh: string; en: string; what: TextKey; master?: true }
 
 const LINES: Line[] = [
-  { cmd: '帮助 | help', what: { 'zh-CN': '显示本帮助', en: 'this help' } },
-  { cmd: '人设列表 | presets', what: { 'zh-CN': '可用的人设', en: 'the presets (personas)' } },
-  { cmd: '当前人设 | preset', what: { 'zh-CN': '当前使用的人设', en: 'the preset in use' } },
-  { cmd: '切换人设 <id> | use <id>', what: { 'zh-CN': '切换人设', en: 'switch the preset' } },
-  { cmd: '我的记忆 | my memories', what: { 'zh-CN': '我记得的关于你的事', en: 'what I remember about you' } },
-  { cmd: '忘记我 | forget me', what: { 'zh-CN': '删除关于你的全部记忆', en: 'erase everything I remember about you' } },
-  { cmd: '游戏角色 | game list', what: { 'zh-CN': '视觉小说角色', en: 'visual-novel characters' } },
-  { cmd: '开始游戏 <角色> | game start <name>', what: { 'zh-CN': '与角色开始游戏', en: 'start playing with a character' } },
-  { cmd: '游戏状态 | game status', what: { 'zh-CN': '当前游戏', en: 'the current game' } },
-  { cmd: '结束游戏 | game stop', what: { 'zh-CN': '结束游戏', en: 'leave the game' } },
-  { cmd: '面板 | panel', what: { 'zh-CN': '管理面板登录链接（私聊发送）', en: 'dashboard login link (sent privately)' }, master: true },
-  { cmd: '待批准 | approvals', what: { 'zh-CN': '等待批准的工具调用', en: 'tool calls waiting for approval' }, master: true },
-  { cmd: '同意 <id> [会话] | approve <id> [session]', what: { 'zh-CN': '批准工具调用', en: 'approve a tool call' }, master: true },
-  { cmd: '拒绝 <id> | deny <id>', what: { 'zh-CN': '拒绝工具调用', en: 'refuse a tool call' }, master: true }
+  { zh: '帮助', en: 'help', what: 'help.cmd.help' },
+  { zh: '人设列表', en: 'presets', what: 'help.cmd.presets' },
+  { zh: '当前人设', en: 'preset', what: 'help.cmd.preset' },
+  { zh: '切换人设 <id>', en: 'use <id>', what: 'help.cmd.use' },
+  { zh: '我的记忆', en: 'my memories', what: 'help.cmd.myMemories' },
+  { zh: '忘记我', en: 'forget me', what: 'help.cmd.forgetMe' },
+  { zh: '游戏角色', en: 'game list', what: 'help.cmd.gameList' },
+  { zh: '开始游戏 <角色>', en: 'game start <name>', what: 'help.cmd.gameStart' },
+  { zh: '游戏状态', en: 'game status', what: 'help.cmd.gameStatus' },
+  { zh: '结束游戏', en: 'game stop', what: 'help.cmd.gameStop' },
+  { zh: '面板', en: 'panel', what: 'help.cmd.panel', master: true },
+  { zh: '待批准', en: 'approvals', what: 'help.cmd.approvals', master: true },
+  { zh: '同意 <id> [会话]', en: 'approve <id> [session]', what: 'help.cmd.approve', master: true },
+  { zh: '拒绝 <id>', en: 'deny <id>', what: 'help.cmd.deny', master: true }
 ]
 
-const HEAD: Record<Lang, string> = { 'zh-CN': '灵犀命令：', en: 'Lingxi commands:' }
-const MASTER_HEAD: Record<Lang, string> = { 'zh-CN': '主人命令：', en: 'Master commands:' }
-const CHAT_HINT: Record<Lang, string> = {
-  'zh-CN': '聊天：私聊直接发消息；群聊 @我 或以「{prefix}」开头。',
-  en: 'Chat: in a private chat just write; in a group @ me or start with "{prefix}".'
-}
-const UNKNOWN: Record<Lang, string> = { 'zh-CN': '没有这个命令。发送 {help} 查看全部命令。', en: 'No such command. Send {help} for the list.' }
-
 /** The help text for a user (master lines only for masters), with the configured prefixes. */
-export function helpText (lang: Lang, isMaster: boolean, chatPrefix: string): string {
+export function helpText (lang: Language, isMaster: boolean, chatPrefix: string): string {
   const p = commandPrefix()
-  const fmt = (l: Line): string => `${l.cmd.split(' | ').map((c) => p + c).join(' / ')}  ${l.what[lang]}`
-  const out = [HEAD[lang], ...LINES.filter((l) => !l.master).map(fmt)]
-  if (isMaster) out.push('', MASTER_HEAD[lang], ...LINES.filter((l) => l.master).map(fmt))
-  if (chatPrefix) out.push('', CHAT_HINT[lang].replace('{prefix}', chatPrefix))
+  const names = (l: Line): string[] => (lang === 'en' ? [l.en] : [l.zh, l.en])
+  const fmt = (l: Line): string => `${names(l).map((c) => p + c).join(' / ')}  ${t(lang, l.what)}`
+  const out = [t(lang, 'help.head'), ...LINES.filter((l) => !l.master).map(fmt)]
+  if (isMaster) out.push('', t(lang, 'help.masterHead'), ...LINES.filter((l) => l.master).map(fmt))
+  if (chatPrefix) out.push('', t(lang, 'help.chatHint', { prefix: chatPrefix }))
   return out.join('\n')
 }
 
@@ -58,17 +52,16 @@ export class LingxiHelp extends pluginBase() {
   }
 
   async help (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const cfg = rt.config.get()
-    await e.reply(helpText(cfg.language, e.isMaster === true, cfg.trigger.prefix.trim()))
+    const { rt, s, lang } = await contextOf(e)
+    await s.reply(helpText(lang, s.isMaster, rt.config.get().trigger.prefix.trim()))
     return true
   }
 
   async unknown (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
+    const { rt, s, say } = await contextOf(e)
     const chatPrefix = rt.config.get().trigger.prefix.trim()
-    if (chatPrefix && (e.msg ?? '').trim().startsWith(chatPrefix)) return false // the chat prefix itself starts with the command prefix
-    await e.reply(UNKNOWN[rt.config.get().language].replace('{help}', `${commandPrefix()}帮助`), true)
+    if (chatPrefix && s.text.trim().startsWith(chatPrefix)) return false // the chat prefix itself starts with the command prefix
+    await say('help.unknown', {}, true)
     return true
   }
 }

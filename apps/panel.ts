@@ -1,8 +1,8 @@
 // `#lx面板` / `#lx panel`: the master asks for a dashboard login link; it is always sent privately.
-import { t } from '../lib/i18n.js'
 import { ensureStarted } from '../lib/lifecycle.js'
 import { pluginBase, sendPrivate, type HostEvent } from '../lib/host/port.js'
 import { commandPattern } from './command.js'
+import { contextOf } from './context.js'
 
 export class LingxiPanel extends pluginBase() {
   constructor () {
@@ -20,19 +20,23 @@ export class LingxiPanel extends pluginBase() {
   }
 
   async panel (e: HostEvent): Promise<boolean> {
-    const { rt, baseUrls } = await ensureStarted()
-    const lang = rt.config.get().language
-    if (!e.isMaster) return false
-    const { token } = rt.loginTokens.issue({ userId: String(e.user_id), isMaster: true })
-    const links = baseUrls().map((b) => `${b}/login#token=${token}`)
-    const text = `${t(lang, 'panel.links')}\n${links.join('\n')}`
-    if (e.isGroup) {
-      const sent = await sendPrivate(e.user_id, text, e.self_id).catch(() => undefined)
-      await e.reply(t(lang, sent && !sent.error ? 'panel.sentPrivately' : 'panel.privateFailed'), true)
-    } else {
-      await e.reply(text)
+    const { rt, run, s, tr, say } = await contextOf(e)
+    if (!s.isMaster) return false
+    if (run.webError !== undefined) {
+      await say('panel.webDown', { error: run.webError })
+      return true
     }
-    rt.log.info('Issued a dashboard login link', { userId: String(e.user_id), group: e.isGroup === true })
+    const { token } = rt.loginTokens.issue({ userId: s.userId, isMaster: true })
+    const links = run.baseUrls().map((b) => `${b}/login#token=${token}`)
+    const text = `${tr('panel.links')}\n${links.join('\n')}`
+    if (s.isGroup) {
+      // the host's own id values (icqq wants numbers), not the session's strings
+      const sent = await sendPrivate(e.user_id, text, e.self_id).catch(() => undefined)
+      await say(sent && !sent.error ? 'panel.sentPrivately' : 'panel.privateFailed', {}, true)
+    } else {
+      await s.reply(text)
+    }
+    rt.log.info('Issued a dashboard login link', { userId: s.userId, group: s.isGroup })
     return true
   }
 }

@@ -3,10 +3,10 @@
 // had written "(name poked you)". A poke never gets an error message: failures are only logged.
 // (Probability 1 always answers and 0 never: Math.random() is in [0, 1).)
 import { errorText } from '../lib/core/errors.js'
-import { t } from '../lib/i18n.js'
-import { ensureStarted } from '../lib/lifecycle.js'
-import { isSelfMessage, pluginBase, type HostEvent } from '../lib/host/port.js'
-import { scopeOf } from './chat.js'
+import { chatScopeOf } from '../lib/chat/scope.js'
+import { pluginBase, type HostEvent } from '../lib/host/port.js'
+import { sessionOf } from '../lib/host/session.js'
+import { contextOf } from './context.js'
 
 export class LingxiPoke extends pluginBase() {
   constructor () {
@@ -20,21 +20,20 @@ export class LingxiPoke extends pluginBase() {
   }
 
   async poke (e: HostEvent): Promise<boolean> {
-    if (e.target_id === undefined || String(e.target_id) !== String(e.self_id) || isSelfMessage(e)) return false
-    const { rt } = await ensureStarted()
+    const pre = sessionOf(e)
+    if (pre.targetId !== pre.botId || pre.self) return false
+    const { rt, s, tr } = await contextOf(e)
     const cfg = rt.config.get()
-    const groupId = e.group_id !== undefined ? String(e.group_id) : undefined
-    if (groupId && Object.hasOwn(cfg.groups, groupId) && cfg.groups[groupId]?.enabled === false) return false
-    const chat = rt.chat.chat
+    if (s.groupId && Object.hasOwn(cfg.groups, s.groupId) && cfg.groups[s.groupId]?.enabled === false) return false
+    const chat = rt.need('conversations').pipeline
     if (!chat || !(Math.random() < cfg.tools.eventProbability)) return false
-    const scope = scopeOf(e, groupId)
-    const name = scope.nickname ?? scope.userId
+    const scope = chatScopeOf(s)
     try {
-      await chat.reply(scope, t(cfg.language, 'poke.input', { name }), {
-        onAnswer: async (answer) => { if (answer.trim()) await e.reply(answer.trim()) }
+      await chat.reply(scope, tr('poke.input', { name: s.nickname ?? s.userId }), {
+        onAnswer: async (answer) => { if (answer.trim()) await s.reply(answer.trim()) }
       })
     } catch (err) {
-      rt.log.warn('No answer to a poke', { userId: scope.userId, error: errorText(err) })
+      rt.log.warn('No answer to a poke', { userId: s.userId, error: errorText(err) })
     }
     return true
   }

@@ -1,9 +1,13 @@
 // `#lx人设列表` lists presets; `#lx当前人设` shows the one in effect; `#lx切换人设 <id或名称>` switches:
-// for the user (presets.perUserPreset), else for the group (presets.perGroupPreset, group admins and
-// masters), else the global default (masters). presets.allowUserSwitch off: only masters may switch.
-import { ensureStarted } from '../lib/lifecycle.js'
+// for the user (presets.perUserPreset), else for the group (presets.perGroupPreset, group owners,
+// admins and masters), else the global default (masters). presets.allowUserSwitch off: only masters.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
+import type { HostSession } from '../lib/host/session.js'
 import { commandPattern } from './command.js'
+import { contextOf } from './context.js'
+
+const SWITCH = '(切换人设|切换预设|use)'
+const whereOf = (s: HostSession): { userId: string; groupId?: string } => ({ userId: s.userId, ...(s.groupId ? { groupId: s.groupId } : {}) })
 
 export class LingxiPreset extends pluginBase() {
   constructor () {
@@ -15,53 +19,49 @@ export class LingxiPreset extends pluginBase() {
       rule: [
         { reg: commandPattern('(人设列表|预设列表|presets)'), fnc: 'list' },
         { reg: commandPattern('(当前人设|当前预设|preset)'), fnc: 'current' },
-        { reg: commandPattern('(切换人设|切换预设|use)\\s*(.*)'), fnc: 'switch' }
+        { reg: commandPattern(`${SWITCH}\\s*(.*)`), fnc: 'switch' }
       ]
     })
   }
 
   async list (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const current = rt.presetResolver.idFor({ userId: String(e.user_id), ...(e.isGroup && e.group_id !== undefined ? { groupId: String(e.group_id) } : {}) })
-    const lines = rt.presets.list().map((p) => `${p.id === current ? '▶' : '·'} ${p.id}：${p.name}${p.description ? ` — ${p.description}` : ''}`)
-    await e.reply(`可用人设：\n${lines.join('\n')}\n发送「切换人设 <id>」切换`)
+    const { rt, s, say } = await contextOf(e)
+    const current = rt.need('presetResolver').idFor(whereOf(s))
+    const lines = rt.need('presets').list().map((p) => `${p.id === current ? '▶' : '·'} ${p.id}: ${p.name}${p.description ? ` — ${p.description}` : ''}`)
+    await say('preset.list', { lines: lines.join('\n') })
     return true
   }
 
   async current (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const id = rt.presetResolver.idFor({ userId: String(e.user_id), ...(e.isGroup && e.group_id !== undefined ? { groupId: String(e.group_id) } : {}) })
-    const p = rt.presets.get(id)
-    await e.reply(`当前人设：${p.name}（${p.id}）`)
+    const { rt, s, say } = await contextOf(e)
+    const p = rt.need('presets').get(rt.need('presetResolver').idFor(whereOf(s)))
+    await say('preset.current', { name: p.name, id: p.id })
     return true
   }
 
   async switch (e: HostEvent): Promise<boolean> {
-    const { rt } = await ensureStarted()
-    const arg = (e.msg ?? '').replace(commandPattern('(切换人设|切换预设|use)', ''), '').trim()
+    const { rt, s, say } = await contextOf(e)
+    const arg = s.text.replace(commandPattern(SWITCH, ''), '').trim()
     const cfg = rt.config.get().presets
-    const master = e.isMaster === true
-    if (!cfg.allowUserSwitch && !master) { await e.reply('管理员已关闭人设切换。'); return true }
-    if (!arg) { await e.reply('用法：切换人设 <id或名称>，发送「人设列表」查看可用人设'); return true }
-    const all = rt.presets.list()
+    if (!cfg.allowUserSwitch && !s.isMaster) { await say('preset.switchOff'); return true }
+    if (!arg) { await say('preset.usage'); return true }
+    const all = rt.need('presets').list()
     const target = all.find((p) => p.id === arg) ?? all.find((p) => p.name === arg)
-    if (!target) { await e.reply(`没有找到人设「${arg}」，发送「人设列表」查看可用人设`); return true }
-    const groupId = e.isGroup && e.group_id !== undefined ? String(e.group_id) : undefined
+    if (!target) { await say('preset.notFound', { name: arg }); return true }
     if (cfg.perUserPreset) {
-      await rt.presets.choose('users', String(e.user_id), target.id)
-      await e.reply(`已为你切换到人设：${target.name}`)
-    } else if (groupId && cfg.perGroupPreset) {
-      const role = e.sender.role
-      if (!master && role !== 'owner' && role !== 'admin') { await e.reply('只有群主、管理员或主人可以切换本群人设。'); return true }
-      await rt.presets.choose('groups', groupId, target.id)
-      await e.reply(`本群已切换到人设：${target.name}`)
-    } else if (master) {
-      await rt.presets.setDefault(target.id)
-      await e.reply(`默认人设已切换为：${target.name}`)
+      await rt.need('presets').choose('users', s.userId, target.id)
+      await say('preset.switchedUser', { name: target.name })
+    } else if (s.groupId && cfg.perGroupPreset) {
+      if (!s.isMaster && !s.isGroupAdmin) { await say('preset.groupOnlyAdmins'); return true }
+      await rt.need('presets').choose('groups', s.groupId, target.id)
+      await say('preset.switchedGroup', { name: target.name })
+    } else if (s.isMaster) {
+      await rt.need('presets').setDefault(target.id)
+      await say('preset.switchedDefault', { name: target.name })
     } else {
-      await e.reply('当前未开启个人或群组人设，只有主人可以切换默认人设。')
+      await say('preset.defaultOnlyMaster')
     }
-    rt.log.info('Preset switched', { userId: String(e.user_id), preset: target.id })
+    rt.log.info('Preset switched', { userId: s.userId, preset: target.id })
     return true
   }
 }

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startLingxi } from '../routes/index.js'
+import { startLingxi } from '../tests/support/server.js'
 import { startFakeOpenAI } from '../tests/support/fake-openai.js'
 import type { BenchRow } from './types.js'
 
@@ -15,11 +15,11 @@ export async function run (): Promise<BenchRow[]> {
   try {
     const models = Array.from({ length: 30 }, (_, i) => `m${i}`)
     fake.respond = () => ({ delayMs: 100, content: 'hi' })
-    const ch = await lx.rt.channels.service.create({ name: 'bench', baseUrl: fake.url, apiKey: 'sk-bench-0001', models })
+    const ch = await lx.rt.need('channels').service.create({ name: 'bench', baseUrl: fake.url, apiKey: 'sk-bench-0001', models })
     // warm-up: connections and code paths
-    await lx.rt.channels.tests.run(ch, models.slice(0, 3), { concurrency: 3, clearPrevious: false, emit: () => {} })
+    await lx.rt.need('channels').tests.run(ch, models.slice(0, 3), { concurrency: 3, clearPrevious: false, emit: () => {} })
     const started = performance.now()
-    const r = await lx.rt.channels.tests.run(ch, models, { concurrency: 3, clearPrevious: true, emit: () => {} })
+    const r = await lx.rt.need('channels').tests.run(ch, models, { concurrency: 3, clearPrevious: true, emit: () => {} })
     const seconds = (performance.now() - started) / 1000
     const ok = r.results.every((x) => x.success) && r.results.length === 30
     return [{ name: 'batch test 30 models x 100 ms, concurrency 3 (wall time)', figure: Math.round(seconds * 1000) / 1000, unit: 's', target: '<= 1.10 (ideal 1.0)', pass: ok && seconds <= 1.1 && seconds >= 0.99 }]

@@ -39,7 +39,7 @@ export async function run (): Promise<BenchRow[]> {
   try {
     const rt = p.run.rt
     await rt.config.update({ chat: { userRateLimitPerMinute: 0 }, memory: { enabled: false } })
-    await rt.channels.service.create({ name: 'bench', baseUrl: url, apiKey: 'sk-bench-0001', model: 'bench-model' })
+    await rt.need('channels').service.create({ name: 'bench', baseUrl: url, apiKey: 'sk-bench-0001', model: 'bench-model' })
     let replied = 0
     p.host.onSend(() => { replied = performance.now() })
     const turn = async (i: number): Promise<number> => {

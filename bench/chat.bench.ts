@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ModelGateway, ModelRequest, ModelResponse } from '../lib/chat/contracts.js'
-import { startLingxi } from '../routes/index.js'
+import { startLingxi } from '../tests/support/server.js'
 import { percentile, type BenchRow } from './types.js'
 
 const zeroLatency: ModelGateway = {
@@ -20,7 +20,7 @@ export async function run (): Promise<BenchRow[]> {
   const lx = await startLingxi({ env: { ...process.env, LINGXI_DATA_DIR: dataDir, LINGXI_QUIET: '1' } })
   try {
     lx.rt.chat.models = zeroLatency
-    const chat = lx.rt.chat.chat
+    const chat = lx.rt.need('conversations').pipeline
     if (!chat) throw new Error('chat pipeline missing')
     const r = (n: number): number => Math.round(n * 1000) / 1000
     const rows: BenchRow[] = []
@@ -28,7 +28,7 @@ export async function run (): Promise<BenchRow[]> {
     // Large store: 50 conversations of up to 200 messages (~300 KB; a turn appends one journal line).
     for (const [label, users, maxStored] of [['small store', 5, 20], ['large store', 50, 200]] as const) {
       await lx.rt.config.update({ chat: { userRateLimitPerMinute: 0, maxStoredMessages: maxStored } })
-      await lx.rt.conversations.store.clearAll()
+      await lx.rt.need('conversations').store.clearAll()
       const turn = async (i: number): Promise<number> => {
         const userId = `u${i % users}`
         const t0 = performance.now()

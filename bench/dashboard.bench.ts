@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { ensureDashboardBuilt } from '../lib/web/build.js'
+import { ensureDashboardBuilt } from '../routes/_http/dashboard-build.js'
 import type { BenchRow } from './types.js'
 
 export async function run (): Promise<BenchRow[]> {

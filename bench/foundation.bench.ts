@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import Koa from 'koa'
-import { startLingxi } from '../routes/index.js'
+import { startLingxi } from '../tests/support/server.js'
 import { load } from './load.js'
 import type { BenchRow } from './types.js'
 

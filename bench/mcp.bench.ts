@@ -15,7 +15,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { toolRegistryOf } from '../lib/mcp/index.js'
 import type { ToolRegistryApi } from '../lib/tools/types.js'
-import { startLingxi } from '../routes/index.js'
+import { startLingxi } from '../tests/support/server.js'
 import { echoSource, TestRegistry } from '../tests/mcp/helpers.js'
 import { type BenchRow, percentile } from './types.js'
 

@@ -1,12 +1,13 @@
 // Memory store with 100,000 records (1,000 users, mixed Chinese/English facts): add one memory (acked
 // after its journal append) p50 < 5 ms with 8 concurrent writers; search p50 < 10 ms; plugin start
 // (startLingxi, modules already loaded) with that store < 1 s.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { MemoryRecord } from '../lib/memory/types.js'
 import { CATEGORIES } from '../lib/memory/types.js'
-import { startLingxi } from '../routes/index.js'
+import { startLingxi } from '../tests/support/server.js'
+import { writeSnapshot } from './growth-shared.js'
 import { percentile, type BenchRow } from './types.js'
 
 const ZH = ['喜欢', '火锅', '咖啡', '猫咪', '周末', '爬山', '上海', '北京', '成都', '程序员', '医生', '老师', '生日', '考试', '电影', '音乐', '游戏', '原神', '篮球', '女朋友', '妈妈', '工作', '加班', '旅行', '日本', '读书', '小说', '辣', '甜', '早起']
@@ -35,7 +36,8 @@ export async function run (): Promise<BenchRow[]> {
       groupId: id % 3 === 0 ? `g${id % 50}` : '', metadata: {}, source: 'auto', createdAt: now - id * 1000, updatedAt: now - id * 1000
     })
   }
-  writeFileSync(join(dataDir, 'memories.json'), JSON.stringify({ meta: { nextId: 100_001 }, records }))
+  // the store's own snapshot layout (a record a line)
+  writeSnapshot(join(dataDir, 'memories.json'), { nextId: 100_001 }, records.length, (i) => records[i]!)
   process.env.LINGXI_PORT = '0'
   const env = { ...process.env, LINGXI_DATA_DIR: dataDir, LINGXI_QUIET: '1' }
   // warm the module cache with an empty store so the start figure is the store's, not the imports'
@@ -47,7 +49,7 @@ export async function run (): Promise<BenchRow[]> {
   const lx = await startLingxi({ env })
   const startMs = performance.now() - t0
   try {
-    const mem = lx.rt.memory
+    const mem = lx.rt.need('memory')
     const t1 = performance.now()
     await mem.ready()
     const indexMs = performance.now() - t1 + startMs

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Clock } from '../lib/core/clock.js'
 import { systemClock } from '../lib/core/clock.js'
-import { startLingxi } from '../routes/index.js'
+import { startLingxi } from '../tests/support/server.js'
 import { percentile, type BenchRow } from './types.js'
 
 const RECORDS = 1_000_000

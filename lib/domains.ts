@@ -1,41 +1,77 @@
-// Start-up of the domain services, in order (a later domain may use an earlier one). Each domain
-// augments the Runtime interface in its own files (`declare module '../runtime.js'`) and assigns its
-// service here, before the web server starts.
-import type { Runtime } from './runtime.js'
-import { initChannels } from './channels/index.js'
-import { initChat } from './chat/index.js'
-import { initSkills } from './skills/index.js'
-import { initTools } from './tools/index.js'
-import { initMcp } from './mcp/index.js'
-import { initPresets } from './presets/index.js'
-import { initDrawing } from './drawing/index.js'
-import { initGame } from './game/index.js'
-import { initMemory } from './memory/index.js'
-import { initKnowledge } from './knowledge/index.js'
+// The domains of the plugin and their start order. Each domain declares in its own start-up file what
+// it provides, needs and uses when present (a `Domain`, lib/runtime.ts); the order is computed from
+// those declarations, so the list below is in no particular order. One line per domain.
+import type { Domain, ServiceName } from './runtime.js'
+import { channelsDomain } from './channels/index.js'
+import { chatDomain } from './chat/index.js'
+import { skillsDomain } from './skills/index.js'
+import { toolsDomain } from './tools/index.js'
+import { mcpDomain } from './mcp/index.js'
+import { presetsDomain } from './presets/index.js'
+import { drawingDomain } from './drawing/index.js'
+import { gameDomain } from './game/index.js'
+import { memoryDomain } from './memory/index.js'
+import { knowledgeDomain } from './knowledge/index.js'
 
-export type DomainInit = (rt: Runtime) => Promise<void> | void
-
-const DOMAINS: Array<[name: string, init: DomainInit]> = [
-  // [name, init] entries are added by each domain, one line each.
-  ['channels', initChannels],
-  ['chat', initChat], // after channels: the pipeline calls rt.chat.models
-  ['tools', initTools], // before skills and mcp: they add their tool sources to rt.tools
-  ['skills', initSkills], // after 'tools': adds the skills' tools to rt.tools
-  ['presets', initPresets],
-  ['drawing', initDrawing],
-  ['game', initGame],
-  ['memory', initMemory], // after chat: adds its observer and prompt contributor
-  ['knowledge', initKnowledge],
-  ['mcp', initMcp], // servers connect in the background; their tools join rt.tools when it exists
+export const DOMAINS: readonly Domain[] = [
+  channelsDomain,
+  chatDomain,
+  toolsDomain,
+  skillsDomain,
+  presetsDomain,
+  drawingDomain,
+  gameDomain,
+  memoryDomain,
+  knowledgeDomain,
+  mcpDomain
 ]
 
-export async function initDomains (rt: Runtime): Promise<void> {
-  for (const [name, init] of DOMAINS) {
-    try {
-      await init(rt)
-    } catch (err) {
-      rt.log.error(`Failed to start ${name}`, {}, err)
-      throw err
+/** A start order of the domains that is impossible: a need nobody provides, or needs in a circle. */
+export class StartOrderError extends Error {
+  override name = 'StartOrderError'
+}
+
+/**
+ * Orders the domains so that each starts after the providers of what it needs (and of the optional
+ * services that are present). Among domains free to start, the listed order is kept. Throws a
+ * StartOrderError naming a missing service or the circle.
+ */
+export function startOrder (domains: readonly Domain[]): Domain[] {
+  const provider = new Map<ServiceName, Domain>()
+  for (const d of domains) {
+    for (const s of d.provides) {
+      const other = provider.get(s)
+      if (other) throw new StartOrderError(`The ${s} service is provided by both ${other.name} and ${d.name}`)
+      provider.set(s, d)
     }
   }
+  const before = new Map<Domain, Domain[]>()
+  for (const d of domains) {
+    const deps: Domain[] = []
+    for (const s of d.needs) {
+      const p = provider.get(s)
+      if (!p) throw new StartOrderError(`${d.name} needs the ${s} service, which no domain provides`)
+      deps.push(p)
+    }
+    for (const s of d.optional ?? []) {
+      const p = provider.get(s)
+      if (p) deps.push(p)
+    }
+    before.set(d, deps.filter((p) => p !== d))
+  }
+  const order: Domain[] = []
+  const state = new Map<Domain, 'visiting' | 'done'>()
+  const visit = (d: Domain, path: Domain[]): void => {
+    if (state.get(d) === 'done') return
+    if (state.get(d) === 'visiting') {
+      const circle = [...path.slice(path.indexOf(d)), d].map((x) => x.name).join(' -> ')
+      throw new StartOrderError(`The domains need each other in a circle: ${circle}`)
+    }
+    state.set(d, 'visiting')
+    for (const p of before.get(d) ?? []) visit(p, [...path, d])
+    state.set(d, 'done')
+    order.push(d)
+  }
+  for (const d of domains) visit(d, [])
+  return order
 }

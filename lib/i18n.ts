@@ -1,20 +1,97 @@
-// Bot reply texts in zh-CN (default) and en, chosen by the `language` setting.
+// Bot reply texts in zh-CN (default) and en, chosen by the `language` setting. Every text the bot
+// sends into a chat (apps/, the approval request of lib/tools) comes from this table; `{name}`
+// placeholders are filled by `t()`. `{p}` is the command prefix (`#lx` by default).
 const TEXTS = {
+  // panel (apps/panel.ts)
   'panel.links': { 'zh-CN': '灵犀管理面板登录链接（5 分钟内有效，仅可使用一次）：', en: 'Lingxi dashboard login link (valid 5 minutes, single use):' },
   'panel.sentPrivately': { 'zh-CN': '登录链接已私聊发送给你，请查看私聊。', en: 'I sent you the login link in a private message.' },
   'panel.privateFailed': { 'zh-CN': '无法私聊发送登录链接，请先加我为好友后在私聊中发送此命令。', en: 'I could not message you privately; add me as a friend and send this command in a private chat.' },
   'panel.notReady': { 'zh-CN': '灵犀尚未启动完成，请稍后再试。', en: 'Lingxi is still starting, try again in a moment.' },
+  'panel.webDown': { 'zh-CN': '灵犀的网页服务没有运行（{error}），管理面板暂不可用；机器人命令照常工作。请检查配置 web.port 后重启。', en: 'The Lingxi web server is not running ({error}), so the dashboard is unavailable; bot commands keep working. Check web.port in the config and restart.' },
+
+  // chat and poke (apps/chat.ts, apps/poke.ts)
   'chat.rateLimited': { 'zh-CN': '你发消息太快了，请稍后再试。', en: 'You are sending messages too fast, please wait a moment.' },
   'chat.noChannel': { 'zh-CN': '还没有可用的模型渠道，请在管理面板中添加渠道。', en: 'No model channel is available; add one in the dashboard.' },
   'chat.timeout': { 'zh-CN': '模型响应超时了，请稍后再试。', en: 'The model took too long to answer, please try again later.' },
   'chat.modelError': { 'zh-CN': '模型暂时无法回答，请稍后再试。', en: 'The model could not answer right now, please try again later.' },
   'chat.empty': { 'zh-CN': '（模型没有返回内容）', en: '(the model returned nothing)' },
+  'chat.imageOnly': { 'zh-CN': '[图片]', en: '[image]' },
   'poke.input': { 'zh-CN': '（{name}戳了戳你）', en: '({name} poked you)' },
-  'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' }
-} as const
+  'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' },
+
+  // tool approval (apps/approval.ts, lib/tools/index.ts)
+  'approval.request': {
+    'zh-CN': '[灵犀] 工具 {tool} 需要主人批准 (风险: {risk})\n调用者: {who}\n参数: {args}\n回复 {p}同意 {id} 批准 ({p}同意 {id} 会话: 本会话内不再询问), {p}拒绝 {id} 拒绝; {secs} 秒后自动拒绝',
+    en: '[Lingxi] The tool {tool} needs the master\'s approval (risk: {risk})\nCaller: {who}\nArguments: {args}\nReply {p}approve {id} to approve ({p}approve {id} session: do not ask again in this conversation), {p}deny {id} to refuse; refused automatically in {secs} s'
+  },
+  'approval.none': { 'zh-CN': '没有等待批准的工具调用', en: 'No tool call is waiting for approval.' },
+  'approval.item': { 'zh-CN': '{id}: {tool} ({who})', en: '{id}: {tool} ({who})' },
+  'approval.notFound': { 'zh-CN': '没有编号为 {id} 的待批准请求 (可能已超时)', en: 'No approval request {id} is waiting (it may have timed out).' },
+  'approval.approved': { 'zh-CN': '已批准 {tool} ({id})', en: 'Approved {tool} ({id})' },
+  'approval.refused': { 'zh-CN': '已拒绝 {tool} ({id})', en: 'Refused {tool} ({id})' },
+
+  // drawing (apps/draw.ts)
+  'draw.needImage': { 'zh-CN': '请在消息里附上一张图片再发送「{keyword}」', en: 'Attach an image to your message and send "{keyword}" again.' },
+  'draw.timeout': { 'zh-CN': '绘图超时了，请稍后再试。', en: 'Drawing took too long, please try again later.' },
+  'draw.failed': { 'zh-CN': '绘图失败了，请稍后再试。', en: 'Drawing failed, please try again later.' },
+  'draw.empty': { 'zh-CN': '没有生成图片，换个描述试试？', en: 'No image came back; try another description?' },
+
+  // visual-novel game (apps/game.ts)
+  'game.characters': { 'zh-CN': '可选角色：\n{lines}\n发送「{p}开始游戏 <角色>」开始', en: 'Characters:\n{lines}\nSend "{p}game start <name>" to play.' },
+  'game.noCharacters': { 'zh-CN': '还没有游戏角色，请在管理面板添加。', en: 'There are no game characters yet; add some in the dashboard.' },
+  'game.notFound': { 'zh-CN': '没有找到角色「{name}」，发送「{p}游戏角色」查看可选角色', en: 'No character "{name}". Send "{p}game list" to see them.' },
+  'game.started': { 'zh-CN': '【{name}】{description}\n游戏开始！直接发消息和角色互动，发送「{p}结束游戏」离开。', en: '[{name}]{description}\nThe game begins! Just write to talk with the character; send "{p}game stop" to leave.' },
+  'game.ended': { 'zh-CN': '游戏结束，共进行了 {turns} 轮对话。', en: 'Game over after {turns} rounds.' },
+  'game.none': { 'zh-CN': '你当前没有进行中的游戏。', en: 'You are not playing a game.' },
+  'game.status': { 'zh-CN': '正在和「{name}」游戏中，已进行 {turns} 轮。', en: 'Playing with "{name}", {turns} rounds so far.' },
+  'game.silent': { 'zh-CN': '（角色陷入了沉默……请稍后再试）', en: '(the character falls silent... please try again later)' },
+
+  // memory (apps/memory.ts)
+  'memory.forgot': { 'zh-CN': '好的，我已经忘记了关于你的 {n} 条记忆。', en: 'Done: I forgot the {n} things I remembered about you.' },
+  'memory.nothingToForget': { 'zh-CN': '我这里没有关于你的记忆。', en: 'I have no memories about you.' },
+  'memory.empty': { 'zh-CN': '我还没有记住关于你的事情。', en: 'I have not remembered anything about you yet.' },
+  'memory.countInGroup': { 'zh-CN': '我记得关于你的 {n} 件事。私聊我发送「{p}我的记忆」查看，发送「{p}忘记我」全部删除。', en: 'I remember {n} things about you. Send "{p}my memories" in a private chat to see them, "{p}forget me" to erase them all.' },
+  'memory.list': { 'zh-CN': '我记得关于你的这些事：\n{lines}{more}\n发送「{p}忘记我」可全部删除。', en: 'This is what I remember about you:\n{lines}{more}\nSend "{p}forget me" to erase it all.' },
+  'memory.more': { 'zh-CN': '\n……还有 {n} 条', en: '\n... and {n} more' },
+
+  // presets (apps/preset.ts)
+  'preset.list': { 'zh-CN': '可用人设：\n{lines}\n发送「{p}切换人设 <id>」切换', en: 'Presets:\n{lines}\nSend "{p}use <id>" to switch.' },
+  'preset.current': { 'zh-CN': '当前人设：{name}（{id}）', en: 'Current preset: {name} ({id})' },
+  'preset.switchOff': { 'zh-CN': '管理员已关闭人设切换。', en: 'Switching presets is turned off.' },
+  'preset.usage': { 'zh-CN': '用法：{p}切换人设 <id或名称>，发送「{p}人设列表」查看可用人设', en: 'Usage: {p}use <id or name>; send "{p}presets" to see them.' },
+  'preset.notFound': { 'zh-CN': '没有找到人设「{name}」，发送「{p}人设列表」查看可用人设', en: 'No preset "{name}". Send "{p}presets" to see them.' },
+  'preset.switchedUser': { 'zh-CN': '已为你切换到人设：{name}', en: 'Your preset is now: {name}' },
+  'preset.switchedGroup': { 'zh-CN': '本群已切换到人设：{name}', en: 'This group\'s preset is now: {name}' },
+  'preset.groupOnlyAdmins': { 'zh-CN': '只有群主、管理员或主人可以切换本群人设。', en: 'Only the group owner, an admin or the master can switch this group\'s preset.' },
+  'preset.switchedDefault': { 'zh-CN': '默认人设已切换为：{name}', en: 'The default preset is now: {name}' },
+  'preset.defaultOnlyMaster': { 'zh-CN': '当前未开启个人或群组人设，只有主人可以切换默认人设。', en: 'Per-user and per-group presets are off; only the master can switch the default preset.' },
+
+  // help (apps/help.ts); the command names themselves are in apps/help.ts
+  'help.head': { 'zh-CN': '灵犀命令：', en: 'Lingxi commands:' },
+  'help.masterHead': { 'zh-CN': '主人命令：', en: 'Master commands:' },
+  'help.chatHint': { 'zh-CN': '聊天：私聊直接发消息；群聊 @我 或以「{prefix}」开头。', en: 'Chat: in a private chat just write; in a group @ me or start with "{prefix}".' },
+  'help.unknown': { 'zh-CN': '没有这个命令。发送 {p}帮助 查看全部命令。', en: 'No such command. Send {p}help for the list.' },
+  'help.cmd.help': { 'zh-CN': '显示本帮助', en: 'this help' },
+  'help.cmd.presets': { 'zh-CN': '可用的人设', en: 'the presets (personas)' },
+  'help.cmd.preset': { 'zh-CN': '当前使用的人设', en: 'the preset in use' },
+  'help.cmd.use': { 'zh-CN': '切换人设', en: 'switch the preset' },
+  'help.cmd.myMemories': { 'zh-CN': '我记得的关于你的事', en: 'what I remember about you' },
+  'help.cmd.forgetMe': { 'zh-CN': '删除关于你的全部记忆', en: 'erase everything I remember about you' },
+  'help.cmd.gameList': { 'zh-CN': '视觉小说角色', en: 'visual-novel characters' },
+  'help.cmd.gameStart': { 'zh-CN': '与角色开始游戏', en: 'start playing with a character' },
+  'help.cmd.gameStatus': { 'zh-CN': '当前游戏', en: 'the current game' },
+  'help.cmd.gameStop': { 'zh-CN': '结束游戏', en: 'leave the game' },
+  'help.cmd.panel': { 'zh-CN': '管理面板登录链接（私聊发送）', en: 'dashboard login link (sent privately)' },
+  'help.cmd.approvals': { 'zh-CN': '等待批准的工具调用', en: 'tool calls waiting for approval' },
+  'help.cmd.approve': { 'zh-CN': '批准工具调用', en: 'approve a tool call' },
+  'help.cmd.deny': { 'zh-CN': '拒绝工具调用', en: 'refuse a tool call' }
+} as const satisfies Record<string, Record<Language, string>>
 
 export type TextKey = keyof typeof TEXTS
 export type Language = 'zh-CN' | 'en'
+
+/** The keys, for tests that check every text exists in both languages. */
+export const TEXT_KEYS = Object.keys(TEXTS) as TextKey[]
 
 export function t (lang: Language, key: TextKey, vars: Record<string, string | number> = {}): string {
   const text: string = TEXTS[key][lang] ?? TEXTS[key]['zh-CN']

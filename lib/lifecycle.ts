@@ -4,9 +4,9 @@
 // `index.js?t=…`, or a new bundle after a `git pull`) gets fresh copies of every module, and a
 // module-level variable would start a second runtime on the next port over the same data folder.
 // The state lives on globalThis under a registered symbol, so every copy shares it.
-import type { Runtime } from './runtime.js'
+import { startRunning, type Running } from './plugin.js'
 
-export interface Running { rt: Runtime; baseUrls(): string[]; localUrl: string; stop(): Promise<void> }
+export type { Running }
 
 interface ProcessState { current?: Promise<Running> }
 
@@ -17,17 +17,15 @@ function state (): ProcessState {
   return (g[KEY] ??= {})
 }
 
-let starter: (() => Promise<Running>) | undefined
-
-/** index.ts registers how to start (it owns the web layer); lib stays free of HTTP. The copy of the
- * module that starts first wins; a later copy reuses its runtime until it is stopped. */
-export function setStarter (fn: () => Promise<Running>): void { starter = fn }
-
-export function ensureStarted (): Promise<Running> {
+/**
+ * The running instance, started on first call (by the composition root, lib/plugin.ts). The copy of
+ * the module that starts first wins; a later copy reuses its runtime until it is stopped. `start`
+ * replaces the plugin's start (tests of this singleton).
+ */
+export function ensureStarted (start: () => Promise<Running> = startRunning): Promise<Running> {
   const s = state()
   if (s.current) return s.current
-  if (!starter) return Promise.reject(new Error('lingxi starter not registered'))
-  const p = starter()
+  const p = start()
   s.current = p
   p.catch(() => { if (s.current === p) delete s.current })
   return p

@@ -1,11 +1,15 @@
-// Composition root: creates every domain service once per plugin process. Routes and bot commands
-// receive this object; nothing else holds global state.
+// The runtime: the core every part shares (config, log, bus, stats, the web sessions), built
+// complete here, and the domain services, which each domain declares on `Services` in its own files
+// and attaches at start with `rt.provide()`. Others reach them with `rt.need()` (declared in the
+// domain's `needs`) or `rt.optional()` (a neighbour that may be absent). The plugin starts in
+// lib/plugin.ts; routes and bot commands receive this object; nothing else holds global state.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChatHooks } from './chat/contracts.js'
 import { LoginTokens } from './auth/login-tokens.js'
 import { Sessions } from './auth/sessions.js'
 import { type Clock, systemClock } from './core/clock.js'
+import { AppError } from './core/errors.js'
 import { EventBus } from './core/event-bus.js'
 import { PluginLogger } from './core/logger.js'
 import { type Paths, resolvePaths } from './core/paths.js'
@@ -15,6 +19,26 @@ import { configSecrets, Redactor, registerRedactor } from './core/redact.js'
 import { ConfigService } from './config/service.js'
 import { hostLogger } from './host/port.js'
 import { StatsStore } from './stats/store.js'
+
+/**
+ * The domain services by name. Each domain adds its own in its start-up file:
+ * `declare module '../runtime.js' { interface Services { memory: MemoryService } }`.
+ */
+export interface Services {}
+
+export type ServiceName = keyof Services
+
+/** One domain's start-up, declared next to its service (lib/<domain>/index.ts) and listed in lib/domains.ts. */
+export interface Domain {
+  name: string
+  /** Services this domain attaches with rt.provide() during start. */
+  provides: ServiceName[]
+  /** Services it uses through rt.need(): their domains start first; a missing one is a start error. */
+  needs: ServiceName[]
+  /** Services it uses when present (rt.optional()): their domains start first when they exist. */
+  optional?: ServiceName[]
+  start(rt: Runtime): Promise<void> | void
+}
 
 export interface Runtime {
   version: string
@@ -33,18 +57,16 @@ export interface Runtime {
   stats: StatsStore
   /** Plug-in points of the chat pipeline (lib/chat/contracts.ts). */
   chat: ChatHooks
-  /** Figures other domains provide once they exist (tool registry, MCP manager, channels). */
-  providers: Providers
   /** Functions run at stop, last registered first (close watchers, flush stores). */
   onStop: Array<() => Promise<void> | void>
-}
-
-export interface Providers {
-  toolCount?: () => number
-  mcpServerCount?: () => number
-  availableChannels?: () => number
-  /** Tool execution log entries (spec 2.6) for GET /api/logs/tools. */
-  toolLogs?: (q: { toolName?: string; userId?: string; status?: 'success' | 'error'; limit: number }) => unknown[]
+  /** Attaches a domain's service; once per name. */
+  provide<K extends ServiceName>(name: K, service: Services[K]): void
+  /** A service this part declared in `needs`; SERVICE_UNAVAILABLE when it is not running. */
+  need<K extends ServiceName>(name: K): Services[K]
+  /** A neighbour that may be absent (its domain did not start, or is not part of this build). */
+  optional<K extends ServiceName>(name: K): Services[K] | undefined
+  /** Detaches a service and returns it (tests that run a route without its service). */
+  withdraw<K extends ServiceName>(name: K): Services[K] | undefined
 }
 
 export interface RuntimeOptions { env?: NodeJS.ProcessEnv; clock?: Clock }
@@ -67,8 +89,9 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
   const sessions = await Sessions.open(paths.dataDir, () => config.get().web.sessionTtlHours * 3600_000, { clock, log })
   redactor.set('sessions', [sessions.secret])
   const stats = await StatsStore.open(paths.dataDir, { clock, log })
-  // Domain services (rt.skills, ...) declared by each domain are assigned later by initDomains.
-  const rt = {
+  // Domain services, attached by each domain's start (lib/domains.ts).
+  const services: Partial<Services> = {}
+  const rt: Runtime = {
     version: readVersion(paths.pluginDir),
     startedAt: clock.now(),
     paths,
@@ -81,10 +104,25 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     loginLimiter: new FailureLimiter(() => config.get().web.loginRateLimit, 60_000, clock),
     redactor,
     stats,
-    providers: {},
     chat: { contributors: [], observers: [] },
-    onStop: []
-  } as Partial<Runtime> as Runtime
+    onStop: [],
+    provide (name, service) {
+      if (services[name] !== undefined) throw new Error(`The ${name} service is provided twice`)
+      services[name] = service
+    },
+    need (name) {
+      const service = services[name]
+      // Before its domain started (a part that did not declare it in `needs`), or its domain is absent.
+      if (service === undefined) throw new AppError('SERVICE_UNAVAILABLE', `The ${name} service is not running`)
+      return service
+    },
+    optional: (name) => services[name],
+    withdraw (name) {
+      const service = services[name]
+      delete services[name]
+      return service
+    }
+  }
   rt.onStop.push(unregisterRedactor, () => stats.flush(), () => log.flush())
   return rt
 }

@@ -6,7 +6,7 @@ import { AppError } from '../lib/core/errors.js'
 import { clientAddress } from '../lib/core/rate-limit.js'
 import type { Runtime } from '../lib/runtime.js'
 import { clearSessionCookie, sessionOf, setSessionCookie } from './_http/auth.js'
-import { A } from './_http/envelope.js'
+import { A, styledRouter } from './_http/envelope.js'
 import { parseBody } from './_http/validate.js'
 
 const loginBody = z.object({ token: z.string({ error: 'token is required' }).min(1, 'token is required').max(512) })
@@ -22,7 +22,7 @@ function rateLimited (rt: Runtime, key: string): AppError {
 }
 
 export function authRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/auth' })
+  const r = styledRouter('A', { prefix: '/api/auth' })
 
   r.post('/login', A(async (ctx) => {
     // Only failures count, and the token is checked first: a valid one (32 random bytes, single use)

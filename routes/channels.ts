@@ -4,7 +4,7 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import { redact } from '../lib/core/redact.js'
 import type { Runtime } from '../lib/runtime.js'
-import { A, reply } from './_http/envelope.js'
+import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody } from './_http/validate.js'
 
 const testBody = z.object({
@@ -12,8 +12,8 @@ const testBody = z.object({
 })
 
 export function channelRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/config/channels' })
-  const channels = (): typeof rt.channels.service => rt.channels.service
+  const r = styledRouter('A', { prefix: '/api/config/channels' })
+  const channels = () => rt.need('channels').service
 
   r.get('/', A(() => channels().views()))
 
@@ -37,14 +37,14 @@ export function channelRoutes (rt: Runtime): Router {
   r.post('/:name/test', A(async (ctx) => {
     const ch = channels().get(ctx.params.name ?? '')
     const { model } = parseBody(ctx, testBody)
-    const res = await rt.channels.gateway.call({
+    const res = await rt.need('channels').gateway.call({
       channel: ch.name, ...(model ? { model } : {}), messages: [{ role: 'user', content: 'Hi' }], maxTokens: 16, source: 'other'
     }, undefined, { anyState: true })
     // The reply of a relay may echo the key: redacted before it is cut (a cut key would escape the mask).
     return { latency: res.latencyMs, model: res.model, response: redact(res.content).slice(0, 100) }
   }))
 
-  r.get('/:name/models', A(async (ctx) => rt.channels.gateway.listModels(channels().get(ctx.params.name ?? ''))))
+  r.get('/:name/models', A(async (ctx) => rt.need('channels').gateway.listModels(channels().get(ctx.params.name ?? ''))))
 
   return r
 }

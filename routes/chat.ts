@@ -4,13 +4,13 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
 import type { ChatScope } from '../lib/chat/contracts.js'
+import { clearConversation, conversationIdParam } from '../lib/chat/conversations.js'
 import { conversationIdOf } from '../lib/chat/store.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
-import { A, reply } from './_http/envelope.js'
+import { A, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { intParam, parseBody } from './_http/validate.js'
-import { conversationIdParam } from './conversations.js'
 
 const MAX_MESSAGE = 20000
 const idField = (name: string): z.ZodString => z.string().trim().max(64, `${name} is too long`).regex(/^[\w.@-]*$/, `${name} has invalid characters`)
@@ -23,7 +23,7 @@ const chatBody = z.object({
 })
 
 export function chatRoutesA (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api' })
+  const r = styledRouter('A', { prefix: '/api' })
 
   const scopeOf = (ctx: Parameters<Parameters<typeof A>[0]>[0], body: z.output<typeof chatBody>): ChatScope => {
     const session = sessionOf(ctx)
@@ -31,10 +31,10 @@ export function chatRoutesA (rt: Runtime): Router {
     const groupId = body.groupId || undefined
     return { userId, ...(groupId ? { groupId } : {}), isMaster: session.isMaster, via: 'api', conversationId: conversationIdOf(userId, groupId) }
   }
-  const chat = (): NonNullable<Runtime['chat']['chat']> => {
-    const c = rt.chat.chat
+  const chat = () => {
+    const c = rt.optional('conversations')
     if (!c) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
-    return c
+    return c.pipeline
   }
 
   r.post('/chat', A(async (ctx) => {
@@ -47,7 +47,7 @@ export function chatRoutesA (rt: Runtime): Router {
     const body = parseBody(ctx, chatBody)
     chat()
     const scope = scopeOf(ctx, body)
-    const pipeline = rt.conversations.pipeline
+    const pipeline = rt.need('conversations').pipeline
     pipeline.admit(scope) // 429 RATE_LIMITED as JSON, not as a frame after `start`
     const abort = new AbortController()
     const sse = openSse(ctx, rt.bus)
@@ -71,21 +71,20 @@ export function chatRoutesA (rt: Runtime): Router {
     const str = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
     const userId = str(q.userId)
     const groupId = str(q.groupId)
-    const all = rt.conversations.store.summaries({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) })
+    const all = rt.need('conversations').store.summaries({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) })
     const offset = intParam(q.offset, 0, 0)
     const limit = intParam(q.limit, 50, 1, 1000)
     return { conversations: all.slice(offset, offset + limit), total: all.length }
   }))
   r.get('/conversations/:id', A((ctx) => {
     const id = conversationIdParam(ctx.params.id)
-    const conv = rt.conversations.store.get(id)
+    const conv = rt.need('conversations').store.get(id)
     if (!conv) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
     return { id, messages: conv.messages }
   }))
   r.post('/conversations/:id/clear', A(async (ctx) => {
     const id = conversationIdParam(ctx.params.id)
-    const forgotten = rt.conversations.pipeline.forget(id)
-    if (!await rt.conversations.store.delete(id) && !forgotten) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
+    if (!await clearConversation(rt.need('conversations'), id)) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
     return reply(undefined, { message: 'Context cleared' })
   }))
   return r

@@ -8,7 +8,7 @@ import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.j
 import { maskSecrets } from '../lib/config/secrets.js'
 import { isPlainObject } from '../lib/config/object-paths.js'
 import type { Runtime } from '../lib/runtime.js'
-import { A, reply } from './_http/envelope.js'
+import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
 
 const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
@@ -31,7 +31,7 @@ function groupView (cfg: Config, id: string): Record<string, unknown> {
 }
 
 export function configRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/config' })
+  const r = styledRouter('A', { prefix: '/api/config' })
   const cfg = rt.config
 
   r.get('/', A(() => cfg.getMasked()))
@@ -46,11 +46,10 @@ export function configRoutes (rt: Runtime): Router {
       await cfg.set(body.path, body.value)
       return { updated: [body.path] }
     }
-    return cfg.update(body)
+    return cfg.applyInput(body)
   }))
 
   r.get('/export', (ctx) => {
-    ctx.state.style = 'A'
     ctx.type = 'text/yaml; charset=utf-8'
     ctx.set('Content-Disposition', 'attachment; filename="lingxi-config.yaml"')
     ctx.body = cfg.exportYaml()
@@ -104,7 +103,7 @@ export function configRoutes (rt: Runtime): Router {
     if (Array.isArray(current) !== Array.isArray(body) || (typeof current === 'object') !== (typeof body === 'object') || body === null) {
       throw new AppError('INVALID_CONFIG', `Section ${name} expects ${Array.isArray(current) ? 'an array' : typeof current === 'object' ? 'an object' : typeof current}`, { errors: [{ path: name, message: 'wrong type' }] })
     }
-    const { updated } = await cfg.update({ [name]: body })
+    const { updated } = await cfg.applyInput({ [name]: body })
     return { updated, section: maskSecrets(cfg.get()[name as keyof Config]) }
   }))
 

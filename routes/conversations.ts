@@ -2,36 +2,26 @@
 // context state of the chat pipeline.
 import Router from '@koa/router'
 import { z } from 'zod'
-import { badRequest, notFound } from '../lib/core/errors.js'
-import { conversationIdOf } from '../lib/chat/store.js'
+import { notFound } from '../lib/core/errors.js'
+import { clearAllConversations, clearConversation, clearUserContext, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B, reply } from './_http/envelope.js'
+import { B, reply, styledRouter } from './_http/envelope.js'
 import { intParam, parseBody } from './_http/validate.js'
-
-const ID = /^[\w:.@-]{1,200}$/
-
-/** A conversation id from a path parameter (400 when malformed). */
-export function conversationIdParam (raw: string | undefined): string {
-  const id = (raw ?? '').trim()
-  if (!ID.test(id)) throw badRequest('Invalid conversation id')
-  return id
-}
 
 const userIdField = z.string().trim().min(1, 'userId must not be empty').max(64).regex(/^[\w.@-]+$/, 'userId has invalid characters')
 const clearBody = z.strictObject({
   userId: userIdField.optional(),
-  conversationId: z.string().trim().regex(ID, 'conversationId is invalid').optional()
+  conversationId: z.string().trim().regex(CONVERSATION_ID, 'conversationId is invalid').optional()
 }).refine((b) => b.userId !== undefined || b.conversationId !== undefined, { message: 'userId or conversationId is required', path: ['userId'] })
 
 export function conversationRoutesB (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api' })
-  const c = (): Runtime['conversations'] => rt.conversations
+  const r = styledRouter('B', { prefix: '/api' })
+  const c = () => rt.need('conversations')
 
   // Fixed paths before /:id.
   r.get('/conversations/list', B(() => c().store.list().map(({ messages, ...rest }) => ({ ...rest, messageCount: messages.length, lastMessage: messages.at(-1)?.content ?? '' }))))
   r.delete('/conversations/clear-all', B(async () => {
-    const deletedCount = await c().store.clearAll()
-    c().pipeline.reset()
+    const deletedCount = await clearAllConversations(c())
     return { success: true, deletedCount }
   }))
   r.get('/conversations/:id/messages', B((ctx) => {
@@ -42,17 +32,14 @@ export function conversationRoutesB (rt: Runtime): Router {
   }))
   r.delete('/conversations/:id', B(async (ctx) => {
     const id = conversationIdParam(ctx.params.id)
-    const forgotten = c().pipeline.forget(id)
-    if (!await c().store.delete(id) && !forgotten) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
+    if (!await clearConversation(c(), id)) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
     return { success: true }
   }))
 
   r.get('/context/list', B(() => c().pipeline.contexts()))
   r.post('/context/clear', B(async (ctx) => {
     const body = parseBody(ctx, clearBody)
-    const id = body.conversationId ?? conversationIdOf(body.userId ?? '')
-    c().pipeline.forget(id)
-    await c().store.delete(id)
+    await clearUserContext(c(), body)
     return reply({ success: true, message: 'Context cleared' }, { message: 'Context cleared' })
   }))
   return r

@@ -6,7 +6,7 @@ import { AppError } from '../lib/core/errors.js'
 import { keepMaskedSecrets, maskSecrets } from '../lib/config/secrets.js'
 import { imagePresetInput } from '../lib/drawing/types.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B, created } from './_http/envelope.js'
+import { B, created, styledRouter } from './_http/envelope.js'
 import { parseBody } from './_http/validate.js'
 
 const imageConfigPut = z.strictObject({
@@ -28,8 +28,8 @@ const apiEntry = z.looseObject({
 })
 
 export function drawingRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/image' })
-  const d = (): typeof rt.drawing => rt.drawing
+  const r = styledRouter('B', { prefix: '/api/image' })
+  const d = () => rt.need('drawing')
   const config = (): Record<string, unknown> => { const { apis: _a, ...c } = rt.config.get().image; return c }
   const apis = (): Array<Record<string, unknown>> => rt.config.get().image.apis
   const index = (raw: string | undefined): number => {
@@ -37,7 +37,7 @@ export function drawingRoutes (rt: Runtime): Router {
     if (i < 0 || i >= apis().length) throw new AppError('NOT_FOUND', 'Image API entry not found')
     return i
   }
-  const writeApis = async (list: Array<Record<string, unknown>>): Promise<void> => { await rt.config.update({ image: { apis: list } }) }
+  const writeApis = async (list: Array<Record<string, unknown>>): Promise<void> => { await d().setApis(list) }
 
   r.get('/presets', B(() => d().all()))
   r.post('/presets/refresh', B(() => d().refreshRemote()))
@@ -46,7 +46,7 @@ export function drawingRoutes (rt: Runtime): Router {
 
   r.get('/config', B(config))
   r.put('/config', B(async (ctx) => {
-    await rt.config.update({ image: parseBody(ctx, imageConfigPut) })
+    await d().updateConfig(parseBody(ctx, imageConfigPut))
     return config()
   }))
 

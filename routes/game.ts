@@ -2,12 +2,12 @@
 import Router from '@koa/router'
 import { characterInput, characterPatch, gameConfigPut } from '../lib/game/types.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B, created } from './_http/envelope.js'
+import { B, created, styledRouter } from './_http/envelope.js'
 import { parseBody } from './_http/validate.js'
 
 export function gameRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/game' })
-  const g = (): typeof rt.game => rt.game
+  const r = styledRouter('B', { prefix: '/api/game' })
+  const g = () => rt.need('game')
 
   r.get('/presets', B(() => g().list()))
   r.get('/presets/:id', B((ctx) => g().get(ctx.params.id ?? '')))
@@ -17,7 +17,7 @@ export function gameRoutes (rt: Runtime): Router {
 
   r.get('/config', B(() => rt.config.get().game))
   r.put('/config', B(async (ctx) => {
-    await rt.config.update({ game: parseBody(ctx, gameConfigPut) })
+    await g().updateConfig(parseBody(ctx, gameConfigPut))
     return rt.config.get().game
   }))
   return r

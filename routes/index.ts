@@ -1,8 +1,9 @@
-// Starts the plugin's services and web server, with every group's router in order. Earlier routers
-// win where paths overlap (DECISIONS part 2: the variant named first wins).
+// The web part of the plugin: every group's router in order, and the web server's start as one part
+// of the composition root (lib/plugin.ts). Earlier routers win where paths overlap (DECISIONS part 2:
+// the variant named first wins).
 import type Router from '@koa/router'
-import { initDomains } from '../lib/domains.js'
-import { createRuntime, stopRuntime, type Runtime, type RuntimeOptions } from '../lib/runtime.js'
+import { errorText } from '../lib/core/errors.js'
+import type { Domain, Runtime } from '../lib/runtime.js'
 import { startWebServer, type WebServer } from './_http/server.js'
 import { authRoutes } from './auth.js'
 import { channelRoutes } from './channels.js'
@@ -12,6 +13,7 @@ import { statsRoutes } from './stats.js'
 import { systemRoutes } from './system.js'
 import { testPanelRoutes } from './test-panel.js'
 import { skillsRoutes } from './skills.js'
+import { skillToolRoutes } from './skills-tools.js'
 import { mcpRoutes } from './mcp.js'
 import { mcpEndpointRoutes } from './mcp-endpoint.js'
 import { presetRoutesB } from './presets.js'
@@ -21,14 +23,17 @@ import { gameRoutes } from './game.js'
 import { conversationRoutesB } from './conversations.js'
 import { chatRoutesA } from './chat.js'
 import { toolsRoutes } from './tools.js'
+import { toolFileRoutes } from './tools-files.js'
+import { toolRoutesA } from './tools-a.js'
 import { memoryRoutes } from './memory.js'
 import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
 
-export interface Lingxi {
-  rt: Runtime
-  web: WebServer
-  stop(): Promise<void>
+/** The web server when it runs, or why it does not (the bot keeps running without it). */
+export type WebState = { server: WebServer; error?: undefined } | { server?: undefined; error: string }
+
+declare module '../lib/runtime.js' {
+  interface Services { web: WebState }
 }
 
 export function buildRouters (rt: Runtime): Router[] {
@@ -49,7 +54,10 @@ export function buildRouters (rt: Runtime): Router[] {
     chatRoutesA(rt),
     configRoutes(rt),
     skillsRoutes(rt),
-    ...toolsRoutes(rt), // B's fixed paths, custom/js, then A's /api/tools/:name last
+    skillToolRoutes(rt), // the tool side of /api/skills
+    toolsRoutes(rt), // B's fixed paths, custom/js, then A's /api/tools/:name last (it would take them)
+    toolFileRoutes(rt),
+    toolRoutesA(rt),
     ...mcpRoutes(rt),
     memoryRoutes(rt),
     memoriesRoutesA(rt),
@@ -57,23 +65,30 @@ export function buildRouters (rt: Runtime): Router[] {
   ]
 }
 
-export async function startLingxi (opts: RuntimeOptions = {}): Promise<Lingxi> {
-  const rt = await createRuntime(opts)
+/**
+ * Starts the web server over every router. A server that cannot listen (the port and the next ones
+ * taken, an address not available) is logged and leaves the bot running: `#lx面板` then says so.
+ */
+export async function startWeb (rt: Runtime): Promise<void> {
+  const routers = buildRouters(rt)
+  let server: WebServer
   try {
-    await initDomains(rt)
-    const web = await startWebServer(rt, buildRouters(rt))
-    let stopped: Promise<void> | undefined
-    return {
-      rt,
-      web,
-      stop: () => (stopped ??= (async () => {
-        rt.bus.emit('stopping')
-        await web.close()
-        await stopRuntime(rt)
-      })())
-    }
+    server = await startWebServer(rt, routers)
   } catch (err) {
-    await stopRuntime(rt)
-    throw err
+    const error = errorText(err)
+    rt.log.error(`The web server could not start (${error}); the bot commands keep working without the dashboard and the API`, {}, err)
+    rt.provide('web', { error })
+    return
   }
+  rt.provide('web', { server })
+  rt.onStop.push(() => server.close())
+}
+
+/** After every domain whose routes it serves (each router reaches its service when it is used). */
+export const webPart: Domain = {
+  name: 'web',
+  provides: ['web'],
+  needs: [],
+  optional: ['channels', 'conversations', 'tools', 'skills', 'presets', 'presetResolver', 'drawing', 'game', 'memory', 'memoryExtractor', 'knowledge', 'mcp', 'mcpEndpoint'],
+  start: startWeb
 }

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { badRequest } from '../lib/core/errors.js'
 import { LIMITS } from '../lib/knowledge/types.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B, created } from './_http/envelope.js'
+import { B, created, styledRouter } from './_http/envelope.js'
 import { bodyOf, intParam, parseWith, requireFields } from './_http/validate.js'
 
 const docFields = z.strictObject({
@@ -16,8 +16,8 @@ const docFields = z.strictObject({
 const qs = (v: unknown): string | undefined => typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined
 
 export function knowledgeRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/knowledge' })
-  const kb = (): Runtime['knowledge'] => rt.knowledge
+  const r = styledRouter('B', { prefix: '/api/knowledge' })
+  const kb = () => rt.need('knowledge')
 
   r.get('/', B(() => kb().list()))
   r.get('/search', B(async (ctx) => {

@@ -7,7 +7,7 @@ import { LOG_LEVELS } from '../lib/core/logger.js'
 import { readPrivateText } from '../lib/core/private-file.js'
 import type { Runtime } from '../lib/runtime.js'
 import { PLACEHOLDERS, renderTemplate } from '../lib/templates/placeholders.js'
-import { A } from './_http/envelope.js'
+import { A, styledRouter } from './_http/envelope.js'
 import { intParam, parseBody, parseQuery } from './_http/validate.js'
 
 const logsQuery = z.object({
@@ -36,7 +36,7 @@ async function logFiles (dir: string): Promise<Array<{ name: string; size: numbe
 }
 
 export function logsRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/logs' })
+  const r = styledRouter('A', { prefix: '/api/logs' })
 
   r.get('/', A((ctx) => {
     const q = parseQuery(ctx, logsQuery)
@@ -47,7 +47,7 @@ export function logsRoutes (rt: Runtime): Router {
   r.get('/tools', A((ctx) => {
     const q = parseQuery(ctx, toolLogsQuery)
     const limit = intParam(ctx.query.limit, 50, 1, 1000)
-    return { logs: rt.providers.toolLogs?.({ ...q, limit }) ?? [] }
+    return { logs: rt.optional('tools')?.registry.log.query({ ...q, limit }).logs ?? [] }
   }))
 
   r.get('/errors', A((ctx) => ({ errors: rt.log.errors(intParam(ctx.query.limit, 100, 1, 500)) })))

@@ -4,26 +4,29 @@
 // key is set it answers 503 saying how to turn it on (DECISIONS part 4). The SDK transports write
 // to the raw node response, so handlers set ctx.respond = false and pass the parsed body.
 import Router from '@koa/router'
-import type { Context, Next } from 'koa'
+import type { Next, ParameterizedContext } from 'koa'
 import { clientAddress, FailureLimiter } from '../lib/core/rate-limit.js'
-import { keyMatches, type McpEndpoint, offeredKey, sendJsonRpcError, UNGUESSABLE_KEY_LENGTH } from '../lib/mcp/endpoint.js'
+import type { McpEndpoint } from '../lib/mcp/endpoint.js'
 import type { Runtime } from '../lib/runtime.js'
+import { keyMatches, McpSessions, offeredKey, sendJsonRpcError, UNGUESSABLE_KEY_LENGTH } from './_http/mcp-transport.js'
 
 const OFF_MESSAGE = 'The MCP endpoint is off: set an API key in mcp.server.apiKey (dashboard configuration or PUT /api/config/mcp) to turn it on'
 
-function endpointOf (rt: Runtime): McpEndpoint | undefined {
-  return (rt as Partial<Pick<Runtime, 'mcpEndpoint'>>).mcpEndpoint
-}
-
 /** The path prefix the client sees (`/lingxi` when mounted into the host's server). */
-function mountPrefix (ctx: Context): string {
+function mountPrefix (ctx: McpContext): string {
   const original = (ctx.req as { originalUrl?: string }).originalUrl
   if (typeof original === 'string' && original !== ctx.url && original.endsWith(ctx.url)) return original.slice(0, -ctx.url.length)
   return ''
 }
 
-export function mcpEndpointRoutes (rt: Runtime): Router {
-  const r = new Router()
+/** What the guard found: the endpoint is running and the key matched. */
+interface McpState { endpoint: McpEndpoint }
+type McpContext = ParameterizedContext<McpState>
+
+export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
+  const r = new Router<McpState>()
+  const sessions = new McpSessions({ clock: rt.clock, log: rt.log })
+  rt.onStop.push(() => sessions.close())
   const limiter = new FailureLimiter(() => rt.config.get().web.loginRateLimit, 60_000, rt.clock)
   // A short key can be guessed: say so once per key (the limiter then also refuses it while limited).
   let warned = ''
@@ -37,9 +40,9 @@ export function mcpEndpointRoutes (rt: Runtime): Router {
   rt.onStop.push(rt.bus.on('config', checkKey))
 
   // Runs for every /mcp route below: the endpoint is on, the key matches; then raw node I/O.
-  const guard = async (ctx: Context, next: Next): Promise<void> => {
+  const guard = async (ctx: McpContext, next: Next): Promise<void> => {
     ctx.respond = false
-    const endpoint = endpointOf(rt)
+    const endpoint = rt.optional('mcpEndpoint')
     const key = rt.config.get().mcp.server.apiKey
     if (!endpoint || !key) return sendJsonRpcError(ctx.res, 503, -32000, OFF_MESSAGE)
     // Wrong keys are counted per client address (like logins); past web.loginRateLimit per minute that
@@ -55,6 +58,7 @@ export function mcpEndpointRoutes (rt: Runtime): Router {
       if (limiter.blocked(bucket)) rt.log.warn('MCP endpoint: too many wrong API keys; this address is refused for a minute', { address: bucket })
       return sendJsonRpcError(ctx.res, 401, -32001, 'Unauthorized: a valid MCP API key is required (Authorization: Bearer <key> or X-API-Key)', { 'WWW-Authenticate': 'Bearer' })
     }
+    ctx.state.endpoint = endpoint
     try {
       await next()
     } catch (err) {
@@ -64,8 +68,8 @@ export function mcpEndpointRoutes (rt: Runtime): Router {
     }
   }
 
-  const streamable = async (ctx: Context): Promise<void> => {
-    await (endpointOf(rt) as McpEndpoint).handleStreamable(ctx.req, ctx.res, ctx.request.body)
+  const streamable = async (ctx: McpContext): Promise<void> => {
+    await sessions.handleStreamable(ctx.state.endpoint, ctx.req, ctx.res, ctx.request.body)
   }
   for (const path of ['/mcp', '/mcp/']) {
     r.post(path, guard, streamable)
@@ -74,14 +78,14 @@ export function mcpEndpointRoutes (rt: Runtime): Router {
   }
 
   r.get('/mcp/sse', guard, async (ctx) => {
-    await (endpointOf(rt) as McpEndpoint).openSse(ctx.res, `${mountPrefix(ctx)}/mcp/message`)
+    await sessions.openSse(ctx.state.endpoint, ctx.res, `${mountPrefix(ctx)}/mcp/message`)
   })
   r.post('/mcp/message', guard, async (ctx) => {
     const sid = typeof ctx.query.sessionId === 'string' ? ctx.query.sessionId : undefined
-    await (endpointOf(rt) as McpEndpoint).postSse(ctx.req, ctx.res, sid, ctx.request.body)
+    await sessions.postSse(ctx.req, ctx.res, sid, ctx.request.body)
   })
   r.get('/mcp/status', guard, async (ctx) => {
-    const status = await (endpointOf(rt) as McpEndpoint).status(true)
+    const status = await sessions.status(ctx.state.endpoint, true)
     ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
     ctx.res.end(JSON.stringify(status))
   })

@@ -7,12 +7,12 @@ import { dict } from '../lib/core/dict.js'
 import { AppError } from '../lib/core/errors.js'
 import type { McpManager } from '../lib/mcp/manager.js'
 import type { Runtime } from '../lib/runtime.js'
-import { A, B, created } from './_http/envelope.js'
+import { A, B, created, styledRouter } from './_http/envelope.js'
 import { bodyOf } from './_http/validate.js'
 
 /** The manager, or a 503 when the MCP domain did not start. */
 function mcpOf (rt: Runtime): McpManager {
-  const m = (rt as Partial<Pick<Runtime, 'mcp'>>).mcp
+  const m = rt.optional('mcp')
   if (!m) throw new AppError('SERVICE_UNAVAILABLE', 'MCP is not initialized')
   return m
 }
@@ -81,7 +81,7 @@ function connectRoutes (rt: Runtime, r: Router, withReload: boolean): void {
 }
 
 export function mcpRoutes (rt: Runtime): Router[] {
-  const r = new Router({ prefix: '/api/mcp' })
+  const r = styledRouter('B', { prefix: '/api/mcp' })
   connectRoutes(rt, r, false)
   serverRoutes(rt, r)
   r.put('/servers/:name', B(async (ctx) => {
@@ -116,7 +116,7 @@ export function mcpRoutes (rt: Runtime): Router[] {
     return mcpOf(rt).getPrompt(serverName, name, strArgs)
   }))
 
-  const s = new Router({ prefix: '/api/skills/mcp' })
+  const s = styledRouter('B', { prefix: '/api/skills/mcp' })
   connectRoutes(rt, s, true)
   serverRoutes(rt, s)
   return [r, s]

@@ -2,19 +2,19 @@
 // are shown with variant A's names (basic_info, preferences, events, relationships, interests, custom).
 import Router from '@koa/router'
 import { summarizeMemories } from '../lib/memory/summarize.js'
-import { A_CATEGORIES, CATEGORIES, CATEGORY_INFO, normalizeCategory, toA, type MemoryRecord } from '../lib/memory/types.js'
+import { CATEGORIES, CATEGORY_INFO, type MemoryRecord } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
-import { A, created } from './_http/envelope.js'
+import { A, created, styledRouter } from './_http/envelope.js'
 import { bodyOf, intParam, requireFields } from './_http/validate.js'
 import { badRequest } from '../lib/core/errors.js'
-import { categoryOf, memoryId, parseMemoryFields, patchOf, switchOn, truthy, userIdParam } from './memory-shared.js'
+import { A_CATEGORIES, categoryOf, fromA, memoryId, parseMemoryFields, patchOf, switchOn, toA, truthy, userIdParam } from './_http/memory-adapter.js'
 
 const view = (r: MemoryRecord): Record<string, unknown> => ({ ...r, category: toA(r.category) })
 const qs = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
 
 export function memoriesRoutesA (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/memories' })
-  const m = (): Runtime['memory'] => rt.memory
+  const r = styledRouter('A', { prefix: '/api/memories' })
+  const m = () => rt.need('memory')
 
   r.get('/users', A(() => m().users().map((u) => ({ userId: u.userId, memoryCount: u.count }))))
   r.get('/stats', A(() => {
@@ -22,7 +22,7 @@ export function memoriesRoutesA (rt: Runtime): Router {
     return { totalMemories: s.total, totalUsers: s.users, categories: Object.fromEntries(CATEGORIES.map((c) => [toA(c), s.byCategory[c]])) }
   }))
   r.get('/categories', A(() => A_CATEGORIES.map((id) => {
-    const b = normalizeCategory(id) ?? 'custom'
+    const b = fromA(id)
     return { id, name: CATEGORY_INFO[b].name, nameEn: CATEGORY_INFO[b].nameEn, description: CATEGORY_INFO[b].description }
   })))
   r.get('/search', A(async (ctx) => {

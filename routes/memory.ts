@@ -6,11 +6,11 @@ import type { Context } from 'koa'
 import { z } from 'zod'
 import { badRequest } from '../lib/core/errors.js'
 import { summarizeMemories } from '../lib/memory/summarize.js'
-import { CATEGORIES, CATEGORY_INFO, toA, type MemoryRecord } from '../lib/memory/types.js'
+import { CATEGORIES, CATEGORY_INFO, type MemoryRecord } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B, created } from './_http/envelope.js'
+import { B, created, styledRouter } from './_http/envelope.js'
 import { bodyOf, intParam, parseWith, requireFields } from './_http/validate.js'
-import { categoryOf, memoryId, parseMemoryFields, patchOf, switchOn, truthy, userIdParam } from './memory-shared.js'
+import { categoryOf, memoryId, parseMemoryFields, patchOf, switchOn, toA, truthy, userIdParam } from './_http/memory-adapter.js'
 
 const searchBody = z.looseObject({
   query: z.string().max(1000),
@@ -41,8 +41,8 @@ function shaped (ctx: Context, records: MemoryRecord[]): unknown {
 const qs = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
 
 export function memoryRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/memory' })
-  const m = (): Runtime['memory'] => rt.memory
+  const r = styledRouter('B', { prefix: '/api/memory' })
+  const m = () => rt.need('memory')
 
   r.get('/users', B(() => m().users()))
   r.get('/stats', B(() => m().stats()))

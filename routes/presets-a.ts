@@ -6,7 +6,7 @@ import type { Context } from 'koa'
 import { z } from 'zod'
 import { AppError } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
-import { A, created, reply } from './_http/envelope.js'
+import { A, created, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseQuery } from './_http/validate.js'
 
 const listQuery = z.object({
@@ -14,13 +14,11 @@ const listQuery = z.object({
   search: z.string().max(200).optional()
 })
 
-interface UploadedFile { filepath: string; originalFilename?: string | null; size: number }
-
 const truthy = (v: unknown): boolean => v === true || (typeof v === 'string' && /^(true|1|yes|on)$/i.test(v.trim()))
 
 /** The YAML text and `overwrite` flag of an import request; temp upload files are removed. */
 async function importInput (ctx: Context): Promise<{ text: string; overwrite: boolean }> {
-  const files = (ctx.request as unknown as { files?: Record<string, UploadedFile | UploadedFile[]> }).files
+  const files = ctx.request.files // koa-body's multipart parser (routes/_http/validate.ts)
   if (files) {
     const all = Object.values(files).flat()
     try {
@@ -40,8 +38,8 @@ async function importInput (ctx: Context): Promise<{ text: string; overwrite: bo
 }
 
 export function presetRoutesA (rt: Runtime): Router {
-  const p = (): typeof rt.presets => rt.presets
-  const r = new Router({ prefix: '/api/presets' })
+  const p = () => rt.need('presets')
+  const r = styledRouter('A', { prefix: '/api/presets' })
 
   r.get('/', A((ctx) => {
     const q = parseQuery(ctx, listQuery)
@@ -94,7 +92,6 @@ export function presetRoutesA (rt: Runtime): Router {
   }))
 
   r.get('/:id/export', (ctx) => {
-    ctx.state.style = 'A'
     const id = ctx.params.id ?? ''
     const yaml = p().exportYaml(id)
     ctx.type = 'application/x-yaml; charset=utf-8'

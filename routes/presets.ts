@@ -2,12 +2,11 @@
 // plus GET /api/config/presets (style A, {id,name,description} for the dashboard's pickers).
 import Router from '@koa/router'
 import { z } from 'zod'
-import { AppError } from '../lib/core/errors.js'
 import { CATEGORIES } from '../lib/presets/builtin.js'
 import { renderPrompt } from '../lib/presets/resolver.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
-import { A, B, created } from './_http/envelope.js'
+import { A, B, created, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody, parseQuery } from './_http/validate.js'
 
 const promptQuery = z.object({
@@ -26,8 +25,8 @@ const presetsConfig = z.strictObject({
 }).partial()
 
 export function presetRoutesB (rt: Runtime): Router[] {
-  const p = (): typeof rt.presets => rt.presets
-  const r = new Router({ prefix: '/api/preset' })
+  const p = () => rt.need('presets')
+  const r = styledRouter('B', { prefix: '/api/preset' })
 
   r.get('/list', B(() => p().list()))
   r.post('/', B(async (ctx) => {
@@ -48,20 +47,18 @@ export function presetRoutesB (rt: Runtime): Router[] {
     return { prompt: renderPrompt(preset.systemPrompt, scope, rt.config.get().language === 'en' ? 'Lingxi' : '灵犀', rt.clock.now(), preset.name) }
   }))
 
-  const c = new Router({ prefix: '/api/presets' })
+  const c = styledRouter('B', { prefix: '/api/presets' })
   const view = (): z.output<typeof presetsConfig> => ({ ...rt.config.get().presets })
   c.get('/config', B(view))
   c.put('/config', B(async (ctx) => {
-    const body = parseBody(ctx, presetsConfig)
-    if (body.defaultId !== undefined && !p().find(body.defaultId)) throw new AppError('PRESET_NOT_FOUND', 'Preset not found')
-    await rt.config.update({ presets: body, ...(body.defaultId ? { llm: { defaultChatPresetId: body.defaultId } } : {}) })
+    await p().updateSettings(parseBody(ctx, presetsConfig))
     return view()
   }))
   c.get('/builtin', B(() => p().builtins()))
   c.get('/categories', B(() => CATEGORIES.map((cat) => ({ ...cat, count: p().list().filter((x) => x.category === cat.id).length }))))
 
   // Before configRoutes: /api/config/:section would take /api/config/presets.
-  const list = new Router({ prefix: '/api/config' })
+  const list = styledRouter('A', { prefix: '/api/config' })
   list.get('/presets', A(() => p().list().map(({ id, name, description }) => ({ id, name, description }))))
   return [r, c, list]
 }

@@ -1,21 +1,21 @@
 // Spec 4.6 (skills): variant B at /api/skills (style B) with the live stream of 6.2, plus variant A's
-// POST /toggle-category and /toggle-tool (style A). The tool-side routes are in skills-tools.ts;
+// POST /toggle-category and /toggle-tool (style A). The tool-side routes are in skills-tools.ts
+// (mounted after this router by routes/index.ts);
 // /api/skills/mcp/servers* belong to the MCP routes.
 import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
+import { updateContextSettings } from '../lib/chat/context.js'
 import type { Runtime } from '../lib/runtime.js'
 import { attachSkillTools } from '../lib/skills/index.js'
 import type { SkillService } from '../lib/skills/service.js'
-import { toolAdminOf } from '../lib/skills/tool-admin.js'
-import { A, B, reply } from './_http/envelope.js'
+import { requireToolAdmin, toolAdminOf } from '../lib/skills/tool-admin.js'
+import { A, B, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { parseBody, parseWith } from './_http/validate.js'
-import { registerSkillToolRoutes, toggleCategory, toggleTool, toolStats } from './skills-tools.js'
 
 export const HEARTBEAT_MS = 30_000
 
-interface McpServerLike { name: string; status: string; type: string; toolsCount?: number; connectedAt?: number | null }
 
 /** The seven context fields of spec 2.12 that POST /context-config may change. */
 const contextFields = z.object({
@@ -41,14 +41,14 @@ const toggleToolBody = z.object({
 
 /** The service, or a 500 when the skills domain did not start (spec 7.2). */
 function skillsOf (rt: Runtime): SkillService {
-  const s = (rt as Partial<Pick<Runtime, 'skills'>>).skills
+  const s = rt.optional('skills')
   if (!s) throw new AppError('INTERNAL_ERROR', 'Skills are not initialized')
   return s
 }
 
 export function skillsRoutes (rt: Runtime): Router {
   attachSkillTools(rt)
-  const r = new Router({ prefix: '/api/skills' })
+  const r = styledRouter('B', { prefix: '/api/skills' })
 
   r.get('/sse', (ctx) => {
     const sse = openSse(ctx, rt.bus)
@@ -62,12 +62,13 @@ export function skillsRoutes (rt: Runtime): Router {
     const admin = toolAdminOf(rt)
     const byServer = new Map<string, number>()
     for (const t of admin?.all() ?? []) if (t.source === 'mcp') byServer.set(t.server ?? 'unknown', (byServer.get(t.server ?? 'unknown') ?? 0) + 1)
-    // The MCP manager's own view when it runs (rt.mcp, declared by the MCP domain); else derived from MCP tools.
-    const mcp = (rt as unknown as { mcp?: { list?: () => McpServerLike[] } }).mcp
-    const servers = typeof mcp?.list === 'function'
+    // The MCP manager's own view when it runs; else derived from the MCP tools.
+    const mcp = rt.optional('mcp')
+    const servers = mcp
       ? mcp.list().map((v) => ({ name: v.name, status: v.status, type: v.type, toolsCount: v.toolsCount ?? 0, connectedAt: v.connectedAt ?? null }))
       : [...byServer].map(([name, toolsCount]) => ({ name, status: 'connected', type: 'mcp', toolsCount, connectedAt: null }))
-    return { servers, stats: toolStats(rt), categories: admin?.categories().map(({ key, name, toolCount, enabled }) => ({ key, name, toolCount, enabled })) ?? [], timestamp: rt.clock.now() }
+    const stats = admin?.stats() ?? { totalTools: 0, enabledTools: 0, categories: 0, mcpServers: rt.optional('mcp')?.count() ?? 0 }
+    return { servers, stats, categories: admin?.categories().map(({ key, name, toolCount, enabled }) => ({ key, name, toolCount, enabled })) ?? [], timestamp: rt.clock.now() }
   }))
 
   r.get('/documents', B(() => {
@@ -92,12 +93,12 @@ export function skillsRoutes (rt: Runtime): Router {
     const body = parseWith(z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }), ctx.request.body ?? {})
     const present = Object.fromEntries(CONTEXT_KEYS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]))
     const fields = parseWith(contextFields.partial(), present)
-    if (Object.keys(fields).length > 0) await rt.config.update({ context: fields })
+    if (Object.keys(fields).length > 0) await updateContextSettings(rt.config, fields)
     return reply(fields, { message: 'Context config updated' })
   }))
 
   r.get('/loaded', B(() => {
-    const skills = (rt as Partial<Pick<Runtime, 'skills'>>).skills
+    const skills = rt.optional('skills')
     if (!skills) return { skills: [], loaded: [] }
     const loaded = skills.loadedNames()
     return { skills: loaded.map((n) => skills.get(n)).filter((s) => s !== undefined).map((s) => skills.document(s)), loaded }
@@ -118,17 +119,15 @@ export function skillsRoutes (rt: Runtime): Router {
     return { name, loaded: false }
   }))
 
-  registerSkillToolRoutes(r, rt)
-
   // Variant A (style A).
   r.post('/toggle-category', A(async (ctx) => {
     const body = parseBody(ctx, toggleCategoryBody)
-    await toggleCategory(rt, body.category, body.enabled)
+    await requireToolAdmin(rt).setCategory(body.category, body.enabled)
     return { category: body.category, enabled: body.enabled }
   }))
   r.post('/toggle-tool', A(async (ctx) => {
     const body = parseBody(ctx, toggleToolBody)
-    await toggleTool(rt, body.toolName, body.enabled)
+    await requireToolAdmin(rt).setTool(body.toolName, body.enabled)
     return { toolName: body.toolName, enabled: body.enabled }
   }))
 

@@ -2,7 +2,7 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import type { Runtime } from '../lib/runtime.js'
-import { A } from './_http/envelope.js'
+import { A, styledRouter } from './_http/envelope.js'
 import { intParam, parseQuery } from './_http/validate.js'
 
 const summaryQuery = z.object({
@@ -12,7 +12,7 @@ const summaryQuery = z.object({
 const usersQuery = z.object({ sort: z.enum(['messages', 'tokens'], { error: 'sort must be messages or tokens' }).default('messages') })
 
 export function statsRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/stats' })
+  const r = styledRouter('A', { prefix: '/api/stats' })
 
   r.get('/', A((ctx) => {
     const q = parseQuery(ctx, summaryQuery)
@@ -32,7 +32,7 @@ export function statsRoutes (rt: Runtime): Router {
       const s = recorded.get(id)
       recorded.delete(id)
       // the live status the channels domain keeps (active / error / disabled), not a guess from totals
-      return { id, name: c.name, status: rt.channels.service.status(c), requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '' }
+      return { id, name: c.name, status: rt.need('channels').service.status(c), requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '' }
     })
     for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed })
     return { channels }

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { AppError } from '../lib/core/errors.js'
 import { redactDeep } from '../lib/core/redact.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B } from './_http/envelope.js'
+import { B, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { parseBody } from './_http/validate.js'
 
@@ -27,8 +27,8 @@ const quickBody = z.object({
 })
 
 export function testPanelRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/test-panel' })
-  const tests = (): typeof rt.channels.tests => rt.channels.tests
+  const r = styledRouter('B', { prefix: '/api/test-panel' })
+  const tests = () => rt.need('channels').tests
 
   r.post('/batch-test', B(async (ctx) => {
     const body = parseBody(ctx, batchBody)

@@ -1,14 +1,16 @@
 // Spec 4.5 variant A (style A, DECISIONS part 2): GET /api/tools, GET /api/tools/:name, the toggles
 // and POST /api/tools/call; plus variant B's deprecated endpoints (style B, `deprecated: true`).
-import Router from '@koa/router'
+import type Router from '@koa/router'
 import { dict } from '../lib/core/dict.js'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
-import { A, B, reply } from './_http/envelope.js'
+import { A, B, reply, styledRouter } from './_http/envelope.js'
+import { toolKitOf, updateToolsConfig } from '../lib/tools/index.js'
+import { argsField, enabledField, toolsConfigPatch } from '../lib/tools/schemas.js'
+import { apiContext, checkArgs, toolView } from '../lib/tools/views.js'
+import { sessionOf } from './_http/auth.js'
 import { parseBody } from './_http/validate.js'
-import { builtinConfig, builtinConfigPatch, updateBuiltinConfig } from './tools.js'
-import { apiContext, argsField, checkArgs, enabledField, kitOf, toolView } from './tools-shared.js'
 
 const toggleBody = z.object({ enabled: enabledField }, { error: 'body must be a JSON object' })
 const optionalToggle = z.object({ enabled: enabledField.optional() }, { error: 'body must be a JSON object' })
@@ -20,24 +22,26 @@ const callBody = z.object({
 const deprecated = (replacement: string) => ({ deprecated: true, replacement })
 
 export function toolRoutesA (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/tools' })
-  const reg = () => kitOf(rt).registry
+  const r = styledRouter('A', { prefix: '/api/tools' })
+  const kit = () => toolKitOf(rt)
+  const reg = () => kit().registry
+  const sw = () => reg().switches
 
   // Deprecated (variant B): registered before /:name, which would take GET /enabled.
-  r.get('/enabled', B(() => reply(builtinConfig(rt), { extra: deprecated('GET /api/tools/builtin/config') })))
-  r.put('/enabled', B(async (ctx) => reply(await updateBuiltinConfig(rt, parseBody(ctx, builtinConfigPatch)), { message: 'Configuration saved', extra: deprecated('PUT /api/tools/builtin/config') })))
+  r.get('/enabled', B(() => reply({ ...sw().config }, { extra: deprecated('GET /api/tools/builtin/config') })))
+  r.put('/enabled', B(async (ctx) => reply({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) }, { message: 'Configuration saved', extra: deprecated('PUT /api/tools/builtin/config') })))
   r.post('/toggle/:name', B(async (ctx) => {
     const name = ctx.params.name ?? ''
     if (!reg().get(name)) throw notFound(`Tool ${name} does not exist`, 'TOOL_NOT_FOUND')
     const { enabled } = parseBody(ctx, optionalToggle)
-    await reg().setEnabled(name, enabled ?? !reg().isEnabled(name))
+    await sw().setTool(name, enabled ?? !reg().isEnabled(name))
     return reply({ toolName: name, enabled: reg().isEnabled(name) }, { extra: deprecated('POST /api/tools/builtin/tool/toggle') })
   }))
 
   r.get('/', A(() => {
     const categories = dict<{ name: string; enabled: boolean }>() // keys: tool categories (scripts choose theirs)
     for (const c of reg().categories()) categories[c.key] = { name: c.name, enabled: c.enabled }
-    return { tools: reg().list({ includeDisabled: true }).map((t) => toolView(rt, t)), categories }
+    return { tools: reg().list({ includeDisabled: true }).map((t) => toolView(reg(), t)), categories }
   }))
   r.post('/call', A(async (ctx) => {
     const { name, args } = parseBody(ctx, callBody)
@@ -46,7 +50,7 @@ export function toolRoutesA (rt: Runtime): Router {
     if (!reg().isEnabled(name)) throw new AppError('TOOL_DISABLED', `Tool ${name} is disabled`)
     checkArgs(t, args)
     const started = performance.now()
-    const result = await reg().call(name, args, apiContext(ctx))
+    const result = await reg().call(name, args, apiContext(sessionOf(ctx)))
     const duration = Math.round((performance.now() - started) * 100) / 100
     if (result.isError) {
       const text = result.content.map((c) => c.type === 'text' ? c.text : '').join('\n').slice(0, 1000)
@@ -57,21 +61,19 @@ export function toolRoutesA (rt: Runtime): Router {
   r.put('/category/:category/toggle', A(async (ctx) => {
     const category = ctx.params.category ?? ''
     const { enabled } = parseBody(ctx, toggleBody)
-    const count = reg().list({ includeDisabled: true }).filter((t) => t.category === category).length
-    if (count === 0) throw notFound(`Category ${category} does not exist`)
-    await reg().setCategoryEnabled(category, enabled)
-    return { category, enabled: reg().isCategoryEnabled(category), toolCount: count }
+    const toolCount = await sw().setCategory(category, enabled)
+    return { category, enabled: reg().isCategoryEnabled(category), toolCount }
   }))
   r.get('/:name', A((ctx) => {
     const t = reg().get(ctx.params.name ?? '')
     if (!t) throw new AppError('TOOL_NOT_FOUND', `Tool ${ctx.params.name} does not exist`)
-    return toolView(rt, t)
+    return toolView(reg(), t)
   }))
   r.put('/:name/toggle', A(async (ctx) => {
     const name = ctx.params.name ?? ''
     const { enabled } = parseBody(ctx, toggleBody)
     if (!reg().get(name)) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
-    await reg().setEnabled(name, enabled)
+    await sw().setTool(name, enabled)
     return { name, enabled: reg().isEnabled(name) }
   }))
   return r

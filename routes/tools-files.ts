@@ -1,15 +1,15 @@
 // Spec 4.5 variant B: custom tools (`/api/tools/custom`, JSON configurations) and script tools
 // (`/api/tools/js`, source files in <data>/tools, hot-reloaded). Style B.
-import Router from '@koa/router'
+import type Router from '@koa/router'
 import { z } from 'zod'
 import { keepMaskedSecrets, maskSecrets } from '../lib/config/secrets.js'
 import { AppError } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
 import { customToolSchema, type StoredCustomTool } from '../lib/tools/custom.js'
+import { toolKitOf } from '../lib/tools/index.js'
 import { parseScriptName } from '../lib/tools/scripts.js'
-import { B, created, reply } from './_http/envelope.js'
+import { B, created, reply, styledRouter } from './_http/envelope.js'
 import { parseBody, parseWith } from './_http/validate.js'
-import { kitOf } from './tools-shared.js'
 
 const MAX_SOURCE = 256 * 1024
 const source = z.string({ error: 'source is required' }).max(MAX_SOURCE, `source must be at most ${MAX_SOURCE} bytes`)
@@ -36,11 +36,11 @@ const masked = (t: StoredCustomTool): StoredCustomTool =>
   t.action.type === 'http' ? { ...t, action: { ...t.action, headers: maskSecrets(t.action.headers, true) } } : t
 
 export function toolFileRoutes (rt: Runtime): Router {
-  const r = new Router({ prefix: '/api/tools' })
-  const kit = () => kitOf(rt)
+  const r = styledRouter('B', { prefix: '/api/tools' })
+  const kit = () => toolKitOf(rt)
   const nameOf = (raw: string): string => parseScriptName(raw).name
   /** Enabling a script also lifts the registry's own switch for it (config tools.disabledTools). */
-  const switchOn = async (name: string): Promise<void> => { if (kit().registry.get(name)) await kit().registry.setEnabled(name, true) }
+  const switchOn = async (name: string): Promise<void> => { if (kit().registry.get(name)) await kit().registry.switches.setTool(name, true) }
 
   // ---- custom -------------------------------------------------------------------------------------
   r.get('/custom', B(() => kit().custom.configs().map(masked)))

@@ -1,5 +1,5 @@
 // Start-up of the channels domain: channel service, model gateway and batch tests on the runtime.
-import type { Runtime } from '../runtime.js'
+import type { Domain, Runtime } from '../runtime.js'
 import { BatchTests } from './batch-test.js'
 import { ChannelGateway } from './gateway.js'
 import { ChannelService } from './service.js'
@@ -11,13 +11,14 @@ export interface ChannelsDomain {
 }
 
 declare module '../runtime.js' {
-  interface Runtime { channels: ChannelsDomain }
+  interface Services { channels: ChannelsDomain }
 }
 
 export function initChannels (rt: Runtime): void {
   const service = new ChannelService(rt)
   const gateway = new ChannelGateway(rt, service)
-  rt.channels = { service, gateway, tests: new BatchTests(rt, service, gateway) }
+  rt.provide('channels', { service, gateway, tests: new BatchTests(rt, service, gateway) })
   rt.chat.models = gateway
-  rt.providers.availableChannels = () => service.availableCount()
 }
+
+export const channelsDomain: Domain = { name: 'channels', provides: ['channels'], needs: [], start: initChannels }

@@ -2,7 +2,7 @@
 // (atomic, validated, masked secrets kept), the live status of each channel, and the choice of the
 // best available channel for a request.
 import { z } from 'zod'
-import { channelSchema, type ChannelConfig } from '../config/schema.js'
+import { channelSchema, type ChannelConfig, type ChannelInput } from '../config/schema.js'
 import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
 import { sameJson } from '../config/object-paths.js'
 import { AppError } from '../core/errors.js'
@@ -135,7 +135,7 @@ export class ChannelService {
   }
 
   private async write (list: ChannelConfig[]): Promise<void> {
-    await this.rt.config.update({ channels: list.map(compact) })
+    await this.rt.config.writer('channels').update(list.map(compact))
   }
 
   /** Channel writes read-modify-write the whole list: one at a time. */
@@ -188,12 +188,11 @@ function nameKeys (keys: ChannelConfig['apiKeys']): ChannelConfig['apiKeys'] {
 }
 
 /** The channel without the fields that equal their defaults (keeps config.yaml short). */
-function compact (ch: ChannelConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(ch)) {
-    if (v === undefined) continue
-    if (k !== 'name' && k !== 'baseUrl' && k in DEFAULTS && sameJson(DEFAULTS[k], v)) continue
-    out[k] = v
+function compact (ch: ChannelConfig): ChannelInput {
+  const out: ChannelInput = { ...ch }
+  for (const k of Object.keys(out) as Array<keyof ChannelInput>) {
+    if (k === 'name' || k === 'baseUrl') continue
+    if (out[k] === undefined || (k in DEFAULTS && sameJson(DEFAULTS[k], out[k]))) delete out[k]
   }
   return out
 }

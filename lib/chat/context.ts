@@ -7,8 +7,14 @@
 // - a conversation summary (summary.ts), when there is one, stands for the messages it covers.
 // What fell out of the context and is not yet summarized comes back as `dropped`.
 import type { Config } from '../config/schema.js'
+import type { ConfigService, SectionPatch } from '../config/service.js'
 import type { ChatMessage } from './contracts.js'
 import type { ContextSummary, StoredMessage } from './store.js'
+
+/** Changes the `context` section: the chat domain is its only writer. */
+export async function updateContextSettings (config: ConfigService, patch: SectionPatch<'context'>): Promise<void> {
+  await config.writer('context').update(patch)
+}
 
 /** Rough token estimate (about 4 characters a token; CJK about 1 a character). */
 export function estimateTokens (text: string): number {

@@ -164,5 +164,4 @@ export interface ChatHooks {
   contributors: PromptContributor[]
   observers: TurnObserver[]
   models?: ModelGateway
-  chat?: ChatService
 }

@@ -1,5 +1,5 @@
 // Start-up of the chat domain: the conversation store and the chat pipeline on the runtime.
-import type { Runtime } from '../runtime.js'
+import type { Domain, Runtime } from '../runtime.js'
 import { ChatPipeline } from './service.js'
 import { ConversationStore } from './store.js'
 
@@ -9,12 +9,13 @@ export interface ConversationsDomain {
 }
 
 declare module '../runtime.js' {
-  interface Runtime { conversations: ConversationsDomain }
+  interface Services { conversations: ConversationsDomain }
 }
 
 export async function initChat (rt: Runtime): Promise<void> {
   const store = await ConversationStore.open(rt)
   const pipeline = new ChatPipeline(rt, store)
-  rt.conversations = { store, pipeline }
-  rt.chat.chat = pipeline
+  rt.provide('conversations', { store, pipeline })
 }
+
+export const chatDomain: Domain = { name: 'chat', provides: ['conversations'], needs: [], start: initChat }

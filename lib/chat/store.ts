@@ -1,8 +1,9 @@
 // Stored conversations (conversations.json + its journal): the user/assistant messages of each
-// conversation, bounded by chat.maxStoredMessages (oldest dropped first). A turn appends one journal
-// line holding its conversation instead of rewriting every conversation.
+// conversation, bounded by chat.maxStoredMessages (oldest dropped first). A turn journals only its new
+// messages (an `appendTo` line carrying the bound, so the trim replays too); the first turn of a
+// conversation stores it whole (it holds only those messages). See lib/core/journal-store.ts.
 import { join } from 'node:path'
-import { JournalStore } from '../core/journal-store.js'
+import { type FoldReport, JournalStore } from '../core/journal-store.js'
 import type { Runtime } from '../runtime.js'
 
 export interface StoredMessage { role: 'user' | 'assistant'; content: string; timestamp: number }
@@ -62,22 +63,27 @@ export class ConversationStore {
   async append (owner: { id: string; userId: string; groupId?: string }, messages: StoredMessage[]): Promise<void> {
     const max = this.rt.config.get().chat.maxStoredMessages
     const now = this.rt.clock.now()
-    const c = this.store.get(owner.id) ??
-      { id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: [] }
-    const all = [...c.messages, ...messages]
-    await this.store.put({ ...c, messages: all.length > max ? all.slice(all.length - max) : all, updatedAt: now })
+    // decided and applied synchronously: two turns racing on a new conversation both land
+    if (this.store.has(owner.id)) {
+      await this.store.appendTo(owner.id, 'messages', messages, { max, set: { updatedAt: now } })
+      return
+    }
+    const fresh = messages.length > max ? messages.slice(messages.length - max) : messages
+    await this.store.put({ id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: fresh })
   }
 
   /** Stores the context summary of a conversation (ignored when the conversation is gone meanwhile). */
   async setSummary (id: string, summary: ContextSummary): Promise<void> {
-    const c = this.store.get(id)
-    if (c) await this.store.put({ ...c, summary })
+    await this.store.patch(id, { summary })
   }
 
   /** Deletes a conversation; false when it did not exist. */
   async delete (id: string): Promise<boolean> {
     return await this.store.delete(id)
   }
+
+  /** Folds the journal into the snapshot now, without blocking the event loop (maintenance, benchmarks). */
+  async fold (): Promise<FoldReport | undefined> { return await this.store.fold() }
 
   async clearAll (): Promise<number> {
     const n = this.store.size

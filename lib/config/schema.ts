@@ -167,7 +167,11 @@ export const configSchema = z.strictObject({
 })
 
 export type Config = z.infer<typeof configSchema>
+/** The configuration as written (the schema's input: keys with a default may be left out). */
+export type ConfigInput = z.input<typeof configSchema>
 export type ChannelConfig = z.infer<typeof channelSchema>
+/** A channel as written (keys with a default may be left out). */
+export type ChannelInput = z.input<typeof channelSchema>
 export type GroupConfig = z.infer<typeof groupConfigSchema>
 export type SectionName = keyof Config
 

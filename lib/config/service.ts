@@ -1,6 +1,8 @@
 // The configuration: committed defaults (config/default.yaml) plus the user's file, validated by one
-// schema, written atomically with the user's comments kept. Other domains read it through get() and
-// change it through update(); every change is published on the event bus.
+// schema, written atomically with the user's comments kept. Other domains read it through get(); each
+// writes only its own section through writer(section).update(...) (typed); update() (whole config,
+// typed) and applyInput() (untyped client input) are for the generic config routes and tests. Every
+// change is published on the event bus.
 import { existsSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
@@ -11,7 +13,7 @@ import { AppError, type FieldError } from '../core/errors.js'
 import type { EventBus } from '../core/event-bus.js'
 import type { PluginLogger } from '../core/logger.js'
 import { deepMerge, getPath, isPlainObject, leafPaths, objectAt, sameJson, type PlainObject } from './object-paths.js'
-import { configSchema, SECTIONS, type Config, type SectionName } from './schema.js'
+import { configSchema, SECTIONS, type Config, type ConfigInput, type SectionName } from './schema.js'
 import { keepMaskedSecrets, maskSecrets } from './secrets.js'
 import { docToObject, parseYaml, readYamlFile, setInDoc, writeFileAtomic } from './yaml-file.js'
 
@@ -24,6 +26,24 @@ export interface ConfigServiceOptions {
 }
 
 export interface UpdateResult { updated: string[] }
+
+/**
+ * A nested partial of a configuration value as written: any key may be left out, `null` removes the
+ * user's override (the default applies again); arrays and scalars are replaced whole.
+ */
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> | null } : T
+
+/** A write to the whole configuration (keys as the schema takes them: defaulted ones may be left out). */
+export type ConfigPatch = DeepPartial<ConfigInput>
+/** A write to one section. */
+export type SectionPatch<K extends SectionName> = DeepPartial<ConfigInput[K]>
+
+/** One section's reader and writer: what a domain holds to change its own configuration. */
+export interface SectionWriter<K extends SectionName> {
+  readonly name: K
+  get (): Config[K]
+  update (patch: SectionPatch<K>): Promise<UpdateResult>
+}
 
 const RESERVED_KEY = '"__proto__" is a reserved name and cannot be a configuration key'
 
@@ -55,12 +75,33 @@ export class ConfigService {
     if (!isPlainObject(fragment)) return [{ path: '', message: 'configuration must be an object' }]
     const proto = protoKeyPath(fragment)
     if (proto !== undefined) return [{ path: proto, message: RESERVED_KEY }]
-    const merged = deepMerge(this.current as unknown as PlainObject, keepMaskedSecrets(fragment, this.current))
+    const merged = deepMerge(this.current, keepMaskedSecrets(fragment, this.current))
     return schemaErrors(merged)
   }
 
+  /** The reader and writer of one section: the way a domain changes its own configuration. */
+  writer<K extends SectionName>(name: K): SectionWriter<K> {
+    return {
+      name,
+      get: () => this.current[name],
+      update: async (patch) => await this.write({ [name]: patch })
+    }
+  }
+
   /** Merges a nested partial configuration (null removes a user override) and writes it. */
-  async update (partial: unknown): Promise<UpdateResult> {
+  async update (partial: ConfigPatch): Promise<UpdateResult> {
+    return await this.write(partial)
+  }
+
+  /**
+   * update() for input not typed yet (a client's JSON body, an imported file): the same checks at run
+   * time (an object, no reserved key, the schema). The generic config routes use it.
+   */
+  async applyInput (input: unknown): Promise<UpdateResult> {
+    return await this.write(input)
+  }
+
+  private async write (partial: unknown): Promise<UpdateResult> {
     if (!isPlainObject(partial)) throw new AppError('INVALID_CONFIG', 'configuration must be an object', { errors: [{ path: '', message: 'expected an object' }] })
     // the schema's records would drop the key silently (and `__proto__` is no group or server name)
     const proto = protoKeyPath(partial)
@@ -71,7 +112,7 @@ export class ConfigService {
     const errors = schemaErrors(merged)
     if (errors.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     const next = configSchema.parse(merged)
-    const changed = changedPaths(this.current as unknown as PlainObject, next as unknown as PlainObject)
+    const changed = changedPaths(this.current, next)
     if (changed.length === 0) return { updated: [] }
     for (const path of leafPaths(incoming)) setInDoc(this.userDoc, path, getPath(incoming, path))
     await this.persist()
@@ -86,7 +127,7 @@ export class ConfigService {
     const keys = path.split('.').filter(Boolean)
     if (keys.length === 0) throw new AppError('INVALID_CONFIG', 'path is required', { errors: [{ path: 'path', message: 'required' }] })
     if (!(SECTIONS as string[]).includes(keys[0] as string)) throw new AppError('SECTION_NOT_FOUND', `Section ${keys[0]} does not exist`)
-    return this.update(objectAt(keys, value))
+    return await this.write(objectAt(keys, value))
   }
 
   /** Re-reads both files. A broken user file is refused and the running configuration kept. */
@@ -103,7 +144,7 @@ export class ConfigService {
     this.current = configSchema.parse(merged)
     this.brokenUserFile = false
     this.loadError = undefined
-    const changed = changedPaths(prev as unknown as PlainObject, this.current as unknown as PlainObject).map((p) => p.join('.'))
+    const changed = changedPaths(prev, this.current).map((p) => p.join('.'))
     if (changed.length) this.opts.bus?.emit('config', changed)
   }
 
@@ -122,7 +163,7 @@ export class ConfigService {
     if (unknownTop.length) {
       throw new AppError('INVALID_CONFIG', `Unknown configuration keys: ${unknownTop.join(', ')}`, { errors: unknownTop.map((k) => ({ path: k, message: 'unknown key' })) })
     }
-    const { updated } = await this.update(obj)
+    const { updated } = await this.write(obj)
     return { imported: true, changes: updated.length }
   }
 
@@ -169,6 +210,15 @@ export class ConfigService {
     }
     await writeFileAtomic(this.opts.userFile, String(this.userDoc))
   }
+}
+
+/**
+ * The configuration as the files say now (defaults, then the user's file; the running configuration
+ * rules once the plugin runs). For what must be known before the runtime starts: plugin classes build
+ * their command patterns in their constructors. Throws only when default.yaml itself is unreadable.
+ */
+export function readConfigFiles (files: Pick<ConfigServiceOptions, 'defaultFile' | 'userFile'>): Config {
+  return new ConfigService({ defaultFile: files.defaultFile, userFile: files.userFile }).get()
 }
 
 function formatIssues (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {

@@ -9,7 +9,6 @@ import { chmod, lstat, mkdir, open, readdir, rename, rm, type FileHandle } from 
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { AppError } from './errors.js'
-import type { PluginLogger } from './logger.js'
 
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
@@ -288,7 +287,14 @@ async function tighten (p: string, report: PrepareReport): Promise<void> {
 }
 
 /** prepareDataFolders at start, logged: what was tightened or removed, and symlinks found (never followed). */
-export async function secureDataFolders (dataDir: string, configFile: string, log: PluginLogger): Promise<void> {
+/** What secureDataFolders reports through: the plugin logger (lib/core/logger.ts), which itself writes through this module. */
+export interface FolderLog {
+  info (message: string, meta?: Record<string, unknown>): void
+  warn (message: string, meta?: Record<string, unknown>): void
+  error (message: string, meta?: Record<string, unknown>, err?: unknown): void
+}
+
+export async function secureDataFolders (dataDir: string, configFile: string, log: FolderLog): Promise<void> {
   try {
     const r = await prepareDataFolders(dataDir, { configFile })
     if (r.tightened.length) log.info(`Made ${r.tightened.length} file(s) and folder(s) in the data folder private (owner only)`)

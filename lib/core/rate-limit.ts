@@ -4,7 +4,6 @@
 //    too many recent failures is refused until the oldest leaves the window. Callers check the
 //    credential first, so a valid one is not refused because of someone else's failures.
 //  - clientAddress: the address a limit is keyed by; proxy headers only with web.trustProxy.
-import type { IncomingHttpHeaders } from 'node:http'
 import { type Clock, systemClock } from './clock.js'
 
 const MAX_KEYS = 10_000
@@ -119,7 +118,13 @@ export function addressKey (address: string): string {
  * sits behind a reverse proxy that sets them): the last X-Forwarded-For entry (the one our proxy
  * appended; earlier ones are whatever the client sent), else X-Real-IP, else the socket address.
  */
-export function clientAddress (req: { headers: IncomingHttpHeaders; socket?: { remoteAddress?: string } }, trustProxy: boolean): string {
+/** The parts of a request that clientAddress reads (a node request has them). */
+export interface AddressedRequest {
+  headers: Record<string, string | string[] | undefined>
+  socket?: { remoteAddress?: string }
+}
+
+export function clientAddress (req: AddressedRequest, trustProxy: boolean): string {
   const socket = req.socket?.remoteAddress ?? 'unknown'
   if (!trustProxy) return addressKey(socket)
   const xff = req.headers['x-forwarded-for']

@@ -1,14 +1,17 @@
-// Drawing domain start-up: rt.drawing; the remote presets are refreshed in the background at start.
-import type { Runtime } from '../runtime.js'
+// Drawing domain start-up: the drawing service; the remote presets are refreshed in the background at start.
+import type { Domain, Runtime } from '../runtime.js'
 import { DrawingService } from './service.js'
 
 declare module '../runtime.js' {
-  interface Runtime { drawing: DrawingService }
+  interface Services { drawing: DrawingService }
 }
 
 export async function initDrawing (rt: Runtime): Promise<void> {
-  rt.drawing = await DrawingService.open(rt)
-  if (rt.config.get().image.remotePresetsUrl) rt.drawing.refreshRemote().catch(() => { /* logged; last copy kept */ })
+  const drawing = await DrawingService.open(rt)
+  rt.provide('drawing', drawing)
+  if (rt.config.get().image.remotePresetsUrl) drawing.refreshRemote().catch(() => { /* logged; last copy kept */ })
 }
+
+export const drawingDomain: Domain = { name: 'drawing', provides: ['drawing'], needs: [], start: initDrawing }
 
 export { DrawingService } from './service.js'

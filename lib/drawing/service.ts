@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { z } from 'zod'
+import type { SectionPatch } from '../config/service.js'
 import { AppError, errorText } from '../core/errors.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
@@ -31,6 +32,16 @@ export class DrawingService {
   }
 
   private now (): string { return new Date(this.rt.clock.now()).toISOString() }
+
+  /** Changes the `image` section (the drawing switches; the API entries through setApis). */
+  async updateConfig (patch: Omit<SectionPatch<'image'>, 'apis'>): Promise<void> {
+    await this.rt.config.writer('image').update(patch)
+  }
+
+  /** Replaces the image API entries (image.apis). */
+  async setApis (list: Array<Record<string, unknown>>): Promise<void> {
+    await this.rt.config.writer('image').update({ apis: list })
+  }
 
   all (): { builtin: ImagePreset[]; custom: ImagePreset[]; remote: RemotePresets } {
     return { builtin: structuredClone([...BUILTIN_IMAGE_PRESETS]), custom: structuredClone(this.store.data.custom), remote: structuredClone(this.store.data.remote) }

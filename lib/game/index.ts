@@ -1,13 +1,15 @@
-// Game domain start-up: rt.game (character presets and the players' games).
-import type { Runtime } from '../runtime.js'
+// Game domain start-up: the game service (character presets and the players' games).
+import type { Domain, Runtime } from '../runtime.js'
 import { GameService } from './service.js'
 
 declare module '../runtime.js' {
-  interface Runtime { game: GameService }
+  interface Services { game: GameService }
 }
 
 export async function initGame (rt: Runtime): Promise<void> {
-  rt.game = await GameService.open(rt)
+  rt.provide('game', await GameService.open(rt))
 }
+
+export const gameDomain: Domain = { name: 'game', provides: ['game'], needs: [], optional: ['conversations'], start: initGame }
 
 export { GameService } from './service.js'

@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import type { z } from 'zod'
 import type { ChatMessage, ChatScope } from '../chat/contracts.js'
+import type { SectionPatch } from '../config/service.js'
 import { dict, own, toDict, type Dict } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
 import { Store } from '../core/store.js'
@@ -34,6 +35,11 @@ export class GameService {
   private now (): string { return new Date(this.rt.clock.now()).toISOString() }
 
   list (): CharacterPreset[] { return structuredClone(this.store.data.presets) }
+
+  /** Changes the `game` section (probability, tools, temperature, maxTokens). */
+  async updateConfig (patch: SectionPatch<'game'>): Promise<void> {
+    await this.rt.config.writer('game').update(patch)
+  }
 
   get (id: string): CharacterPreset {
     const p = this.store.data.presets.find((x) => x.id === id)
@@ -110,7 +116,7 @@ export class GameService {
     const systemPrompt = renderPrompt(c.systemPrompt, scope, botName, this.rt.clock.now(), c.name)
     const conversationId = `game:${playerKey(player)}:${c.id}`
     let answer: string
-    const chat = this.rt.chat.chat
+    const chat = this.rt.optional('conversations')?.pipeline
     if (chat) {
       const r = await chat.reply({ ...scope, conversationId }, text, { systemPromptOverride: systemPrompt, temperature: cfg.temperature, maxTokens: cfg.maxTokens, toolsEnabled: cfg.enableTools })
       answer = r.response

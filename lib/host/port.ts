@@ -15,13 +15,16 @@ interface BotLike extends Partial<Omit<HostAccount, 'uin'>> {
   [id: string]: unknown
 }
 
-const g = globalThis as unknown as {
-  plugin?: PluginCtor
-  Bot?: BotLike
-  logger?: HostLogger
-  segment?: HostSegments
-  __lingxiHostKind?: HostKind
+// The host's globals (each may be missing: tests, a host that lacks one).
+declare global {
+  var plugin: PluginCtor | undefined
+  var Bot: BotLike | undefined
+  var logger: HostLogger | undefined
+  var segment: HostSegments | undefined
+  var __lingxiHostKind: HostKind | undefined
 }
+
+const g = globalThis
 
 /** The host's global `plugin` class; the only global needed when a module is evaluated. */
 export function pluginBase(): PluginCtor {

@@ -17,6 +17,11 @@ interface ExitState { fns: Set<() => void>; installed: boolean }
 
 type Execve = (file: string, args?: readonly string[], env?: NodeJS.ProcessEnv) => never
 
+// Node 22.15+ has process.execve (it replaces the process without an exit event); Node 20's types lack it.
+declare global {
+  namespace NodeJS { interface Process { execve?: Execve } }
+}
+
 function state (): ExitState {
   const g = globalThis as { [KEY]?: ExitState }
   return (g[KEY] ??= { fns: new Set(), installed: false })
@@ -45,10 +50,9 @@ function install (s: ExitState): void {
     }
     try { process.on(sig, onSignal) } catch { /* a signal this platform does not have */ }
   }
-  const p = process as unknown as { execve?: Execve }
-  const execve = p.execve
+  const execve = process.execve
   if (typeof execve === 'function') {
-    p.execve = function (this: unknown, file: string, args?: readonly string[], env?: NodeJS.ProcessEnv): never {
+    process.execve = function (this: unknown, file: string, args?: readonly string[], env?: NodeJS.ProcessEnv): never {
       runExitFlushes()
       return execve.call(process, file, args, env)
     }

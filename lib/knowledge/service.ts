@@ -1,6 +1,8 @@
 // The knowledge base: documents in a JournalStore (`knowledge.json` + journal) and a BM25 index over
-// title (weighted twice) and content, built in the background at start; a search before the index
-// is ready waits for it.
+// title (weighted twice) and content, built in the background at start in slices of a few
+// milliseconds. A search never waits for that build: while it runs, a search within a preset whose
+// documents are small enough scores them on their own (a bounded scan), any other answers from the
+// documents indexed so far.
 import { randomUUID } from 'node:crypto'
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
@@ -12,17 +14,25 @@ import { LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type Knowledg
 
 const indexText = (d: KnowledgeDoc): string => `${d.title}\n${d.title}\n${d.content}`
 
+/** Characters a search scores directly while the index is being built (a few milliseconds of work). */
+const SCAN_CHARS = 150_000
+
 export class KnowledgeService {
   private readonly index = new Bm25Index<string>()
   private readonly indexReady: Promise<void>
-  private readonly perPreset = new Map<string, number>()
+  private indexed = false
+  private readonly perPreset = new Map<string, Set<string>>()
 
   private constructor (private readonly store: JournalStore<KnowledgeDoc, string>, private readonly clock: Clock, log: PluginLogger) {
-    for (const d of store.values()) this.count(d.presetId, 1)
+    for (const d of store.values()) this.count(d, 1)
+    // documents written meanwhile are indexed by the write itself (and skipped here)
+    const index = this.index
     const docs = (function * (s: JournalStore<KnowledgeDoc, string>): Generator<[string, string]> {
-      for (const d of s.values()) yield [d.id, indexText(d)]
+      for (const d of s.values()) if (!index.has(d.id)) yield [d.id, indexText(d)]
     })(store)
-    this.indexReady = this.index.addManyAsync(docs).catch((err: unknown) => { log.error('Building the knowledge search index failed', {}, err) })
+    this.indexReady = this.index.addManyAsync(docs)
+      .catch((err: unknown) => { log.error('Building the knowledge search index failed', {}, err) })
+      .finally(() => { this.indexed = true })
   }
 
   static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<KnowledgeService> {
@@ -30,7 +40,9 @@ export class KnowledgeService {
     return new KnowledgeService(store, deps.clock, deps.log)
   }
 
+  /** Resolves once every document present at start is indexed (searches never wait for it). */
   ready (): Promise<void> { return this.indexReady }
+  get indexComplete (): boolean { return this.indexed }
   close (): Promise<void> { return this.store.close() }
   get size (): number { return this.store.size }
 
@@ -48,14 +60,14 @@ export class KnowledgeService {
   }
 
   /** Documents bound to a preset exist. */
-  hasPreset (presetId: string): boolean { return (this.perPreset.get(presetId) ?? 0) > 0 }
+  hasPreset (presetId: string): boolean { return (this.perPreset.get(presetId)?.size ?? 0) > 0 }
 
   async create (input: { title: string; content: string; presetId?: string }): Promise<KnowledgeDoc> {
     const now = new Date(this.clock.now()).toISOString()
     const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), createdAt: now, updatedAt: now }
     const written = this.store.put(doc)
     this.index.add(doc.id, indexText(doc))
-    this.count(doc.presetId, 1)
+    this.count(doc, 1)
     await written
     return doc
   }
@@ -68,25 +80,29 @@ export class KnowledgeService {
       updatedAt: new Date(this.clock.now()).toISOString()
     }
     const written = this.store.put(next)
-    if (next.title !== old.title || next.content !== old.content) this.index.add(id, indexText(next))
-    this.count(old.presetId, -1)
-    this.count(next.presetId, 1)
+    // (a document the start-up build has not reached yet is indexed here; the build skips it)
+    if (next.title !== old.title || next.content !== old.content || !this.index.has(id)) {
+      this.index.remove(id, indexText(old))
+      this.index.add(id, indexText(next))
+    }
+    this.count(old, -1)
+    this.count(next, 1)
     await written
     return next
   }
 
   async remove (id: string): Promise<void> {
     const old = this.get(id)
-    this.index.remove(id)
-    this.count(old.presetId, -1)
+    this.index.remove(id, indexText(old))
+    this.count(old, -1)
     await this.store.delete(id)
   }
 
   /** Ranked documents for a query (BM25), optionally only those bound to a preset. */
   async search (query: string, opts: { presetId?: string; limit?: number; snippetChars?: number } = {}): Promise<KnowledgeHit[]> {
-    await this.indexReady
     const presetId = opts.presetId
-    const hits = this.index.search(query, {
+    const index = (!this.indexed && presetId !== undefined && this.presetIndex(presetId)) || this.index
+    const hits = index.search(query, {
       limit: opts.limit ?? 10,
       ...(presetId !== undefined ? { filter: (id: string) => this.store.get(id)?.presetId === presetId } : {})
     })
@@ -100,11 +116,29 @@ export class KnowledgeService {
     return out
   }
 
-  private count (presetId: string, delta: number): void {
-    if (!presetId) return
-    const n = (this.perPreset.get(presetId) ?? 0) + delta
-    if (n > 0) this.perPreset.set(presetId, n)
-    else this.perPreset.delete(presetId)
+  /** While the index is being built: a throwaway index of a preset's documents, if they are few enough. */
+  private presetIndex (presetId: string): Bm25Index<string> | undefined {
+    const docs: KnowledgeDoc[] = []
+    let chars = 0
+    for (const id of this.perPreset.get(presetId) ?? []) {
+      const d = this.store.get(id)
+      if (!d) continue
+      chars += d.content.length
+      if (chars > SCAN_CHARS) return undefined
+      docs.push(d)
+    }
+    const idx = new Bm25Index<string>()
+    for (const d of docs) idx.add(d.id, indexText(d))
+    return idx
+  }
+
+  private count (d: KnowledgeDoc, delta: 1 | -1): void {
+    if (!d.presetId) return
+    let ids = this.perPreset.get(d.presetId)
+    if (!ids) this.perPreset.set(d.presetId, (ids = new Set()))
+    if (delta > 0) ids.add(d.id)
+    else ids.delete(d.id)
+    if (ids.size === 0) this.perPreset.delete(d.presetId)
   }
 }
 

@@ -1,16 +1,9 @@
-// Our own MCP endpoint (spec 4.7 last table, DECISIONS part 4): streamable HTTP sessions and the
-// legacy SSE transport, exposing the enabled tools of the registry through its permission and
-// dangerous-tool gate. The web layer (routes/mcp-endpoint.ts) checks the API key and hands over the
-// raw node request and response.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+// Our own MCP endpoint, the protocol half: an MCP server over the enabled tools of the registry,
+// through its permission and dangerous-tool gate, one per client session. The HTTP transports, the
+// sessions and the API key live with the web layer (routes/_http/mcp-transport.ts).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
-import type { Clock } from '../core/clock.js'
 import { errorText } from '../core/errors.js'
-import type { PluginLogger } from '../core/logger.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 
 export const ENDPOINT_NAME = 'lingxi-plugin'
@@ -19,66 +12,28 @@ export const ENDPOINT_NAME = 'lingxi-plugin'
 // installations never open /mcp (start time, see bench/foundation.bench.ts).
 let serverSdk: Promise<{
   Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server
-  SSEServerTransport: typeof import('@modelcontextprotocol/sdk/server/sse.js').SSEServerTransport
-  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport
   types: typeof import('@modelcontextprotocol/sdk/types.js')
 }> | undefined
 export function loadServerSdk (): NonNullable<typeof serverSdk> {
   return (serverSdk ??= Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/sse.js'),
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js')
-  ]).then(([a, b, c, types]) => ({ Server: a.Server, SSEServerTransport: b.SSEServerTransport, StreamableHTTPServerTransport: c.StreamableHTTPServerTransport, types })))
+  ]).then(([a, types]) => ({ Server: a.Server, types })))
 }
-const IDLE_MS = 30 * 60_000
-const MAX_SESSIONS = 200
 
 export interface EndpointOptions {
   version: string
-  clock: Clock
-  log: PluginLogger
   tools: () => ToolRegistryApi | undefined
   /** Config `mcp.server.tools`: exposed tool names or `prefix*` patterns; empty = every enabled tool. */
   exposed: () => string[]
 }
 
-interface Session {
-  kind: 'streamable-http' | 'sse'
-  transport: StreamableHTTPServerTransport | SSEServerTransport
-  server: Server
-  lastSeen: number
-}
-
-type Req = IncomingMessage
-type Res = ServerResponse
-
-/** Compares an offered key with the configured one in constant time. */
-export function keyMatches (offered: string | undefined, expected: string): boolean {
-  if (!offered || !expected) return false
-  const a = createHash('sha256').update(offered).digest()
-  const b = createHash('sha256').update(expected).digest()
-  return timingSafeEqual(a, b)
-}
-
-/**
- * Keys at least this long are taken as unguessable: a correct one passes even from an address that is
- * rate limited for wrong keys. A shorter key is refused there too, or the difference between 429 and
- * 200 would let an attacker keep guessing at full speed.
- */
-export const UNGUESSABLE_KEY_LENGTH = 20
-
-/** The API key of a request: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
-export function offeredKey (headers: IncomingMessage['headers']): string | undefined {
-  const x = headers['x-api-key']
-  if (typeof x === 'string' && x) return x
-  const m = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')
-  return m?.[1]
-}
-
-export function sendJsonRpcError (res: Res, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers })
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+/** What the endpoint says about itself (GET /mcp/status adds the sessions and transports). */
+export interface EndpointInfo {
+  name: string
+  version: string
+  protocolVersion: string
+  toolCount: number
 }
 
 function matches (name: string, rules: string[]): boolean {
@@ -86,13 +41,7 @@ function matches (name: string, rules: string[]): boolean {
 }
 
 export class McpEndpoint {
-  private readonly sessions = new Map<string, Session>()
-  private readonly sweeper: NodeJS.Timeout
-
-  constructor (private readonly o: EndpointOptions) {
-    this.sweeper = o.clock.setInterval(() => { void this.sweep() }, 5 * 60_000)
-    this.sweeper.unref?.()
-  }
+  constructor (private readonly o: EndpointOptions) {}
 
   /** The tools offered to MCP clients: enabled in the registry and in the configured list. */
   exposedTools (): RegisteredTool[] {
@@ -103,7 +52,8 @@ export class McpEndpoint {
     return rules.length ? all.filter((t) => matches(t.name, rules)) : all
   }
 
-  private async makeServer (sessionId: () => string | undefined): Promise<Server> {
+  /** A new MCP server for one client session; `sessionId` names the caller in the tool scope. */
+  async createServer (sessionId: () => string | undefined): Promise<Server> {
     const { Server, types: { ListToolsRequestSchema, CallToolRequestSchema } } = await loadServerSdk()
     const server = new Server({ name: ENDPOINT_NAME, version: this.o.version }, { capabilities: { tools: { listChanged: false } } })
     server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -117,7 +67,7 @@ export class McpEndpoint {
       }
       const sid = sessionId() ?? 'none'
       try {
-        const r = await reg.call(name, (req.params.arguments ?? {}) as Record<string, unknown>, {
+        const r = await reg.call(name, req.params.arguments ?? {}, {
           // An MCP client holds the API key the master set: an administrator, not the master, so
           // dangerous tools stay behind the approval gate.
           scope: { userId: `mcp:${sid}`, isMaster: false, via: 'mcp', conversationId: `mcp:${sid}` },
@@ -133,107 +83,8 @@ export class McpEndpoint {
     return server
   }
 
-  private touch (id: string): Session | undefined {
-    const s = this.sessions.get(id)
-    if (s) s.lastSeen = this.o.clock.now()
-    return s
-  }
-
-  private async full (): Promise<boolean> {
-    if (this.sessions.size < MAX_SESSIONS) return false
-    await this.sweep()
-    return this.sessions.size >= MAX_SESSIONS
-  }
-
-  /** POST, GET and DELETE of `/mcp/` (streamable HTTP). `body` is the parsed JSON body of a POST. */
-  async handleStreamable (req: Req, res: Res, body: unknown): Promise<void> {
-    const header = req.headers['mcp-session-id']
-    const sid = Array.isArray(header) ? header[0] : header
-    if (sid) {
-      const s = this.touch(sid)
-      if (!s || s.kind !== 'streamable-http') return sendJsonRpcError(res, 404, -32001, 'Session not found')
-      if (req.method === 'DELETE') {
-        // The SDK answers 200; the spec wants 204.
-        await this.closeSession(sid)
-        res.writeHead(204).end()
-        return
-      }
-      return (s.transport as StreamableHTTPServerTransport).handleRequest(req, res, body)
-    }
-    if (req.method !== 'POST') return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
-    const { StreamableHTTPServerTransport, types: { isInitializeRequest } } = await loadServerSdk()
-    if (!isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, 'Bad Request: no valid session; send initialize first')
-    if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
-    let id: string | undefined
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // Requests are answered with one JSON body (no per-call SSE stream): cheaper for both sides.
-      // Server-initiated messages still flow over the GET stream.
-      enableJsonResponse: true,
-      onsessioninitialized: (newId) => {
-        id = newId
-        this.sessions.set(newId, { kind: 'streamable-http', transport, server, lastSeen: this.o.clock.now() })
-      }
-    })
-    const server = await this.makeServer(() => id)
-    transport.onclose = () => { if (id) this.sessions.delete(id) }
-    await server.connect(transport)
-    await transport.handleRequest(req, res, body)
-  }
-
-  /** `GET /mcp/sse`: opens a legacy session; the first event names `messagePath`. */
-  async openSse (res: Res, messagePath: string): Promise<void> {
-    if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
-    const { SSEServerTransport } = await loadServerSdk()
-    const transport = new SSEServerTransport(messagePath, res)
-    const id = transport.sessionId
-    const server = await this.makeServer(() => id)
-    this.sessions.set(id, { kind: 'sse', transport, server, lastSeen: this.o.clock.now() })
-    transport.onclose = () => { this.sessions.delete(id) }
-    res.on('close', () => { void this.closeSession(id) })
-    await server.connect(transport)
-  }
-
-  /** `POST /mcp/message?sessionId=`. */
-  async postSse (req: Req, res: Res, sessionId: string | undefined, body: unknown): Promise<void> {
-    if (!sessionId) return sendJsonRpcError(res, 400, -32000, 'Bad Request: sessionId query parameter is required')
-    const s = this.touch(sessionId)
-    if (!s || s.kind !== 'sse') return sendJsonRpcError(res, 404, -32001, 'Session not found')
-    await (s.transport as SSEServerTransport).handlePostMessage(req, res, body)
-  }
-
-  private async closeSession (id: string): Promise<void> {
-    const s = this.sessions.get(id)
-    if (!s) return
-    this.sessions.delete(id)
-    try { await s.server.close() } catch (err) { this.o.log.debug(`MCP session ${id} close: ${errorText(err)}`) }
-  }
-
-  /** Closes sessions idle for 30 minutes (clients that vanished without DELETE). */
-  async sweep (): Promise<void> {
-    const limit = this.o.clock.now() - IDLE_MS
-    await Promise.all([...this.sessions].filter(([, s]) => s.lastSeen < limit).map(([id]) => this.closeSession(id)))
-  }
-
-  async status (enabled: boolean): Promise<Record<string, unknown>> {
+  async info (): Promise<EndpointInfo> {
     const { types: { LATEST_PROTOCOL_VERSION } } = await loadServerSdk()
-    let sse = 0
-    for (const s of this.sessions.values()) if (s.kind === 'sse') sse++
-    return {
-      name: ENDPOINT_NAME,
-      version: this.o.version,
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      enabled,
-      toolCount: this.exposedTools().length,
-      activeSessions: this.sessions.size,
-      sessions: { streamableHttp: this.sessions.size - sse, sse },
-      transports: ['streamable-http', 'sse'],
-      endpoints: { streamableHttp: '/mcp/', sse: '/mcp/sse', message: '/mcp/message' }
-    }
-  }
-
-  async close (): Promise<void> {
-    this.o.clock.clearInterval(this.sweeper)
-    await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)))
+    return { name: ENDPOINT_NAME, version: this.o.version, protocolVersion: LATEST_PROTOCOL_VERSION, toolCount: this.exposedTools().length }
   }
 }

@@ -1,17 +1,18 @@
 // Start-up of the MCP domain: the client manager (servers connect in the background, never blocking
-// the plugin's start) and our own endpoint's session handler.
-import type { Runtime } from '../runtime.js'
+// the plugin's start) and our own endpoint's MCP server over the tool registry (its HTTP transports
+// are in routes/_http/mcp-transport.ts).
+import type { Domain, Runtime } from '../runtime.js'
 import type { ToolRegistryApi } from '../tools/types.js'
 import { McpEndpoint } from './endpoint.js'
 import { McpManager } from './manager.js'
 
 declare module '../runtime.js' {
-  interface Runtime { mcp: McpManager; mcpEndpoint: McpEndpoint }
+  interface Services { mcp: McpManager; mcpEndpoint: McpEndpoint }
 }
 
-/** The tool registry when the tools domain runs (it declares rt.tools in its own files). */
+/** The tool registry when the tools domain runs. */
 export function toolRegistryOf (rt: Runtime): ToolRegistryApi | undefined {
-  return (rt as unknown as { tools?: ToolRegistryApi }).tools
+  return rt.optional('tools')?.registry
 }
 
 export function initMcp (rt: Runtime): void {
@@ -23,16 +24,15 @@ export function initMcp (rt: Runtime): void {
     version: rt.version,
     tools: () => toolRegistryOf(rt)
   })
-  rt.mcp = manager
-  rt.providers.mcpServerCount = () => manager.count()
+  rt.provide('mcp', manager)
   manager.start()
   const endpoint = new McpEndpoint({
     version: rt.version,
-    clock: rt.clock,
-    log: rt.log,
     tools: () => toolRegistryOf(rt),
     exposed: () => rt.config.get().mcp.server.tools
   })
-  rt.mcpEndpoint = endpoint
-  rt.onStop.push(() => manager.stop(), () => endpoint.close())
+  rt.provide('mcpEndpoint', endpoint)
+  rt.onStop.push(() => manager.stop())
 }
+
+export const mcpDomain: Domain = { name: 'mcp', provides: ['mcp', 'mcpEndpoint'], needs: [], optional: ['tools'], start: initMcp }

@@ -372,7 +372,7 @@ export class McpManager {
     const config = withTrust(validateServerConfig(rawConfig), trust)
     return this.serial(async () => {
       if (this.entries.has(n)) throw new AppError('CONFLICT', `Server ${n} already exists`)
-      await this.o.config.update({ mcp: { servers: { [n]: config } } })
+      await this.o.config.writer('mcp').update({ servers: { [n]: config } })
       const e = this.createEntry(n, config, false)
       if (config.enabled !== false) await this.connectEntry(e, 'connect').catch(() => undefined)
       return this.view(e)
@@ -386,8 +386,8 @@ export class McpManager {
       if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot update builtin server')
       const config = withTrust(validateServerConfig(keepMaskedSecrets(withInferredType(rawConfig), e.raw)), trust)
       // Two writes: a deep merge would keep keys the new config dropped.
-      await this.o.config.update({ mcp: { servers: { [name]: null } } })
-      await this.o.config.update({ mcp: { servers: { [name]: config } } })
+      await this.o.config.writer('mcp').update({ servers: { [name]: null } })
+      await this.o.config.writer('mcp').update({ servers: { [name]: config } })
       if (e.config && stable(e.raw) !== stable(config) && stable(withoutTrust(e.raw)) === stable(withoutTrust(config))) {
         // Only the trust changed: the tools are re-listed with their new risk, the connection stays.
         this.setConfig(e, config)
@@ -411,7 +411,7 @@ export class McpManager {
       const trusted = parseTrust(trust)
       if (trusted === undefined) throw new AppError('INVALID_ARGS', 'trust must be true, false, "trusted" or "untrusted"')
       const raw = { ...e.raw, trust: trusted }
-      await this.o.config.update({ mcp: { servers: { [name]: { trust: trusted } } } })
+      await this.o.config.writer('mcp').update({ servers: { [name]: { trust: trusted } } })
       this.setConfig(e, raw)
       e.source.changed()
       return this.view(e)
@@ -422,7 +422,7 @@ export class McpManager {
     return this.serial(async () => {
       const e = this.entry(name)
       if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot delete builtin server')
-      await this.o.config.update({ mcp: { servers: { [name]: null } } })
+      await this.o.config.writer('mcp').update({ servers: { [name]: null } })
       await this.removeEntry(e)
     })
   }
@@ -491,7 +491,7 @@ export class McpManager {
         }
       }
       if (result.success > 0) {
-        await this.o.config.update({ mcp: { servers: good } })
+        await this.o.config.writer('mcp').update({ servers: good })
         for (const [name, config] of Object.entries(good)) this.autoConnect(this.createEntry(name, config, false))
       }
       return result

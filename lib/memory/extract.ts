@@ -7,7 +7,7 @@ import type { ModelGateway, TurnContext, TurnObserver } from '../chat/contracts.
 import type { Clock } from '../core/clock.js'
 import type { PluginLogger } from '../core/logger.js'
 import type { MemoryService } from './service.js'
-import { normalizeCategory, type MemoryCategory } from './types.js'
+import { categoryFromModel, type MemoryCategory } from './types.js'
 import { stripReasoning } from '../chat/reasoning.js'
 
 interface QueuedTurn { user: string; assistant: string; conversationId: string; at: number }
@@ -156,7 +156,7 @@ export function parseFacts (answer: string): ExtractedFact[] {
     const conf = typeof o.confidence === 'number' && Number.isFinite(o.confidence) ? Math.min(1, Math.max(0, o.confidence)) : 0.7
     out.push({
       content,
-      category: (typeof o.category === 'string' ? normalizeCategory(o.category) : undefined) ?? 'custom',
+      category: (typeof o.category === 'string' ? categoryFromModel(o.category) : undefined) ?? 'custom',
       subType: typeof o.subType === 'string' ? o.subType.slice(0, 50) : '',
       confidence: conf
     })

@@ -1,7 +1,10 @@
 // The memory store (spec 2.14, 4.8): records in a JournalStore (`memories.json` + journal), a per-user
-// id index for listings and a BM25 index for search, built in the background at start (a search
-// before it is ready waits for it). Both HTTP variants, the chat contributor, background extraction
-// and the bot command all go through this class.
+// id index and running totals (counts by category and by user, each user's last update) kept on every
+// write, so stats and the users list cost what they return, and a BM25 index for search partitioned by
+// user. The index is built in the background at start in slices of a few milliseconds; a search issued
+// before it is complete never waits for it: a user's search scores that user's records directly (the
+// user's share, bounded), any other answers from what is indexed so far. Both HTTP variants, the chat
+// contributor, background extraction and the bot command all go through this class.
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
@@ -24,22 +27,41 @@ const DAY = 86_400_000
 const emptyByCategory = (): Record<MemoryCategory, number> =>
   Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<MemoryCategory, number>
 
+/** Records a search scores directly while the index is still being built (one user's share, ~10 ms at most). */
+const SCAN_LIMIT = 2_000
+
+interface UserTotals { count: number; lastUpdate: number; byCategory: Record<MemoryCategory, number> }
+
 export class MemoryService {
   private readonly byUser = new Map<string, Set<number>>()
+  private readonly totals = new Map<string, UserTotals>()
+  /** soft-deleted ids per user (erased by a hard clearUser) */
+  private readonly softDeleted = new Map<string, Set<number>>()
+  private readonly byCategory = emptyByCategory()
+  private liveCount = 0
+  private usersCache: UserEntry[] | undefined
   private readonly index = new Bm25Index<number>()
   private readonly indexReady: Promise<void>
+  private indexed = false
 
   private constructor (
     private readonly store: JournalStore<MemoryRecord, number, Meta>,
     private readonly clock: Clock,
     private readonly log: PluginLogger
   ) {
-    for (const r of store.values()) if (!r.deleted) this.link(r)
-    // partitioned by user: a search for one user's memories skips everybody else's
+    for (const r of store.values()) {
+      if (r.deleted) this.hide(r, true)
+      else this.link(r)
+    }
+    // partitioned by user: a search for one user's memories skips everybody else's. Records written
+    // meanwhile are indexed by the write itself (and skipped here).
+    const index = this.index
     const live = (function * (s: JournalStore<MemoryRecord, number, Meta>): Generator<[number, string, string]> {
-      for (const r of s.values()) if (!r.deleted) yield [r.id, r.content, r.userId]
+      for (const r of s.values()) if (!r.deleted && !index.has(r.id)) yield [r.id, r.content, r.userId]
     })(store)
-    this.indexReady = this.index.addManyAsync(live).catch((err: unknown) => { log.error('Building the memory search index failed', {}, err) })
+    this.indexReady = this.index.addManyAsync(live)
+      .catch((err: unknown) => { log.error('Building the memory search index failed', {}, err) })
+      .finally(() => { this.indexed = true })
   }
 
   static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<MemoryService> {
@@ -49,8 +71,10 @@ export class MemoryService {
     return new MemoryService(store, deps.clock, deps.log)
   }
 
-  /** Resolves once the search index holds every record present at start. */
+  /** Resolves once the search index holds every record present at start (searches never wait for it). */
   ready (): Promise<void> { return this.indexReady }
+  /** The search index holds every record. */
+  get indexComplete (): boolean { return this.indexed }
   close (): Promise<void> { return this.store.close() }
 
   get (id: number): MemoryRecord | undefined {
@@ -123,34 +147,29 @@ export class MemoryService {
 
   /** Deletes every memory of a user; hard also erases soft-deleted ones. Answers how many were live. */
   async clearUser (userId: string, hard: boolean): Promise<number> {
-    const all = [...this.store.values()].filter((r) => r.userId === userId && (hard || !r.deleted))
+    // the user's share only: live ids, and the soft-deleted ones when erasing
+    const ids = [...(this.byUser.get(userId) ?? []), ...(hard ? this.softDeleted.get(userId) ?? [] : [])]
+    const all = ids.map((id) => this.store.get(id)).filter((r): r is MemoryRecord => r !== undefined)
     const live = all.filter((r) => !r.deleted).length
     await Promise.all(all.map((r) => hard ? this.erase(r) : this.remove(r.id, false)))
     return live
   }
 
+  /** Users with live memories, most recently updated first (from the running totals; cached between writes). */
   users (): UserEntry[] {
-    const out: UserEntry[] = []
-    for (const [userId, ids] of this.byUser) {
-      if (ids.size === 0) continue
-      let lastUpdate = 0
-      const cats = new Set<MemoryCategory>()
-      for (const id of ids) {
-        const r = this.store.get(id)
-        if (!r) continue
-        lastUpdate = Math.max(lastUpdate, r.updatedAt)
-        cats.add(r.category)
+    if (!this.usersCache) {
+      const out: UserEntry[] = []
+      for (const [userId, t] of this.totals) {
+        // frozen: the cached entries are handed out as they are
+        out.push(Object.freeze({ userId, count: t.count, lastUpdate: t.lastUpdate, categories: Object.freeze(CATEGORIES.filter((c) => t.byCategory[c] > 0)) as MemoryCategory[] }))
       }
-      out.push({ userId, count: ids.size, lastUpdate, categories: CATEGORIES.filter((c) => cats.has(c)) })
+      this.usersCache = out.sort((a, b) => b.lastUpdate - a.lastUpdate)
     }
-    return out.sort((a, b) => b.lastUpdate - a.lastUpdate)
+    return this.usersCache.slice()
   }
 
   stats (): MemoryStats {
-    const byCategory = emptyByCategory()
-    let total = 0
-    for (const r of this.store.values()) if (!r.deleted) { total++; byCategory[r.category]++ }
-    return { total, users: this.users().length, byCategory }
+    return { total: this.liveCount, users: this.totals.size, byCategory: { ...this.byCategory } }
   }
 
   userStats (userId: string): { total: number; byCategory: Record<MemoryCategory, number> } {
@@ -162,9 +181,11 @@ export class MemoryService {
 
   /** BM25 over contents, filtered by user/group/category; best first. */
   async search (q: { query: string; userId?: string; groupId?: string; category?: MemoryCategory; limit?: number }): Promise<MemoryHit[]> {
-    await this.indexReady
     const now = this.clock.now()
-    const hits = this.index.search(q.query, {
+    // still building: a user's records are scored on their own (a small index of that user's share)
+    const scan = !this.indexed && q.userId !== undefined && (this.byUser.get(q.userId)?.size ?? 0) <= SCAN_LIMIT
+    const index = scan ? this.userIndex(q.userId!) : this.index
+    const hits = index.search(q.query, {
       limit: q.limit ?? 20,
       ...(q.userId !== undefined ? { partition: q.userId } : {}),
       filter: (id) => {
@@ -180,6 +201,13 @@ export class MemoryService {
       if (r) out.push({ ...r, score: Math.round(h.score * 1000) / 1000 })
     }
     return out
+  }
+
+  /** A throwaway index of one user's live records (searches while the main index is being built). */
+  private userIndex (userId: string): Bm25Index<number> {
+    const idx = new Bm25Index<number>()
+    for (const r of this.candidates(userId)) idx.add(r.id, r.content, r.userId)
+    return idx
   }
 
   /** Removes a user's low-quality memories (no model): low confidence, expired, too old, too short. */
@@ -250,31 +278,70 @@ export class MemoryService {
   }
 
   private async replace (old: MemoryRecord, next: MemoryRecord): Promise<void> {
-    this.unlink(old)
+    if (!old.deleted) this.unlink(old)
     const written = this.store.put(next)
-    if (next.deleted) this.index.remove(next.id)
+    if (next.deleted) {
+      this.hide(next, true)
+      this.index.remove(next.id, old.content)
+    }
     else {
       this.link(next)
-      if (next.content !== old.content || next.userId !== old.userId || old.deleted) this.index.add(next.id, next.content, next.userId)
+      // (a record the start-up build has not reached yet is indexed here; the build skips it)
+      if (next.content !== old.content || next.userId !== old.userId || !this.index.has(next.id)) {
+        this.index.remove(next.id, old.content)
+        this.index.add(next.id, next.content, next.userId)
+      }
     }
     await written
   }
 
+  /** Tracks (or forgets) a soft-deleted record under its user. */
+  private hide (r: MemoryRecord, on: boolean): void {
+    let ids = this.softDeleted.get(r.userId)
+    if (on) {
+      if (!ids) this.softDeleted.set(r.userId, (ids = new Set()))
+      ids.add(r.id)
+    } else if (ids?.delete(r.id) && ids.size === 0) this.softDeleted.delete(r.userId)
+  }
+
+  /** Adds a live record to the per-user ids and the running totals. */
   private link (r: MemoryRecord): void {
     let ids = this.byUser.get(r.userId)
     if (!ids) this.byUser.set(r.userId, (ids = new Set()))
+    if (ids.has(r.id)) return
     ids.add(r.id)
+    let t = this.totals.get(r.userId)
+    if (!t) this.totals.set(r.userId, (t = { count: 0, lastUpdate: 0, byCategory: emptyByCategory() }))
+    t.count++
+    t.byCategory[r.category]++
+    if (r.updatedAt > t.lastUpdate) t.lastUpdate = r.updatedAt
+    this.byCategory[r.category]++
+    this.liveCount++
+    this.usersCache = undefined
   }
 
   private unlink (r: MemoryRecord): void {
     const ids = this.byUser.get(r.userId)
-    ids?.delete(r.id)
-    if (ids?.size === 0) this.byUser.delete(r.userId)
+    if (!ids?.delete(r.id)) return
+    this.byCategory[r.category]--
+    this.liveCount--
+    this.usersCache = undefined
+    const t = this.totals.get(r.userId)!
+    t.count--
+    t.byCategory[r.category]--
+    if (ids.size === 0) {
+      this.byUser.delete(r.userId)
+      this.totals.delete(r.userId)
+    } else if (r.updatedAt >= t.lastUpdate) { // the newest went: recount over this user's share
+      t.lastUpdate = 0
+      for (const id of ids) t.lastUpdate = Math.max(t.lastUpdate, this.store.get(id)?.updatedAt ?? 0)
+    }
   }
 
   private async erase (r: MemoryRecord): Promise<void> {
-    this.unlink(r)
-    this.index.remove(r.id)
+    if (!r.deleted) this.unlink(r)
+    else this.hide(r, false)
+    this.index.remove(r.id, r.content)
     await this.store.delete(r.id)
   }
 }

@@ -5,7 +5,7 @@
 import type { ModelGateway } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import type { CleanupResult, MemoryService } from './service.js'
-import { CATEGORIES, normalizeCategory, type MemoryCategory, type MemoryRecord } from './types.js'
+import { CATEGORIES, categoryFromModel, type MemoryCategory, type MemoryRecord } from './types.js'
 import { stripReasoning } from '../chat/reasoning.js'
 
 export interface SummarizeOptions { useLLM: boolean; cleanup: boolean; groupId?: string; model?: string }
@@ -39,7 +39,7 @@ export function parseSummaryLines (answer: string): Array<{ category: MemoryCate
   for (const raw of text.split('\n')) {
     const m = /^\s*(?:[-*•]|\d+[.)])?\s*\[([A-Za-z_]+)\]\s*(.+?)\s*$/.exec(raw)
     if (!m?.[1] || !m[2]) continue
-    const category = normalizeCategory(m[1]) ?? 'custom'
+    const category = categoryFromModel(m[1]) ?? 'custom'
     const key = `${category}:${m[2]}`
     if (seen.has(key)) continue
     seen.add(key)

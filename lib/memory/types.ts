@@ -1,25 +1,26 @@
-// Memory records (spec 2.14) and the two category vocabularies: variant B's six categories are the
-// stored ones; variant A's names map onto them (DECISIONS part 2).
+// Memory records (spec 2.14) and the one category vocabulary of the domain. The API's variant A
+// speaks other names for the same six; routes/_http/memory-adapter.ts maps them at the edge.
 
 export const CATEGORIES = ['profile', 'preference', 'event', 'relation', 'topic', 'custom'] as const
 export type MemoryCategory = typeof CATEGORIES[number]
 
-export const A_CATEGORIES = ['basic_info', 'preferences', 'events', 'relationships', 'interests', 'custom'] as const
-export type MemoryCategoryA = typeof A_CATEGORIES[number]
-
-const A_TO_B: Record<MemoryCategoryA, MemoryCategory> = {
-  basic_info: 'profile', preferences: 'preference', events: 'event', relationships: 'relation', interests: 'topic', custom: 'custom'
-}
-const B_TO_A = Object.fromEntries(Object.entries(A_TO_B).map(([a, b]) => [b, a])) as Record<MemoryCategory, MemoryCategoryA>
-
-export const toA = (c: MemoryCategory): MemoryCategoryA => B_TO_A[c]
 export const isCategory = (c: string): c is MemoryCategory => (CATEGORIES as readonly string[]).includes(c)
 
-/** Either vocabulary's name (any case) to the stored category; undefined when unknown. */
-export function normalizeCategory (c: string): MemoryCategory | undefined {
-  const s = c.trim().toLowerCase()
+/**
+ * Words a model writes for a category even when asked for one of the six (extraction, summaries): it
+ * echoes names it saw elsewhere, such as the dashboard's. Reading model text only; API input is mapped
+ * by the routes.
+ */
+const MODEL_WORDS: Record<string, MemoryCategory> = { basic_info: 'profile', relationship: 'relation', interest: 'topic' }
+
+/** The category a model meant by `word` (any case, a plural, a word above); undefined when none. */
+export function categoryFromModel (word: string): MemoryCategory | undefined {
+  const s = word.trim().toLowerCase()
   if (isCategory(s)) return s
-  return Object.hasOwn(A_TO_B, s) ? (A_TO_B as Record<string, MemoryCategory>)[s] : undefined
+  const singular = s.endsWith('s') ? s.slice(0, -1) : s
+  if (isCategory(singular)) return singular
+  for (const w of [s, singular]) if (Object.hasOwn(MODEL_WORDS, w)) return MODEL_WORDS[w]
+  return undefined
 }
 
 export const CATEGORY_INFO: Record<MemoryCategory, { name: string; nameEn: string; description: string }> = {

@@ -1,20 +1,24 @@
-// Presets domain start-up: rt.presets (the store) and rt.chat.presets (the resolver used by chat).
-import type { Runtime } from '../runtime.js'
+// Presets domain start-up: the presets service (the store) and its resolver, which chat uses as rt.chat.presets.
+import type { Domain, Runtime } from '../runtime.js'
 import { PresetResolution } from './resolver.js'
 import { PresetService } from './service.js'
 
 declare module '../runtime.js' {
-  interface Runtime {
+  interface Services {
     presets: PresetService
     presetResolver: PresetResolution
   }
 }
 
 export async function initPresets (rt: Runtime): Promise<void> {
-  rt.presets = await PresetService.open(rt)
-  rt.presetResolver = new PresetResolution(rt, rt.presets)
-  rt.chat.presets = rt.presetResolver
+  const presets = await PresetService.open(rt)
+  const resolver = new PresetResolution(rt, presets)
+  rt.provide('presets', presets)
+  rt.provide('presetResolver', resolver)
+  rt.chat.presets = resolver
 }
+
+export const presetsDomain: Domain = { name: 'presets', provides: ['presets', 'presetResolver'], needs: [], start: initPresets }
 
 export { PresetService } from './service.js'
 export { PresetResolution, renderPrompt } from './resolver.js'

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { parse as parseYaml, stringify as toYaml } from 'yaml'
 import type { z } from 'zod'
 import { dict, isReservedName, own, reservedNameMessage, toDict, type Dict } from '../core/dict.js'
+import type { SectionPatch } from '../config/service.js'
 import { AppError } from '../core/errors.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
@@ -160,8 +161,18 @@ export class PresetService {
 
   /** Writes the default to presets.defaultId and llm.defaultChatPresetId (spec 4.4). */
   async setDefault (id: string): Promise<void> {
-    if (!this.find(id)) throw new AppError('PRESET_NOT_FOUND', 'Preset not found')
-    await this.rt.config.update({ presets: { defaultId: id }, llm: { defaultChatPresetId: id } })
+    await this.updateSettings({ defaultId: id })
+  }
+
+  /**
+   * Changes the `presets` section (the preset switches and the default). A new default must exist and
+   * is mirrored to llm.defaultChatPresetId, the older name of the same setting (kept in step here only).
+   */
+  async updateSettings (patch: SectionPatch<'presets'>): Promise<void> {
+    const id = patch.defaultId
+    if (id && !this.find(id)) throw new AppError('PRESET_NOT_FOUND', 'Preset not found')
+    await this.rt.config.writer('presets').update(patch)
+    if (id) await this.rt.config.writer('llm').update({ defaultChatPresetId: id })
   }
 
   async copy (id: string, newId: unknown, newName: unknown, strict = true): Promise<PresetView> {

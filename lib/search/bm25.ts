@@ -1,56 +1,103 @@
-// In-memory BM25 index (k1 1.2, b 0.75) over tokenize(): integer document numbers, postings in plain
-// growable arrays, removals as tombstones folded away once they pass 30% of the documents. A query
-// scores only the postings of its terms and keeps the best k in a small heap, so a search over 100k
-// short memories or 10k long documents takes a few milliseconds. A single CJK character (which has
-// no bigram) matches through the bigrams that contain it. A document may belong to a partition (the
-// memories of one user): a search within a partition skips other documents' postings before scoring.
+// In-memory BM25 index (k1 1.2, b 0.75) over tokenize(). Terms are interned (one string each, a
+// number everywhere else); each term has one posting list over all documents (lib/search/postings.ts:
+// sized for what they hold, long ones in typed arrays) and a document frequency kept over live documents.
+// Partitions (the memories of one user): a document added with a partition also keeps its own
+// (term, tf) list and is chained to the other documents of its partition, so a search within a
+// partition walks that partition's documents only: its cost is the user's share, never the whole
+// posting lists. Frequencies and lengths are the whole index's, so a partition's scores equal a
+// whole-index search filtered to it.
+// Removals are tombstones folded away once they pass 30% of the documents. A query keeps the best k
+// in a small heap. A lone CJK character (no bigram of its own) matches through the bigrams that
+// contain it, the most frequent few only (maxExpansion), so a common character never expands to
+// thousands of terms. Bulk builds run in slices of a few milliseconds (addManyAsync).
+import { DocNumbers, ShardedMap } from './id-maps.js'
+import { append, docOf, entries, length, type Posting, remapped, TF_MAX, tfOf } from './postings.js'
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
 import { TopK } from './top-k.js'
 
 const K1 = 1.2
 const B = 0.75
-const YIELD_EVERY = 500
-
-interface Posting { docs: number[]; tfs: number[] }
+/** A bulk build yields to the event loop after this many milliseconds of work. */
+const SLICE_MS = 4
+/** Bigrams a lone CJK character expands to: all documents / one partition (cheap: the user's share). */
+const EXPAND_ALL = 8
+const EXPAND_PARTITION = 64
 
 export interface SearchOptions<K> {
   limit?: number
   filter?: (id: K) => boolean
   /** only documents added with this partition */
   partition?: string
+  /** bigrams a lone CJK character of the query expands to (most frequent first) */
+  maxExpansion?: number
 }
 
-const NO_PARTITION = -1
+const NONE = -1
+
+function grow<T extends Int32Array | Float64Array | Uint8Array> (a: T, need: number, fill?: number): T {
+  if (a.length >= need) return a
+  const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 64))
+  if (fill !== undefined) b.fill(fill, a.length)
+  b.set(a)
+  return b
+}
 
 export class Bm25Index<K extends string | number> {
   private ids: Array<K | undefined> = []
-  private lens: number[] = []
-  private parts: number[] = []
-  private readonly partitionIds = new Map<string, number>()
-  private readonly docOf = new Map<K, number>()
-  private postings = new Map<string, Posting>()
+  private lens = new Int32Array(0)
+  private readonly docNumbers = new DocNumbers<K>()
+  private termIds = new ShardedMap<string>()
+  /** terms interned so far (the next term id) */
+  private terms = 0
+  private df = new Int32Array(0)
+  private postings: Array<Posting | undefined> = []
+  private tfScratch = new Int32Array(0)
+  /** CJK character → ids of the bigrams holding it */
+  private charTerms = new Map<string, number[]>()
+  // partitions: number per name, newest document of each, and per document its partition, the
+  // previous document of that partition and its own (term, tf) list in a shared pool
+  private partitionIds = new Map<string, number>()
+  private partHead = new Int32Array(0)
+  private docPart = new Int32Array(0)
+  private prevInPart = new Int32Array(0)
+  private fwdStart = new Int32Array(0)
+  private fwdLen = new Int32Array(0)
+  private poolTerms = new Int32Array(0)
+  private poolTfs = new Uint8Array(0)
+  private poolUsed = 0
   private live = 0
   private liveLen = 0
   private tombstones = 0
+  /** removals whose terms were not known: frequencies are counted from the postings until the next compaction */
+  private staleDf = 0
   private scores = new Float64Array(0)
-  private vocabVersion = 0
-  private readonly charTerms = new Map<string, { version: number; terms: string[] }>()
 
   get size (): number { return this.live }
-  has (id: K): boolean { return this.docOf.has(id) }
+  has (id: K): boolean { return this.docNumbers.has(id) }
 
   clear (): void {
     this.ids = []
-    this.lens = []
-    this.parts = []
-    this.partitionIds.clear()
-    this.docOf.clear()
-    this.postings = new Map()
+    this.lens = new Int32Array(0)
+    this.docNumbers.clear()
+    this.termIds = new ShardedMap()
+    this.terms = 0
+    this.df = new Int32Array(0)
+    this.postings = []
+    this.tfScratch = new Int32Array(0)
+    this.charTerms = new Map()
+    this.partitionIds = new Map()
+    this.partHead = new Int32Array(0)
+    this.docPart = new Int32Array(0)
+    this.prevInPart = new Int32Array(0)
+    this.fwdStart = new Int32Array(0)
+    this.fwdLen = new Int32Array(0)
+    this.poolTerms = new Int32Array(0)
+    this.poolTfs = new Uint8Array(0)
+    this.poolUsed = 0
     this.live = 0
     this.liveLen = 0
     this.tombstones = 0
-    this.charTerms.clear()
-    this.vocabVersion++
+    this.staleDf = 0
   }
 
   /** Indexes a document (in a partition if given); an id already present is replaced. */
@@ -59,38 +106,79 @@ export class Bm25Index<K extends string | number> {
     const tokens = tokenize(text)
     const doc = this.ids.length
     this.ids.push(id)
-    this.lens.push(tokens.length)
-    this.parts.push(partition === undefined ? NO_PARTITION : this.partitionNumber(partition))
-    this.docOf.set(id, doc)
+    this.ensureDocs(doc + 1)
+    this.lens[doc] = tokens.length
+    this.docNumbers.set(id, doc)
     this.live++
     this.liveLen += tokens.length
-    const tf = new Map<string, number>()
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1)
-    for (const [term, n] of tf) {
-      let p = this.postings.get(term)
-      if (!p) { this.postings.set(term, (p = { docs: [], tfs: [] })); this.vocabVersion++ }
-      p.docs.push(doc)
-      p.tfs.push(n)
+    // term frequencies counted in a scratch array by term id (one map lookup per token)
+    const distinct: number[] = []
+    for (const token of tokens) {
+      const t = this.termIds.get(token) ?? this.intern(token)
+      if (this.tfScratch[t] === 0) distinct.push(t)
+      this.tfScratch[t]!++
+    }
+    const part = partition === undefined ? NONE : this.partitionNumber(partition)
+    this.docPart[doc] = part
+    if (part !== NONE) {
+      this.prevInPart[doc] = this.partHead[part]!
+      this.partHead[part] = doc
+      this.fwdStart[doc] = this.poolUsed
+      this.fwdLen[doc] = distinct.length
+      this.poolTerms = grow(this.poolTerms, this.poolUsed + distinct.length)
+      this.poolTfs = grow(this.poolTfs, this.poolUsed + distinct.length)
+    }
+    for (const t of distinct) {
+      const tf = this.tfScratch[t]!
+      this.tfScratch[t] = 0
+      this.df[t]!++
+      const old = this.postings[t]
+      const next = append(old, doc, tf)
+      if (next !== old) this.postings[t] = next
+      if (part !== NONE) {
+        this.poolTerms[this.poolUsed] = t
+        this.poolTfs[this.poolUsed++] = Math.min(tf, TF_MAX)
+      }
     }
   }
 
-  /** Indexes many documents, yielding to the event loop now and then (a big build at start). */
+  /**
+   * Indexes many documents, yielding to the event loop every few milliseconds (a big build at start
+   * never holds the loop longer than one slice). Searches in between see what is indexed so far.
+   */
   async addManyAsync (items: Iterable<[K, string] | [K, string, string]>): Promise<void> {
-    let n = 0
+    let slice = performance.now()
     for (const [id, text, partition] of items) {
       this.add(id, text, partition)
-      if (++n % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      if (performance.now() - slice >= SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        slice = performance.now()
+      }
     }
   }
 
-  remove (id: K): boolean {
-    const doc = this.docOf.get(id)
+  /**
+   * Removes a document. Frequencies stay exact when its terms are known: always for a document of a
+   * partition, else when its indexed text is given; otherwise searches count them from the postings
+   * (slower) until the next compaction.
+   */
+  remove (id: K, text?: string): boolean {
+    const doc = this.docNumbers.get(id)
     if (doc === undefined) return false
-    this.docOf.delete(id)
+    this.docNumbers.delete(id)
     this.ids[doc] = undefined
     this.live--
     this.liveLen -= this.lens[doc] ?? 0
     this.tombstones++
+    if (this.docPart[doc] !== NONE) {
+      const start = this.fwdStart[doc]!
+      for (let i = start; i < start + this.fwdLen[doc]!; i++) this.df[this.poolTerms[i]!]!--
+    } else if (text !== undefined) {
+      for (const term of new Set(tokenize(text))) {
+        const t = this.termIds.get(term)
+        if (t !== undefined && this.df[t]! > 0) this.df[t]!--
+      }
+    } else this.staleDf++
     if (this.tombstones > 1000 && this.tombstones > 0.3 * this.ids.length) this.compact()
     return true
   }
@@ -100,94 +188,174 @@ export class Bm25Index<K extends string | number> {
     if (this.live === 0 || limit === 0) return []
     const part = opts.partition === undefined ? undefined : this.partitionIds.get(opts.partition)
     if (opts.partition !== undefined && part === undefined) return []
-    if (this.scores.length < this.ids.length) this.scores = new Float64Array(Math.max(this.ids.length, this.scores.length * 2))
-    const scores = this.scores
-    const touched: number[] = []
     const avg = this.liveLen / this.live || 1
-    for (const term of this.expand(queryTokens(query))) {
-      const p = this.postings.get(term)
-      if (!p) continue
-      let df = 0
-      for (const d of p.docs) if (this.ids[d] !== undefined) df++
-      if (df === 0) continue
-      const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
-      const { docs, tfs } = p
-      for (let i = 0; i < docs.length; i++) {
-        const d = docs[i]!
-        if (this.ids[d] === undefined || (part !== undefined && this.parts[d] !== part)) continue
-        const tf = tfs[i]!
-        const s = idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.lens[d]! / avg))
-        if (scores[d] === 0) touched.push(d)
-        scores[d]! += s
-      }
+    const idfs = new Map<number, number>()
+    for (const t of this.expand(queryTokens(query), opts.maxExpansion ?? (part === undefined ? EXPAND_ALL : EXPAND_PARTITION))) {
+      const df = this.docFreq(t)
+      if (df > 0) idfs.set(t, Math.log(1 + (this.live - df + 0.5) / (df + 0.5)))
     }
+    if (idfs.size === 0) return []
     const top = new TopK<K>(limit)
-    for (const d of touched) {
-      const s = scores[d]!
-      scores[d] = 0
-      if (s <= 0 || s <= top.threshold) continue
-      const id = this.ids[d]!
-      if (opts.filter && !opts.filter(id)) continue
+    const ids = this.ids
+    const lens = this.lens
+    const bm25 = (idf: number, tf: number, d: number): number => idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lens[d]! / avg))
+    const offer = (d: number, s: number): void => {
+      if (s <= 0 || s <= top.threshold) return
+      const id = ids[d]!
+      if (opts.filter && !opts.filter(id)) return
       top.push(id, s)
+    }
+    if (part !== undefined) {
+      // the partition's documents (chained newest first), each scored from its own term list; offered
+      // oldest first like a posting walk, so ties resolve the same way
+      const hitDocs: number[] = []
+      const hitScores: number[] = []
+      for (let d = this.partHead[part]!; d !== NONE; d = this.prevInPart[d]!) {
+        if (ids[d] === undefined) continue
+        let s = 0
+        const start = this.fwdStart[d]!
+        for (let i = start; i < start + this.fwdLen[d]!; i++) {
+          const idf = idfs.get(this.poolTerms[i]!)
+          if (idf !== undefined) s += bm25(idf, this.poolTfs[i]!, d)
+        }
+        if (s > 0) { hitDocs.push(d); hitScores.push(s) }
+      }
+      for (let i = hitDocs.length - 1; i >= 0; i--) offer(hitDocs[i]!, hitScores[i]!)
+    } else {
+      this.scores = grow(this.scores, this.ids.length)
+      const scores = this.scores
+      const touched: number[] = []
+      const score = (d: number, tf: number, idf: number): void => {
+        if (ids[d] === undefined) return
+        if (scores[d] === 0) touched.push(d)
+        scores[d]! += bm25(idf, tf, d)
+      }
+      for (const [t, idf] of idfs) {
+        const p = this.postings[t]
+        if (p === undefined) continue
+        if (typeof p === 'number') { score(docOf(p), tfOf(p), idf); continue }
+        const { list, n } = entries(p)
+        for (let i = 0; i < n; i++) { const e = list[i]!; score(docOf(e), tfOf(e), idf) }
+      }
+      for (const d of touched) {
+        const s = scores[d]!
+        scores[d] = 0
+        offer(d, s)
+      }
     }
     return top.result().map(({ item, score }) => ({ id: item, score }))
   }
 
-  /** Query terms, with a lone CJK character replaced by the indexed bigrams containing it. */
-  private expand (terms: string[]): string[] {
-    const out: string[] = []
-    for (const t of terms) {
-      if (t.length === 1 && isCjk(t)) {
-        if (this.postings.has(t)) out.push(t)
-        out.push(...this.termsWithChar(t))
-      } else out.push(t)
-    }
-    return [...new Set(out)]
+  /** Live documents holding a term: the kept count, or a walk over its posting while some are stale. */
+  private docFreq (t: number): number {
+    if (this.staleDf === 0) return this.df[t]!
+    const p = this.postings[t]
+    if (p === undefined) return 0
+    const { list, n } = entries(p)
+    let live = 0
+    for (let i = 0; i < n; i++) if (this.ids[docOf(list[i]!)] !== undefined) live++
+    return live
   }
 
-  private termsWithChar (ch: string): string[] {
-    const cached = this.charTerms.get(ch)
-    if (cached && cached.version === this.vocabVersion) return cached.terms
-    const terms: string[] = []
-    for (const term of this.postings.keys()) if (term.length > 1 && term.includes(ch)) terms.push(term)
-    if (this.charTerms.size > 1000) this.charTerms.clear()
-    this.charTerms.set(ch, { version: this.vocabVersion, terms })
-    return terms
+  /** Term ids of the query, a lone CJK character replaced by the most frequent bigrams holding it. */
+  private expand (terms: string[], maxExpansion: number): number[] {
+    const out = new Set<number>()
+    for (const term of terms) {
+      const t = this.termIds.get(term)
+      if (t !== undefined) out.add(t)
+      if (term.length === 1 && isCjk(term)) {
+        const holding = (this.charTerms.get(term) ?? []).filter((b) => this.df[b]! > 0)
+        if (holding.length > maxExpansion) holding.sort((a, b) => this.df[b]! - this.df[a]!)
+        for (const b of holding.slice(0, maxExpansion)) out.add(b)
+      }
+    }
+    return [...out]
+  }
+
+  private intern (term: string): number {
+    const t = this.terms++
+    this.termIds.set(term, t)
+    this.postings.push(undefined)
+    this.df = grow(this.df, t + 1)
+    this.tfScratch = grow(this.tfScratch, t + 1)
+    if (term.length > 1 && isCjk(term)) {
+      for (const ch of new Set(term)) {
+        let list = this.charTerms.get(ch)
+        if (!list) this.charTerms.set(ch, (list = []))
+        list.push(t)
+      }
+    }
+    return t
+  }
+
+  private ensureDocs (n: number): void {
+    this.lens = grow(this.lens, n)
+    this.docPart = grow(this.docPart, n)
+    this.prevInPart = grow(this.prevInPart, n)
+    this.fwdStart = grow(this.fwdStart, n)
+    this.fwdLen = grow(this.fwdLen, n)
   }
 
   private partitionNumber (partition: string): number {
     let n = this.partitionIds.get(partition)
-    if (n === undefined) this.partitionIds.set(partition, (n = this.partitionIds.size))
+    if (n === undefined) {
+      this.partitionIds.set(partition, (n = this.partitionIds.size))
+      this.partHead = grow(this.partHead, n + 1, NONE)
+      this.partHead[n] = NONE
+    }
     return n
   }
 
-  /** Renumbers live documents and drops tombstones from every posting. */
+  /** Renumbers live documents, drops tombstones from every posting and recounts stale frequencies. */
   private compact (): void {
+    const old = { lens: this.lens, docPart: this.docPart, fwdStart: this.fwdStart, fwdLen: this.fwdLen, poolTerms: this.poolTerms, poolTfs: this.poolTfs }
     const remap = new Int32Array(this.ids.length).fill(-1)
     const ids: K[] = []
-    const lens: number[] = []
-    const parts: number[] = []
+    let used = 0
     this.ids.forEach((id, d) => {
       if (id === undefined) return
       remap[d] = ids.length
-      this.docOf.set(id, ids.length)
       ids.push(id)
-      lens.push(this.lens[d]!)
-      parts.push(this.parts[d]!)
+      if (old.docPart[d] !== NONE) used += old.fwdLen[d]!
     })
-    for (const [term, p] of this.postings) {
-      const docs: number[] = []
-      const tfs: number[] = []
-      for (let i = 0; i < p.docs.length; i++) {
-        const n = remap[p.docs[i]!]!
-        if (n >= 0) { docs.push(n); tfs.push(p.tfs[i]!) }
-      }
-      if (docs.length) this.postings.set(term, { docs, tfs })
-      else { this.postings.delete(term); this.vocabVersion++ }
-    }
     this.ids = ids
-    this.lens = lens
-    this.parts = parts
+    this.lens = new Int32Array(0)
+    this.docPart = new Int32Array(0)
+    this.prevInPart = new Int32Array(0)
+    this.fwdStart = new Int32Array(0)
+    this.fwdLen = new Int32Array(0)
+    this.ensureDocs(ids.length)
+    this.partHead.fill(NONE)
+    this.poolTerms = new Int32Array(used)
+    this.poolTfs = new Uint8Array(used)
+    this.poolUsed = 0
+    remap.forEach((n, d) => {
+      if (n < 0) return
+      this.docNumbers.set(ids[n]!, n)
+      this.lens[n] = old.lens[d]!
+      const part = old.docPart[d]!
+      this.docPart[n] = part
+      if (part === NONE) return
+      this.prevInPart[n] = this.partHead[part]!
+      this.partHead[part] = n
+      const start = old.fwdStart[d]!
+      const len = old.fwdLen[d]!
+      this.fwdStart[n] = this.poolUsed
+      this.fwdLen[n] = len
+      this.poolTerms.set(old.poolTerms.subarray(start, start + len), this.poolUsed)
+      this.poolTfs.set(old.poolTfs.subarray(start, start + len), this.poolUsed)
+      this.poolUsed += len
+    })
+    const recount = this.staleDf > 0
+    if (recount) this.df.fill(0)
+    for (let t = 0; t < this.postings.length; t++) {
+      const p = this.postings[t]
+      if (p === undefined) continue
+      const next = remapped(p, remap)
+      this.postings[t] = next
+      if (recount && next !== undefined) this.df[t]! += length(next)
+    }
     this.tombstones = 0
+    this.staleDf = 0
   }
 }

@@ -2,7 +2,7 @@
 // skills' tools in the tool registry (when the tools domain is running).
 import { isAbsolute, join, resolve } from 'node:path'
 import { containedPath } from '../core/paths.js'
-import type { Runtime } from '../runtime.js'
+import type { Domain, Runtime } from '../runtime.js'
 import type { ToolRegistryApi } from '../tools/types.js'
 import { skillsPromptSection } from './activation.js'
 import { guardChatTools } from './chat-tools.js'
@@ -10,12 +10,12 @@ import { SkillService, type SkillRoot } from './service.js'
 import { skillToolSource } from './tools.js'
 
 declare module '../runtime.js' {
-  interface Runtime { skills: SkillService }
+  interface Services { skills: SkillService }
 }
 
-/** The tool registry when the tools domain runs (typed loosely: the tools domain declares rt.tools). */
+/** The tool registry when the tools domain runs. */
 export function toolRegistryOf (rt: Runtime): ToolRegistryApi | undefined {
-  return (rt as unknown as { tools?: ToolRegistryApi }).tools
+  return rt.optional('tools')?.registry
 }
 
 /**
@@ -49,7 +49,7 @@ export async function initSkills (rt: Runtime): Promise<void> {
     log: rt.log,
     clock: rt.clock
   })
-  rt.skills = skills
+  rt.provide('skills', skills)
   await skills.start()
   rt.onStop.push(() => skills.stop())
 
@@ -70,6 +70,8 @@ export async function initSkills (rt: Runtime): Promise<void> {
   attachSkillTools(rt)
 }
 
+export const skillsDomain: Domain = { name: 'skills', provides: ['skills'], needs: [], optional: ['tools'], start: initSkills }
+
 const attached = new WeakSet<ToolRegistryApi>()
 
 /**
@@ -78,7 +80,7 @@ const attached = new WeakSet<ToolRegistryApi>()
  */
 export function attachSkillTools (rt: Runtime): void {
   const registry = toolRegistryOf(rt)
-  const skills = (rt as Partial<Pick<Runtime, 'skills'>>).skills
+  const skills = rt.optional('skills')
   if (!registry || !skills || attached.has(registry)) return
   if (!registry.get('list_skills')) registry.addSource(skillToolSource(skills))
   attached.add(registry)

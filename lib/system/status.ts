@@ -23,7 +23,6 @@ export function systemStatus (rt: Runtime): Record<string, unknown> {
 }
 
 export function systemInfo (rt: Runtime): Record<string, unknown> {
-  const p = rt.providers
   return {
     version: rt.version,
     platform: platform(),
@@ -31,8 +30,8 @@ export function systemInfo (rt: Runtime): Record<string, unknown> {
     runtime: `Node.js ${process.version}`,
     features: { mcp: true, memory: rt.config.get().memory.enabled, galgame: true, knowledge: rt.config.get().knowledge.enabled },
     adapters: [hostKind()],
-    mcpServers: p.mcpServerCount?.() ?? Object.keys(rt.config.get().mcp.servers).length,
-    totalTools: p.toolCount?.() ?? 0
+    mcpServers: rt.optional('mcp')?.count() ?? Object.keys(rt.config.get().mcp.servers).length,
+    totalTools: rt.optional('tools')?.registry.list().length ?? 0
   }
 }
 
@@ -42,7 +41,7 @@ export async function systemHealth (rt: Runtime): Promise<{ healthy: boolean; ch
   try { await access(rt.paths.dataDir, constants.R_OK | constants.W_OK) } catch { dbStatus = 'error' }
   const latency = Math.round((performance.now() - t0) * 100) / 100
   const channels = rt.config.get().channels
-  const available = rt.providers.availableChannels?.() ?? channels.filter((c) => c.enabled).length
+  const available = rt.optional('channels')?.service.availableCount() ?? channels.filter((c) => c.enabled).length
   const bots = botIds()
   const configError = rt.config.loadError
   return {

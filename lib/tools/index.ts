@@ -1,8 +1,9 @@
-// Start-up of the tools domain: the registry (rt.tools) with its built-in, custom and script sources,
+// Start-up of the tools domain: the tools service (the registry with its built-in, custom and script sources),
 // the chat pipeline's ToolProvider, the approval notifier and the figures other domains show.
-import type { Runtime } from '../runtime.js'
+import type { Domain, Runtime } from '../runtime.js'
 import { errorText } from '../core/errors.js'
 import { mapSecrets } from '../core/redact.js'
+import { t } from '../i18n.js'
 import { masters, sendGroup, sendPrivate } from '../host/port.js'
 import type { ApprovalRequest } from './approval.js'
 import { builtinSource } from './builtin/index.js'
@@ -10,10 +11,10 @@ import { CustomTools } from './custom.js'
 import { RegistryToolProvider } from './provider.js'
 import { ToolRegistry } from './registry.js'
 import { ScriptTools } from './scripts.js'
-import type { ToolRegistryApi } from './types.js'
+import type { ToolsConfig, ToolsPatch } from './switches.js'
 
 export interface ToolKit {
-  /** The full registry (rt.tools is typed as the narrow ToolRegistryApi other domains and tests fake). */
+  /** Every tool by name, with its switches, approvals and call log. */
   registry: ToolRegistry
   builtin: ReturnType<typeof builtinSource>
   custom: CustomTools
@@ -22,7 +23,25 @@ export interface ToolKit {
 }
 
 declare module '../runtime.js' {
-  interface Runtime { tools: ToolRegistryApi; toolKit: ToolKit }
+  interface Services { tools: ToolKit }
+}
+
+/** The tools domain's services; SERVICE_UNAVAILABLE when the domain did not start. */
+export function toolKitOf (rt: Runtime): ToolKit {
+  return rt.need('tools')
+}
+
+/**
+ * Changes fields of the `tools` configuration (through the switches, the section's only writer) and
+ * applies them: the built-in tools and the registry are refreshed (a failure rolls the change back,
+ * see ToolSwitches.update), then the script watcher follows `watchScripts`.
+ */
+export async function updateToolsConfig (kit: ToolKit, patch: ToolsPatch): Promise<ToolsConfig> {
+  const { builtin, registry, scripts } = kit
+  const cfg = await registry.switches.update(patch, () => { builtin.refresh(); registry.refresh() })
+  if (patch.watchScripts === true) await scripts.startWatching()
+  if (patch.watchScripts === false) await scripts.stopWatching()
+  return cfg
 }
 
 /** The chat message asking the master; the answer is `#lx同意 <id>` / `#lx拒绝 <id>` (apps/approval.ts). */
@@ -30,8 +49,7 @@ export function approvalText (rt: Runtime, req: ApprovalRequest): string {
   const p = rt.config.get().commandPrefix
   const args = JSON.stringify(req.args).slice(0, 300)
   const secs = Math.round((req.expiresAt - req.createdAt) / 1000)
-  return `[灵犀] 工具 ${req.toolName} 需要主人批准 (风险: ${req.risk})\n调用者: ${req.scope.nickname ?? req.scope.userId}\n参数: ${args}\n` +
-    `回复 ${p}同意 ${req.id} 批准 (${p}同意 ${req.id} 会话: 本会话内不再询问), ${p}拒绝 ${req.id} 拒绝; ${secs} 秒后自动拒绝`
+  return t(rt.config.get().language, 'approval.request', { tool: req.toolName, risk: req.risk, who: req.scope.nickname ?? req.scope.userId, args, p, id: req.id, secs })
 }
 
 async function notifyInChat (rt: Runtime, req: ApprovalRequest): Promise<void> {
@@ -64,10 +82,9 @@ export async function initTools (rt: Runtime): Promise<void> {
   }
   registry.approvals.notify = (req) => notifyInChat(rt, req)
   const provider = new RegistryToolProvider(registry)
-  rt.tools = registry
-  rt.toolKit = { registry, builtin, custom, scripts, provider }
+  rt.provide('tools', { registry, builtin, custom, scripts, provider })
   rt.chat.tools = provider
-  rt.providers.toolCount = () => registry.list().length
-  rt.providers.toolLogs = (q) => registry.log.query(q).logs
   rt.onStop.push(async () => { registry.approvals.close(); await scripts.stopWatching() })
 }
+
+export const toolsDomain: Domain = { name: 'tools', provides: ['tools'], needs: [], optional: ['memory', 'knowledge'], start: initTools }

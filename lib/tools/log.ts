@@ -1,11 +1,10 @@
-// Tool execution log (spec 2.6 entry + variant A's `tool`/`groupId`): an in-memory ring buffer.
+// Tool execution log (spec 2.6 entry + `groupId`): an in-memory ring buffer. Variant A's `tool` alias
+// of `toolName` is added by the route that answers it (routes/tools.ts GET /api/tools/logs).
 import type { ToolResult } from '../chat/contracts.js'
 
 export interface ToolLogEntry {
   id: string
   toolName: string
-  /** Variant A's field name for the tool. */
-  tool: string
   args: Record<string, unknown>
   result: ToolResult | { error: string }
   status: 'success' | 'error'

@@ -2,6 +2,7 @@
 // of the preset in effect under model-safe names, and their execution through the registry's gate.
 import type { ToolDefinition, ToolProvider, ToolResult, TurnContext } from '../chat/contracts.js'
 import { AliasMap } from './alias.js'
+import { presetOffers } from './preset-filter.js'
 import type { ToolRegistry } from './registry.js'
 import type { ToolCallContext } from './types.js'
 
@@ -25,14 +26,10 @@ export class RegistryToolProvider implements ToolProvider {
   nameOf (alias: string): string | undefined { this.refreshAliases(); return this.aliases.name(alias) }
 
   async definitionsFor (turn: TurnContext): Promise<ToolDefinition[]> {
-    const cfg = this.registry.config
-    const p = turn.preset.tools
-    if (!cfg.enabled || !p.enabled) return []
-    const allowDangerous = p.allowDangerous || cfg.allowDangerous
+    const offers = presetOffers(this.registry.switches, turn.preset.tools)
     this.refreshAliases()
     return this.registry.list()
-      .filter((t) => (p.allowedTools.length === 0 || p.allowedTools.includes(t.name)) && !p.excludedTools.includes(t.name))
-      .filter((t) => this.registry.offerable(t, allowDangerous))
+      .filter(offers)
       .map((t) => ({ name: this.aliases.alias(t.name), description: t.description, parameters: t.inputSchema }))
   }
 

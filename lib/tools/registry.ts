@@ -1,5 +1,6 @@
 // The live tool registry (issue 5): sources (built-in, custom, script, one per MCP server) plug in;
-// switches, dangerous tools and the approval configuration come from config `tools` (spec 2.11).
+// switches and dangerous tools are read through `switches` (switches.ts, the only writer of config
+// `tools`); the approval configuration comes from config `tools` (spec 2.11).
 // Listing is cached and rebuilt only when a source changes, so 500 tools list in well under 5 ms.
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '../chat/contracts.js'
@@ -8,12 +9,8 @@ import { redactDeep } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { ApprovalGate, riskAtMost } from './approval.js'
 import { ToolLog, type ToolLogEntry } from './log.js'
+import { toolsSection, ToolSwitches, type ToolsConfig } from './switches.js'
 import type { RegisteredTool, ToolCallContext, ToolRegistryApi, ToolRisk, ToolSource } from './types.js'
-
-type ToolsConfig = Runtime['config'] extends { get(): infer C } ? C extends { tools: infer T } ? T : never : never
-
-/** Sets derived from one config object (rebuilt when the config object changes). */
-interface Switches { cfg: ToolsConfig; disabled: Set<string>; allowed: Set<string>; enabledCats: Set<string>; disabledCats: Set<string>; dangerous: Set<string> }
 
 const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true })
 /** The result with its text parts redacted (images are left alone: scanning base64 is costly and useless). */
@@ -28,11 +25,20 @@ export class ToolRegistry implements ToolRegistryApi {
   readonly approvals: ApprovalGate
   private cache: RegisteredTool[] | undefined
   private byName = new Map<string, RegisteredTool>()
-  private switches: Switches | undefined
+  /** The source each listed tool came from (its own switch, if any, is honoured). */
+  private sourceOf = new Map<string, ToolSource>()
+  /** On/off, dangerous and offerable rules; every write of config `tools` goes through it. */
+  readonly switches: ToolSwitches
   private listeners = new Set<() => void>()
 
   constructor (private readonly rt: Runtime) {
     this.approvals = new ApprovalGate(rt.clock)
+    this.switches = new ToolSwitches({
+      config: toolsSection(rt.config),
+      tools: () => this.all(),
+      ownSwitch: (t) => { this.all(); return this.sourceOf.get(t.name)?.ownSwitch },
+      log: rt.log
+    })
   }
 
   // ---- sources -------------------------------------------------------------------------------------
@@ -61,6 +67,7 @@ export class ToolRegistry implements ToolRegistryApi {
     }
     const out: RegisteredTool[] = []
     const seen = new Map<string, RegisteredTool>()
+    const from = new Map<string, ToolSource>()
     for (const s of this.sources.values()) {
       let tools: RegisteredTool[]
       try { tools = s.list() } catch (err) { this.rt.log.warn('A tool source failed to list its tools', { source: s.id, error: errorText(err) }); continue }
@@ -68,10 +75,12 @@ export class ToolRegistry implements ToolRegistryApi {
         // First source wins a name: a later duplicate never overwrites (MCP names carry the server).
         if (seen.has(t.name)) continue
         seen.set(t.name, t)
+        from.set(t.name, s)
         out.push(t)
       }
     }
     this.byName = seen
+    this.sourceOf = from
     this.cache = out
     return out
   }
@@ -81,117 +90,47 @@ export class ToolRegistry implements ToolRegistryApi {
     return true
   }
 
-  // ---- switches ------------------------------------------------------------------------------------
-  private sw (): Switches {
-    const cfg = this.rt.config.get().tools as ToolsConfig
-    if (this.switches?.cfg === cfg) return this.switches
-    this.switches = {
-      cfg,
-      disabled: new Set(cfg.disabledTools),
-      allowed: new Set(cfg.allowedTools),
-      enabledCats: new Set(cfg.enabledCategories),
-      disabledCats: new Set(cfg.disabledCategories),
-      dangerous: new Set(cfg.dangerousTools)
-    }
-    return this.switches
-  }
-
-  get config (): ToolsConfig { return this.sw().cfg }
+  // ---- switches (read through switches.ts) ---------------------------------------------------------
+  get config (): ToolsConfig { return this.switches.config }
 
   get (name: string): RegisteredTool | undefined {
     this.all()
     return this.byName.get(name)
   }
 
-  isCategoryEnabled (category: string): boolean {
-    const s = this.sw()
-    if (s.disabledCats.has(category)) return false
-    return s.enabledCats.size === 0 || s.enabledCats.has(category)
-  }
-
-  /** The switch a source keeps itself: script tools are off until the master enables them (scripts.ts). */
-  private scriptSwitch (): Partial<{ isOn(name: string): boolean; setOn(name: string, on: boolean): Promise<void> }> | undefined {
-    return this.sources.get('script') as Partial<{ isOn(name: string): boolean; setOn(name: string, on: boolean): Promise<void> }> | undefined
-  }
-
-  private enabledTool (t: RegisteredTool, s: Switches): boolean {
-    if (!s.cfg.enabled || s.disabled.has(t.name)) return false
-    if (t.source === 'script' && this.scriptSwitch()?.isOn?.(t.name) === false) return false
-    if (s.allowed.size > 0 && !s.allowed.has(t.name)) return false
-    if (s.disabledCats.has(t.category)) return false
-    return s.enabledCats.size === 0 || s.enabledCats.has(t.category)
-  }
+  isCategoryEnabled (category: string): boolean { return this.switches.isCategoryOn(category) }
 
   isEnabled (name: string): boolean {
     const t = this.get(name)
-    return t !== undefined && this.enabledTool(t, this.sw())
+    return t !== undefined && this.switches.isOn(t)
   }
 
   list (opts: { includeDisabled?: boolean } = {}): RegisteredTool[] {
     const all = this.all()
     if (opts.includeDisabled) return all.slice()
-    const s = this.sw()
-    return all.filter((t) => this.enabledTool(t, s))
+    return all.filter((t) => this.switches.isOn(t))
   }
 
-  isDangerous (t: RegisteredTool): boolean { return t.dangerous || this.sw().dangerous.has(t.name) }
+  isDangerous (t: RegisteredTool): boolean { return this.switches.isDangerous(t) }
 
-  /** Offered in chat: not dangerous, or dangerous only for its untrusted server (asks the master), or allowed. */
-  offerable (t: RegisteredTool, allowDangerous: boolean): boolean {
-    return allowDangerous || !this.isDangerous(t) || (t.untrusted === true && !this.sw().dangerous.has(t.name))
-  }
+  /** Offered in chat: see ToolSwitches.offerable. */
+  offerable (t: RegisteredTool, allowDangerous: boolean): boolean { return this.switches.offerable(t, allowDangerous) }
 
   /** Effective risk: the configured risk lists override the tool's own; dangerous tools are at least medium. */
   riskOf (t: RegisteredTool): ToolRisk {
-    const c = this.sw().cfg
+    const c = this.config
     if (c.approvalHighRiskTools.includes(t.name)) return 'high'
     if (c.approvalMediumRiskTools.includes(t.name)) return 'medium'
     if (c.approvalLowRiskTools.includes(t.name)) return 'low'
     return this.isDangerous(t) && t.risk === 'low' ? 'medium' : t.risk
   }
 
-  categories (): Array<{ key: string; name: string; toolCount: number; enabled: boolean }> {
+  /** The categories of every tool (or of the tools `which` picks), by name, with their tool counts. */
+  categories (which: (t: RegisteredTool) => boolean = () => true): Array<{ key: string; name: string; toolCount: number; enabled: boolean }> {
     const counts = new Map<string, number>()
-    for (const t of this.all()) counts.set(t.category, (counts.get(t.category) ?? 0) + 1)
+    for (const t of this.all()) if (which(t)) counts.set(t.category, (counts.get(t.category) ?? 0) + 1)
     return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b))
       .map(([key, toolCount]) => ({ key, name: key, toolCount, enabled: this.isCategoryEnabled(key) }))
-  }
-
-  async setEnabled (name: string, enabled: boolean): Promise<void> {
-    const tool = this.get(name)
-    if (!tool) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
-    if (tool.source === 'script') await this.scriptSwitch()?.setOn?.(name, enabled)
-    const c = this.sw().cfg
-    const disabled = new Set(c.disabledTools)
-    if (enabled) disabled.delete(name); else disabled.add(name)
-    const patch: Record<string, unknown> = { disabledTools: [...disabled] }
-    if (enabled && c.allowedTools.length > 0 && !c.allowedTools.includes(name)) patch.allowedTools = [...c.allowedTools, name]
-    await this.rt.config.update({ tools: patch })
-  }
-
-  async setCategoryEnabled (category: string, enabled: boolean): Promise<void> {
-    const c = this.sw().cfg
-    const off = new Set(c.disabledCategories)
-    const on = new Set(c.enabledCategories)
-    if (enabled) { off.delete(category); if (on.size > 0) on.add(category) } else { off.add(category); on.delete(category) }
-    // Switching a category on also lifts the per-tool switches of its tools.
-    const names = new Set(this.all().filter((t) => t.category === category).map((t) => t.name))
-    const disabled = enabled ? c.disabledTools.filter((n) => !names.has(n)) : c.disabledTools
-    await this.rt.config.update({ tools: { disabledCategories: [...off], enabledCategories: [...on], disabledTools: disabled } })
-  }
-
-  async setAll (enabled: boolean): Promise<number> {
-    const names = this.all().map((t) => t.name)
-    await this.rt.config.update({ tools: enabled
-      ? { enabled: true, disabledTools: [], disabledCategories: [], enabledCategories: [], allowedTools: [] }
-      : { disabledTools: names } })
-    return names.length
-  }
-
-  async setDangerous (name: string, dangerous: boolean): Promise<void> {
-    const set = new Set(this.sw().cfg.dangerousTools)
-    if (dangerous) set.add(name); else set.delete(name)
-    await this.rt.config.update({ tools: { dangerousTools: [...set] } })
   }
 
   /** Re-lists every source (a source caches nothing the registry needs to drop). */
@@ -200,7 +139,7 @@ export class ToolRegistry implements ToolRegistryApi {
   // ---- calls ---------------------------------------------------------------------------------------
   /** Why this call must not run, or whether it must ask first; undefined = run. */
   private async gate (t: RegisteredTool, args: Record<string, unknown>, ctx: ToolCallContext): Promise<string | undefined> {
-    const c = this.sw().cfg
+    const c = this.config
     if (ctx.isAdminTest && ctx.isMaster) return undefined // the dashboard's test panel acts as the master
     if (!this.isDangerous(t) && c.approvalMode !== 'manual') return undefined
     const risk = this.riskOf(t)
@@ -248,7 +187,6 @@ export class ToolRegistry implements ToolRegistryApi {
     const entry: ToolLogEntry = {
       id: randomUUID(),
       toolName: name,
-      tool: name,
       args,
       result,
       status: result.isError ? 'error' : 'success',

@@ -19,7 +19,7 @@ import { ensurePrivateDirSync, readPrivateText, writePrivateFile } from '../core
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
 import { ScriptRunner, type ScriptMeta } from './script-worker.js'
-import type { RegisteredTool, ToolCallContext, ToolRisk, ToolSource } from './types.js'
+import type { RegisteredTool, SourceSwitch, ToolCallContext, ToolRisk, ToolSource } from './types.js'
 
 /** The master's settings of one script tool (absent: off, high risk, not dangerous). */
 export interface ScriptSettings { enabled: boolean; risk: ToolRisk; dangerous: boolean }
@@ -108,6 +108,8 @@ export class ScriptTools implements ToolSource {
   /** Whether the master enabled the script (the registry's switch for script tools). */
   isOn (name: string): boolean { return this.settingsOf(name).enabled }
   async setOn (name: string, on: boolean): Promise<void> { await this.configure(name, { enabled: on }) }
+  /** The registry's switches use isOn/setOn above as this source's own switch. */
+  get ownSwitch (): SourceSwitch { return this }
 
   /** Stores the master's settings of a script (missing fields keep their value or the default). */
   async configure (name: string, patch: Partial<ScriptSettings>): Promise<ScriptSettings> {

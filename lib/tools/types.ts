@@ -36,10 +36,18 @@ export interface RegisteredTool {
   execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
 }
 
+/** A source's own per-tool switch (script tools: off until the master enables them; see switches.ts). */
+export interface SourceSwitch {
+  isOn(name: string): boolean
+  setOn(name: string, on: boolean): Promise<void>
+}
+
 export interface ToolSource {
   id: string
   kind: ToolSourceKind
   list(): RegisteredTool[]
+  /** The source's own switch for its tools, when it keeps one (honoured beside the `tools` config). */
+  readonly ownSwitch?: SourceSwitch
   /** Called by the source when its tool list changed (MCP listChanged, file edits). */
   onChange?(fn: () => void): void
   /** Optional: false when the list is out of date (checked on each listing; the registry re-lists). */

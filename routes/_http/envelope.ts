@@ -1,6 +1,13 @@
-// The two response envelopes of spec 1.2 and the handler wrappers that apply them.
-// Style A: { success, data?, message? } / { success:false, code, message, errors? }
+// The two response envelopes of spec 1.2, the handler wrappers that apply them, and the routers that
+// declare them. Style A: { success, data?, message? } / { success:false, code, message, errors? }
 // Style B: { code: 0, data, message: 'ok' } / { code: -1, data: null, message }
+// A request's style is declared, never guessed from its path: each router is created with its group's
+// style (styledRouter), a handler wrapped in A() or B() answers in that style (a router of one style
+// may hold a route of the other), and errors raised before or without a handler (401, 405, a bad body)
+// take the style of the route the request was for (styleOf). Only a path no router knows falls back
+// to the style of its group's name (UNMATCHED_STYLE_B).
+import Router, { type RouterOptions } from '@koa/router'
+import type Koa from 'koa'
 import type { Context, Middleware } from 'koa'
 import { AppError, CODE_STATUS, type ErrorCode, type FieldError } from '../../lib/core/errors.js'
 
@@ -15,8 +22,18 @@ export const created = <T>(data: T, message?: string): Reply<T> => new Reply(dat
 
 type Handler = (ctx: Context) => Promise<unknown> | unknown
 
+/** The style each router and each wrapped handler declared (read by styleOf). */
+const declared = new WeakMap<object, Style>()
+
+/** A router whose routes answer in `style`, the style of its group's API variant. */
+export function styledRouter (style: Style, opts?: RouterOptions): Router {
+  const r = new Router(opts)
+  declared.set(r, style)
+  return r
+}
+
 function wrap (style: Style, fn: Handler): Middleware {
-  return async (ctx) => {
+  const mw: Middleware = async (ctx) => {
     ctx.state.style = style
     const result = await fn(ctx)
     // A handler that streamed (SSE) or set a raw body (YAML, file) answers itself.
@@ -25,6 +42,8 @@ function wrap (style: Style, fn: Handler): Middleware {
     if (r.opts.status) ctx.status = r.opts.status
     ctx.body = style === 'A' ? bodyA(r) : bodyB(r)
   }
+  declared.set(mw, style)
+  return mw
 }
 
 function bodyA (r: Reply): Record<string, unknown> {
@@ -48,21 +67,48 @@ export function errorBody (style: Style, code: ErrorCode, message: string, error
   return errors?.length ? { success: false, code, message, errors } : { success: false, code, message }
 }
 
-/** Style B paths (DECISIONS part 2); everything else under /api answers in style A. */
-const STYLE_B_PREFIXES = [
-  '/api/preset/', '/api/presets/config', '/api/presets/builtin', '/api/presets/categories',
-  '/api/tools', '/api/skills', '/api/mcp', '/api/memory/', '/api/conversations', '/api/context',
-  '/api/knowledge', '/api/image', '/api/game', '/api/test-panel'
-]
-const STYLE_A_EXCEPTIONS = [/^\/api\/memories(\/|$)/, /^\/api\/chat(\/|$)/, /^\/api\/conversations\/?$/, /^\/api\/conversations\/[^/]+\/clear$/, /^\/api\/skills\/toggle-(category|tool)$/,
-  /^\/api\/mcp\/servers\/[^/]+\/(connect|disconnect)$/, /^\/api\/tools\/?$/, /^\/api\/tools\/call$/,
-  /^\/api\/tools\/category\/[^/]+\/toggle$/, /^\/api\/tools\/(?!dangerous\/|watcher\/|builtin\/|toggle\/)[^/]+\/toggle$/, /^\/api\/skills\/mcp\/servers\/[^/]+\/(connect|disconnect|reload)$/]
+/**
+ * The fallback for paths no router knows (an unknown /api path, or one refused before routing):
+ * /api/<group>/... answers in style B for these groups, in style A otherwise.
+ */
+const UNMATCHED_STYLE_B = new Set(['preset', 'tools', 'skills', 'mcp', 'memory', 'conversations', 'context', 'knowledge', 'image', 'game', 'test-panel'])
 
-/** The style of a path when no handler chose one (unknown routes, body and auth errors). */
-export function styleForPath (path: string): Style {
-  if (STYLE_A_EXCEPTIONS.some((r) => r.test(path))) return 'A'
-  if (path === '/api/memory') return 'B'
-  return STYLE_B_PREFIXES.some((p) => path === p.replace(/\/$/, '') || path.startsWith(p.endsWith('/') ? p : `${p}/`) || path === p) ? 'B' : 'A'
+function unmatchedStyle (path: string): Style {
+  const group = /^\/api\/([^/]+)/.exec(path)?.[1] ?? ''
+  return UNMATCHED_STYLE_B.has(group) ? 'B' : 'A'
+}
+
+/** The routers mounted on an app, in order (`router.routes()` marks its middleware with `.router`). */
+function mountedRouters (app: Koa): Router[] {
+  const out: Router[] = []
+  for (const mw of app.middleware) {
+    const r = (mw as { router?: unknown }).router
+    if (r instanceof Router) out.push(r)
+  }
+  return out
+}
+
+/** The declared style of the first route (in mount order) on this path, of this method or, for a 405, any. */
+function routeStyle (routers: Router[], path: string, method: string | undefined): Style | undefined {
+  for (const r of routers) {
+    for (const layer of r.stack) {
+      if (layer.methods.length === 0 || (method !== undefined && !layer.methods.includes(method)) || !layer.match(path)) continue
+      const handler = layer.stack.at(-1)
+      return (handler ? declared.get(handler) : undefined) ?? declared.get(r) ?? unmatchedStyle(path)
+    }
+  }
+  return undefined
+}
+
+/**
+ * The style of a request's answer: the handler's when one ran, else the declared style of the route the
+ * request was for (the route of its method, or any route on its path for a 405), else the fallback.
+ */
+export function styleOf (ctx: Context): Style {
+  const chosen = ctx.state.style as Style | undefined
+  if (chosen) return chosen
+  const routers = mountedRouters(ctx.app)
+  return routeStyle(routers, ctx.path, ctx.method) ?? routeStyle(routers, ctx.path, undefined) ?? unmatchedStyle(ctx.path)
 }
 
 export function statusOf (code: ErrorCode): number { return CODE_STATUS[code] }

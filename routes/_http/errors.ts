@@ -1,9 +1,10 @@
-// The one error middleware: every failure becomes the envelope of its group with the right status.
-// Clients never see stack traces or internal paths; the log gets them.
+// The one error middleware: every failure becomes an error envelope with the right status, in the
+// style its route declared (styleOf in envelope.ts; the 404 of an unknown path and the 405s come here
+// too). Clients never see stack traces or internal paths; the log gets them.
 import type { Context, Next } from 'koa'
 import { AppError, CODE_STATUS, type ErrorCode } from '../../lib/core/errors.js'
 import type { PluginLogger } from '../../lib/core/logger.js'
-import { errorBody, styleForPath, type Style } from './envelope.js'
+import { errorBody, styleOf } from './envelope.js'
 
 interface HttpishError { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string; originalError?: { name?: string; message?: string } }
 
@@ -56,7 +57,7 @@ export function errorMiddleware (log: PluginLogger) {
       const info = classify(err, ctx.path)
       if (info.status >= 500) log.error(`${ctx.method} ${ctx.path} failed`, { status: info.status }, err)
       if (ctx.respond === false || ctx.headerSent) return
-      const style: Style = (ctx.state.style as Style | undefined) ?? styleForPath(ctx.path)
+      const style = styleOf(ctx)
       ctx.status = info.status
       ctx.set('Cache-Control', 'no-store')
       if (info.code === 'RATE_LIMITED' && err instanceof AppError && typeof (err as AppError & { retryAfter?: number }).retryAfter === 'number') {

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Next } from 'koa'
-import { ensureDashboardBuilt } from '../../lib/web/build.js'
+import { ensureDashboardBuilt } from './dashboard-build.js'
 
 /**
  * Content-Security-Policy of the dashboard's pages: its own scripts, styles and API only, no inline

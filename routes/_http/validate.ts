@@ -111,9 +111,9 @@ export function bodyParser (limitKb: () => number, preParsed?: (ctx: Context) =>
     const only = { json: false, text: false, urlencoded: false, multipart: false }
     built = {
       kb,
-      json: koaBody({ ...only, json: true, jsonLimit: l, jsonStrict: false, jsonTypes: JSON_TYPES }) as unknown as Mw,
-      text: koaBody({ ...only, text: true, textLimit: l, textTypes: TEXT_TYPES }) as unknown as Mw,
-      multipart: koaBody({ ...only, multipart: true, formLimit: l, formidable: { maxFileSize: kb * 1024, maxFiles: 1 } }) as unknown as Mw
+      json: koaBody({ ...only, json: true, jsonLimit: l, jsonStrict: false, jsonTypes: JSON_TYPES }),
+      text: koaBody({ ...only, text: true, textLimit: l, textTypes: TEXT_TYPES }),
+      multipart: koaBody({ ...only, multipart: true, formLimit: l, formidable: { maxFileSize: kb * 1024, maxFiles: 1 } })
     }
     return built
   }

@@ -19,7 +19,7 @@ describe('channels: model gateway', () => {
   beforeEach(async () => { env.fake.reset(); env.fake.validKeys = []; await removeAllChannels(env.s) })
   afterEach(() => { sinon.restore() })
 
-  const gw = (): Env['s']['lx']['rt']['channels']['gateway'] => env.s.lx.rt.channels.gateway
+  const gw = () => env.s.lx.rt.need('channels').gateway
 
   it('is registered as rt.chat.models and answers a completion with usage, recorded in stats', async () => {
     await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini' })
@@ -84,7 +84,7 @@ describe('channels: model gateway', () => {
     expect(e.status).to.equal(502)
     expect(env.fake.chatRequests()).to.have.length(1)
     // a model error says nothing about the channel's health
-    expect(env.s.lx.rt.channels.service.status(env.s.lx.rt.channels.service.get('keys'))).to.equal('active')
+    expect(env.s.lx.rt.need('channels').service.status(env.s.lx.rt.need('channels').service.get('keys'))).to.equal('active')
   })
 
   it('maps exhausted keys to MODEL_ERROR, marks the channel error and records the failure', async () => {
@@ -98,7 +98,7 @@ describe('channels: model gateway', () => {
     expect(events[0]).to.include({ id: 'bad', name: 'bad', status: 'error' })
     expect(e.code).to.equal('MODEL_ERROR')
     expect(e.message).to.match(/401/)
-    const svc = env.s.lx.rt.channels.service
+    const svc = env.s.lx.rt.need('channels').service
     expect(svc.status(svc.get('bad'))).to.equal('error')
     expect(env.s.lx.rt.stats.models().find((m) => m.model === 'm-x')?.errors).to.equal(1)
     env.fake.validKeys = []
@@ -174,11 +174,11 @@ describe('channels: model gateway', () => {
     env.fake.enqueue({ status: 500 })
     const r = await gw().complete(hello())
     expect(r.channel).to.equal('low')
-    const svc = env.s.lx.rt.channels.service
+    const svc = env.s.lx.rt.need('channels').service
     expect(svc.status(svc.get('high'))).to.equal('error')
     // the failing channel goes last while it is in error
     expect((await gw().complete(hello())).channel).to.equal('low')
-    expect(env.s.lx.rt.providers.availableChannels?.()).to.equal(1)
+    expect(env.s.lx.rt.need('channels').service.availableCount()).to.equal(1)
   })
 
   it('maps an unreachable channel to CHANNEL_UNAVAILABLE and no channel at all too', async () => {

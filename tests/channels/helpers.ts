@@ -13,13 +13,13 @@ export async function startEnv (): Promise<Env> {
 
 /** Creates (or replaces) a channel through the service. */
 export async function addChannel (s: TestServer, ch: Partial<ChannelConfig> & { name: string; baseUrl: string }): Promise<ChannelConfig> {
-  const svc = s.lx.rt.channels.service
+  const svc = s.lx.rt.need('channels').service
   if (svc.find(ch.name)) await svc.remove(ch.name)
   return svc.create(ch)
 }
 
 export async function removeAllChannels (s: TestServer): Promise<void> {
-  for (const c of [...s.lx.rt.channels.service.list()]) await s.lx.rt.channels.service.remove(c.name)
+  for (const c of [...s.lx.rt.need('channels').service.list()]) await s.lx.rt.need('channels').service.remove(c.name)
 }
 
 export interface Frame { event: string; data: any }

@@ -71,13 +71,13 @@ describe('channels: routes /api/config/channels (style A)', () => {
     const r = await env.s.api('/api/config/channels/c1', { method: 'PUT', json: { ...got, model: 'gpt-4o' } })
     expect(r.status).to.equal(200)
     expect(r.body.data.model).to.equal('gpt-4o')
-    const stored = env.s.lx.rt.channels.service.get('c1')
+    const stored = env.s.lx.rt.need('channels').service.get('c1')
     expect(stored.apiKey).to.equal('sk-first-key-9999')
     expect(stored.apiKeys.map((k) => k.key)).to.deep.equal(['sk-multi-key-1111', 'sk-multi-key-2222'])
     expect(stored.headersTemplate['X-Token']).to.equal('tok-very-secret-1')
     // a new key replaces the old one
     await env.s.api('/api/config/channels/c1', { method: 'PUT', json: { apiKey: 'sk-second-key-8888' } })
-    expect(env.s.lx.rt.channels.service.get('c1').apiKey).to.equal('sk-second-key-8888')
+    expect(env.s.lx.rt.need('channels').service.get('c1').apiKey).to.equal('sk-second-key-8888')
     // disabled channels show it
     await env.s.api('/api/config/channels/c1', { method: 'PUT', json: { enabled: false } })
     expect((await env.s.api('/api/config/channels/c1')).body.data.status).to.equal('disabled')
@@ -90,7 +90,7 @@ describe('channels: routes /api/config/channels (style A)', () => {
     expect(bad.body.errors[0].path).to.equal('baseUrl')
     const notObj = await env.s.api('/api/config/channels/c2', { method: 'PUT', json: ['x'] })
     expect(notObj.status).to.equal(400)
-    expect(env.s.lx.rt.channels.service.get('c2').baseUrl).to.equal(env.fake.url)
+    expect(env.s.lx.rt.need('channels').service.get('c2').baseUrl).to.equal(env.fake.url)
     for (const [method, path] of [['GET', '/missing'], ['PUT', '/missing'], ['DELETE', '/missing'], ['POST', '/missing/test'], ['GET', '/missing/models']] as const) {
       const r = await env.s.api(`/api/config/channels${path}`, { method, ...(method === 'PUT' || method === 'POST' ? { json: {} } : {}) })
       expect(r.status, `${method} ${path}`).to.equal(404)

@@ -60,7 +60,7 @@ describe('channels: test panel /api/test-panel (style B, SSE)', () => {
     expect(stats.find((m) => m.model === 'fail-500')?.errors).to.equal(1)
     const cm = await api('/channel-models/bt-id')
     expect(cm.body.code).to.equal(0)
-    const svc = env.s.lx.rt.channels.service
+    const svc = env.s.lx.rt.need('channels').service
     expect(cm.body.data).to.include({ channelId: 'bt-id', channelName: 'bt', status: svc.status(svc.get('bt')) })
     expect(cm.body.data.results).to.have.length(3)
     expect(cm.body.data.models).to.deep.equal(['gpt-4o', 'fail-500', 'gpt-4o-mini'])
@@ -73,7 +73,7 @@ describe('channels: test panel /api/test-panel (style B, SSE)', () => {
     const keys = new Set(env.fake.chatRequests().map((r) => r.headers.authorization))
     expect([...keys]).to.deep.equal(['Bearer sk-first-00001'])
     expect(frames.filter((f) => f.event === 'result').map((f) => f.data.keyInfo)).to.deep.equal(Array(4).fill({ name: 'first', index: 0 }))
-    const next = await env.s.lx.rt.channels.gateway.call({ channel: 'k2', messages: [{ role: 'user', content: 'x' }], source: 'chat' })
+    const next = await env.s.lx.rt.need('channels').gateway.call({ channel: 'k2', messages: [{ role: 'user', content: 'x' }], source: 'chat' })
     expect(next.keyInfo).to.deep.equal({ name: 'first', index: 0 })
   })
 
@@ -130,7 +130,7 @@ describe('channels: test panel /api/test-panel (style B, SSE)', () => {
     let answer: any
     const run = (): Promise<Frame[]> => post(env.s, '/api/test-panel/batch-test', { channelId: 'all', concurrency: 1 }).then((r) => readSse(r))
     const both = Promise.all([run(), run()])
-    await waitFor(() => env.s.lx.rt.channels.tests.active().length === 2)
+    await waitFor(() => env.s.lx.rt.need('channels').tests.active().length === 2)
     answer = (await api('/batch-test-stop', {})).body
     const [a, b] = await both
     expect(answer.data).to.deep.equal({ stopped: true, count: 2 })
@@ -143,7 +143,7 @@ describe('channels: test panel /api/test-panel (style B, SSE)', () => {
     const ac = new AbortController()
     const res = await post(env.s, '/api/test-panel/batch-test', { channelId: 'gone', concurrency: 1 }, ac.signal)
     await readSse(res, (f) => { if (f.event === 'result') ac.abort() }).catch(() => undefined)
-    await waitFor(() => env.s.lx.rt.channels.tests.active().length === 0)
+    await waitFor(() => env.s.lx.rt.need('channels').tests.active().length === 0)
     expect(env.fake.chatRequests().length).to.be.at.most(2)
   })
 

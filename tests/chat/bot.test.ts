@@ -47,7 +47,7 @@ describe('chat: bot handler in the standalone host', function () {
         const res = await host.sendPrivate('20001', '你好呀')
         expect(res).to.include({ stage: 'handled', plugin: 'lingxi-chat' })
         expect(host.transcript.at(-1)).to.include({ target: 'private', targetId: '20001', text: 'echo: 你好呀' })
-        expect(rt.conversations.store.history('private:20001').map((m) => m.content)).to.deep.equal(['你好呀', 'echo: 你好呀'])
+        expect(rt.need('conversations').store.history('private:20001').map((m) => m.content)).to.deep.equal(['你好呀', 'echo: 你好呀'])
       })
 
       it('private prefix: passes plain messages on, answers prefixed ones without the prefix', async () => {
@@ -71,7 +71,7 @@ describe('chat: bot handler in the standalone host', function () {
         expect(sent).to.include({ target: 'group', targetId: '30001' })
         expect(sent?.text).to.include('echo: 你是谁')
         expect(sent?.quote, 'quotes the asker').to.not.equal(undefined)
-        expect(rt.conversations.store.get('group:30001:20003')).to.not.equal(undefined)
+        expect(rt.need('conversations').store.get('group:30001:20003')).to.not.equal(undefined)
       })
 
       it('per-group trigger both and a disabled group', async () => {
@@ -98,7 +98,7 @@ describe('chat: bot handler in the standalone host', function () {
       })
 
       it('the answer goes out while the turn is written; the handler finishes once it is on disk', async () => {
-        const store = rt.conversations.store
+        const store = rt.need('conversations').store
         const original = store.append.bind(store)
         let release!: () => void
         const gate = new Promise<void>((resolve) => { release = resolve })
@@ -115,12 +115,12 @@ describe('chat: bot handler in the standalone host', function () {
           expect(done).to.equal(false)
           release()
           expect((await handled).stage).to.equal('handled')
-          expect(rt.conversations.store.history('private:20007').map((m) => m.content)).to.deep.equal(['先回答', 'echo: 先回答'])
+          expect(rt.need('conversations').store.history('private:20007').map((m) => m.content)).to.deep.equal(['先回答', 'echo: 先回答'])
         } finally { stub.restore() }
       })
 
       it('a turn answered but not saved is logged, and the user gets no second, error message', async () => {
-        const stub = sinon.stub(rt.conversations.store, 'append').rejects(new Error('disk full'))
+        const stub = sinon.stub(rt.need('conversations').store, 'append').rejects(new Error('disk full'))
         try {
           const before = host.transcript.length
           expect((await host.sendPrivate('20008', '磁盘满了吗')).stage).to.equal('handled')

@@ -18,8 +18,8 @@ export async function startChatEnv (): Promise<ChatEnv> {
 /** Resets stored conversations and the pipeline's in-memory state between tests. */
 export async function resetChat (env: ChatEnv): Promise<void> {
   env.fake.reset()
-  await env.s.lx.rt.conversations.store.clearAll()
-  env.s.lx.rt.conversations.pipeline.reset()
+  await env.s.lx.rt.need('conversations').store.clearAll()
+  env.s.lx.rt.need('conversations').pipeline.reset()
 }
 
 /** The messages (role, content) of a recorded chat request. */

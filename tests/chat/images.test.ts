@@ -14,7 +14,7 @@ describe('chat: images in a message', function () {
 
   it('sends the images as image_url parts beside the text', async () => {
     env.fake.enqueue({ content: 'a cat' })
-    const r = await env.s.lx.rt.chat.chat!.reply(scope, '这是什么？', { images: ['https://img.example/cat.png', 'data:image/png;base64,AAAA'] })
+    const r = await env.s.lx.rt.need('conversations').pipeline.reply(scope, '这是什么？', { images: ['https://img.example/cat.png', 'data:image/png;base64,AAAA'] })
     expect(r.response).to.equal('a cat')
     expect(lastUser().content).to.deep.equal([
       { type: 'text', text: '这是什么？' },
@@ -22,12 +22,12 @@ describe('chat: images in a message', function () {
       { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }
     ])
     // history keeps the text only
-    expect(env.s.lx.rt.conversations.store.history('private:img1').map((m) => m.content)).to.deep.equal(['这是什么？', 'a cat'])
+    expect(env.s.lx.rt.need('conversations').store.history('private:img1').map((m) => m.content)).to.deep.equal(['这是什么？', 'a cat'])
   })
 
   it('asks again with the images as links when the model refuses image parts', async () => {
     env.fake.enqueue({ status: 400, errorMessage: 'model does not support image input' }, { content: 'I cannot see it, but the link says cat' })
-    const r = await env.s.lx.rt.chat.chat!.reply(scope, 'look', { images: ['https://img.example/cat.png'] })
+    const r = await env.s.lx.rt.need('conversations').pipeline.reply(scope, 'look', { images: ['https://img.example/cat.png'] })
     expect(r.response).to.equal('I cannot see it, but the link says cat')
     expect(env.fake.chatRequests()).to.have.length(2)
     expect(lastUser().content).to.equal('look\n[image: https://img.example/cat.png]')
@@ -36,7 +36,7 @@ describe('chat: images in a message', function () {
   it('a failing model without images is still a MODEL_ERROR (no second try)', async () => {
     env.fake.enqueue({ status: 400, errorMessage: 'bad' })
     let err: unknown
-    try { await env.s.lx.rt.chat.chat!.reply(scope, 'plain') } catch (e) { err = e }
+    try { await env.s.lx.rt.need('conversations').pipeline.reply(scope, 'plain') } catch (e) { err = e }
     expect((err as { code?: string }).code).to.equal('MODEL_ERROR')
     expect(env.fake.chatRequests()).to.have.length(1)
   })

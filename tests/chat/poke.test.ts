@@ -28,7 +28,7 @@ for (const profile of PROFILES) describe(`chat: pokes (notice.*.poke), ${profile
     expect(p.host.transcript.at(-1)?.text).to.match(/^echo: （.*戳了戳你）$/)
     // the poke went through the chat pipeline of that user's conversation
     expect(sentMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content).to.include('戳了戳你')
-    expect(p.run.rt.conversations.store.history('group:900:50001')).to.have.length(2)
+    expect(p.run.rt.need('conversations').store.history('group:900:50001')).to.have.length(2)
     await p.host.poke({ userId: '50001' })
     expect(p.host.transcript.at(-1)).to.include({ target: 'private', targetId: '50001' })
   })

@@ -51,7 +51,7 @@ describe('chat: pipeline and routes', function () {
       const r = await chat({ message: 'hi', userId: 'u3' })
       expect(r.status, r.text).to.be.oneOf([502])
       expect(r.body).to.include({ success: false, code: 'MODEL_ERROR' })
-      expect(env.s.lx.rt.conversations.store.get('private:u3')).to.equal(undefined)
+      expect(env.s.lx.rt.need('conversations').store.get('private:u3')).to.equal(undefined)
     })
 
     it('answers 503 CHANNEL_UNAVAILABLE without channels', async () => {
@@ -118,7 +118,7 @@ describe('chat: pipeline and routes', function () {
 
   describe('ordering', () => {
     it('serialises one conversation and runs different conversations in parallel', async () => {
-      const svc = env.s.lx.rt.chat.chat!
+      const svc = env.s.lx.rt.need('conversations').pipeline
       env.fake.respond = (body) => {
         const user = sentMessages(body).filter((m) => m.role === 'user').at(-1)?.content ?? ''
         return { content: `re ${user}`, delayMs: user === 'one' ? 300 : 5 }
@@ -138,7 +138,7 @@ describe('chat: pipeline and routes', function () {
       // The second turn saw the first exchange: it started only after the first was stored.
       const reqTwo = env.fake.chatRequests().find((r) => sentMessages(r.body).at(-1)?.content === 'two')
       expect(sentMessages(reqTwo?.body).map((m) => m.content)).to.include.members(['one', 're one'])
-      const stored = env.s.lx.rt.conversations.store.history('private:o1').map((m) => m.content)
+      const stored = env.s.lx.rt.need('conversations').store.history('private:o1').map((m) => m.content)
       expect(stored).to.deep.equal(['one', 're one', 'two', 're two', 'three', 're three'])
     })
   })
@@ -190,7 +190,7 @@ describe('chat: pipeline and routes', function () {
       const assistant = second.find((m) => m.role === 'assistant' && m.tool_calls)
       expect(assistant.tool_calls.map((c: any) => c.id)).to.deep.equal(toolMsgs.map((m) => m.tool_call_id))
       // Only the user message and the final answer are stored.
-      expect(env.s.lx.rt.conversations.store.history('private:t1').map((m) => m.content)).to.deep.equal(['what time, and 2+3?', 'It is 12:00 and 2+3=5'])
+      expect(env.s.lx.rt.need('conversations').store.history('private:t1').map((m) => m.content)).to.deep.equal(['what time, and 2+3?', 'It is 12:00 and 2+3=5'])
     })
 
     it('stops offering tools after tools.maxRounds rounds', async () => {
@@ -284,7 +284,7 @@ describe('chat: pipeline and routes', function () {
     it('B: DELETE /api/conversations/:id, then 404', async () => {
       const r = await env.s.api('/api/conversations/private:c1', { method: 'DELETE' })
       expect(r.body).to.deep.equal({ code: 0, data: { success: true }, message: 'ok' })
-      expect(env.s.lx.rt.conversations.store.get('private:c1')).to.equal(undefined)
+      expect(env.s.lx.rt.need('conversations').store.get('private:c1')).to.equal(undefined)
       const again = await env.s.api('/api/conversations/private:c1', { method: 'DELETE' })
       expect(again.status).to.equal(404)
       expect(again.body.code).to.equal(-1)
@@ -296,7 +296,7 @@ describe('chat: pipeline and routes', function () {
       expect(list.body.data.find((c: any) => c.conversationId === 'private:c1')).to.include({ userId: 'c1', turns: 2, processing: false })
       const r = await env.s.api('/api/context/clear', { method: 'POST', json: { userId: 'c1' } })
       expect(r.body).to.deep.equal({ code: 0, data: { success: true, message: 'Context cleared' }, message: 'Context cleared' })
-      expect(env.s.lx.rt.conversations.store.get('private:c1')).to.equal(undefined)
+      expect(env.s.lx.rt.need('conversations').store.get('private:c1')).to.equal(undefined)
       const r2 = await env.s.api('/api/context/clear', { method: 'POST', json: { conversationId: 'group:g9:c2' } })
       expect(r2.status).to.equal(200)
       expect((await env.s.api('/api/context/list')).body.data).to.deep.equal([])
@@ -310,7 +310,7 @@ describe('chat: pipeline and routes', function () {
     it('B: DELETE /api/conversations/clear-all deletes everything and resets in-memory state', async () => {
       const r = await env.s.api('/api/conversations/clear-all', { method: 'DELETE' })
       expect(r.body).to.deep.equal({ code: 0, data: { success: true, deletedCount: 2 }, message: 'ok' })
-      expect(env.s.lx.rt.conversations.store.list()).to.deep.equal([])
+      expect(env.s.lx.rt.need('conversations').store.list()).to.deep.equal([])
       expect((await env.s.api('/api/context/list')).body.data).to.deep.equal([])
     })
 

@@ -23,7 +23,7 @@ describe('chat: context summaries (cleaningStrategy summarize)', function () {
   it('folds the messages that left the window into a summary, in the background, once a batch is full', async () => {
     await env.s.lx.rt.config.update({ context: { maxMessages: 4, cleaningStrategy: 'summarize' } })
     env.fake.respond = (body) => isSummaryRequest(body) ? { content: '<think>hmm</think>The user is planning a trip to Hangzhou.' } : defaultBehavior(body)
-    const pipeline = env.s.lx.rt.conversations.pipeline
+    const pipeline = env.s.lx.rt.need('conversations').pipeline
     // 4 messages fit the window; each turn adds 2, so after 2 + SUMMARY_BATCH / 2 turns a batch is out
     const turns = 2 + SUMMARY_BATCH / 2
     for (let i = 0; i < turns; i++) await say(`message ${i}`)
@@ -33,7 +33,7 @@ describe('chat: context summaries (cleaningStrategy summarize)', function () {
     const asked = env.fake.chatRequests().filter((r) => isSummaryRequest(r.body))
     expect(asked).to.have.length(1)
     expect(sentMessages(asked[0]?.body)[1]?.content).to.include('User: message 0').and.include('Assistant: echo: message 0')
-    const conv = env.s.lx.rt.conversations.store.get('private:sum-user')
+    const conv = env.s.lx.rt.need('conversations').store.get('private:sum-user')
     expect(conv?.summary?.text).to.equal('The user is planning a trip to Hangzhou.') // reasoning not kept
 
     // the next turn shows the summary in place of the messages it covers
@@ -48,18 +48,18 @@ describe('chat: context summaries (cleaningStrategy summarize)', function () {
   it('asks for no summaries with the default sliding strategy', async () => {
     await env.s.lx.rt.config.update({ context: { maxMessages: 2 } })
     for (let i = 0; i < 8; i++) await say(`plain ${i}`)
-    await env.s.lx.rt.conversations.pipeline.summarizer.idle()
+    await env.s.lx.rt.need('conversations').pipeline.summarizer.idle()
     expect(env.fake.chatRequests().filter((r) => isSummaryRequest(r.body))).to.have.length(0)
-    expect(env.s.lx.rt.conversations.store.get('private:sum-user')?.summary).to.equal(undefined)
+    expect(env.s.lx.rt.need('conversations').store.get('private:sum-user')?.summary).to.equal(undefined)
   })
 
   it('a failing summary is logged and the chat goes on', async () => {
     await env.s.lx.rt.config.update({ context: { maxMessages: 2, cleaningStrategy: 'summarize' } })
     env.fake.respond = (body) => isSummaryRequest(body) ? { status: 500 } : defaultBehavior(body)
     for (let i = 0; i < 2 + SUMMARY_BATCH / 2; i++) await say(`m ${i}`)
-    await env.s.lx.rt.conversations.pipeline.summarizer.idle()
+    await env.s.lx.rt.need('conversations').pipeline.summarizer.idle()
     expect(env.fake.chatRequests().some((r) => isSummaryRequest(r.body))).to.equal(true)
-    expect(env.s.lx.rt.conversations.store.get('private:sum-user')?.summary).to.equal(undefined)
+    expect(env.s.lx.rt.need('conversations').store.get('private:sum-user')?.summary).to.equal(undefined)
     expect(env.s.lx.rt.log.query({ level: 'warn' }).map((e) => e.message)).to.include('Could not summarize the earlier conversation')
     await say('still here?')
   })

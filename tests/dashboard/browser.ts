@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-import { ensureDashboardBuilt } from '../../lib/web/build.js'
+import { ensureDashboardBuilt } from '../../routes/_http/dashboard-build.js'
 
 export const CHROMIUM = '/usr/bin/chromium'
 export const PLUGIN_DIR = join(import.meta.dirname, '..', '..')

@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { dashboardStale } from '../../lib/web/build.js'
+import { dashboardStale } from '../../routes/_http/dashboard-build.js'
 
 describe('dashboard build staleness', () => {
   let dir: string
@@ -35,7 +35,7 @@ describe('dashboard build staleness', () => {
 describe('dashboard build output', function () {
   this.timeout(120_000)
   it('is a production build even when NODE_ENV says otherwise (no development JSX runtime)', async () => {
-    const { ensureDashboardBuilt } = await import('../../lib/web/build.js')
+    const { ensureDashboardBuilt } = await import('../../routes/_http/dashboard-build.js')
     const { PLUGIN_DIR } = await import('./browser.js')
     const { readdirSync, readFileSync } = await import('node:fs')
     expect(process.env.NODE_ENV).to.not.equal('production') // the tests run with NODE_ENV=test

@@ -288,11 +288,11 @@ describe('dashboard (chromium e2e)', function () {
     expect(await page.isChecked('[data-testid="script-enabled"]')).to.equal(false)
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/tools/js') && r.request().method() === 'POST'), page.click('[data-testid="script-save"]')])
     expect((await s.api('/api/tools/list')).body.data.map((t: { name: string }) => t.name)).to.include('e2e_script')
-    expect(s.lx.rt.tools.isEnabled('e2e_script'), 'saved off').to.equal(false)
+    expect(s.lx.rt.need('tools').registry.isEnabled('e2e_script'), 'saved off').to.equal(false)
     await page.check('[data-testid="script-enabled"]')
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/tools/js/e2e_script') && r.request().method() === 'PUT'), page.click('[data-testid="script-save"]')])
     expect((await s.api('/api/tools/js/e2e_script')).body.data).to.include({ enabled: true, risk: 'high' })
-    expect(s.lx.rt.tools.isEnabled('e2e_script'), 'enabled by the master').to.equal(true)
+    expect(s.lx.rt.need('tools').registry.isEnabled('e2e_script'), 'enabled by the master').to.equal(true)
     await page.click('[data-testid="tab-test"]')
     await page.fill('[data-testid="test-tool"]', 'e2e_script')
     await page.fill('[data-testid="test-args"]', '{"who":"lingxi"}')
@@ -369,10 +369,10 @@ describe('dashboard (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="mcp-tool-list"] >> text=echo')
     // Untrusted by default (its tools are dangerous); the labelled toggle trusts it at once.
     expect(await page.isChecked('[data-testid="mcp-trust-everything"]')).to.equal(false)
-    expect(s.lx.rt.tools.get('mcp:everything:echo')?.dangerous).to.equal(true)
+    expect(s.lx.rt.need('tools').registry.get('mcp:everything:echo')?.dangerous).to.equal(true)
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/mcp/servers/everything') && r.request().method() === 'PUT'), page.click('[data-testid="mcp-trust-everything"]')])
     expect((await s.api('/api/mcp/servers/everything')).body.data.trusted).to.equal(true)
-    expect(s.lx.rt.tools.get('mcp:everything:echo')?.dangerous).to.equal(false)
+    expect(s.lx.rt.need('tools').registry.get('mcp:everything:echo')?.dangerous).to.equal(false)
     await page.waitForSelector('[data-testid="mcp-trust-everything"]:checked')
     await Promise.all([page.waitForResponse((r) => r.url().includes('/reconnect')), page.click('[data-testid="mcp-reconnect-everything"]')])
     await connected('everything')
@@ -429,8 +429,8 @@ describe('dashboard (chromium e2e)', function () {
 
   it('memory: searches, edits a memory, cleans up and summarizes with the model', async () => {
     const rt = s.lx.rt
-    const kept = await rt.memory.add({ userId: '20003', content: '周末喜欢去西湖骑车', category: 'preference' })
-    await rt.memory.add({ userId: '20003', content: 'maybe likes opera', confidence: 0.1 })
+    const kept = await rt.need('memory').add({ userId: '20003', content: '周末喜欢去西湖骑车', category: 'preference' })
+    await rt.need('memory').add({ userId: '20003', content: 'maybe likes opera', confidence: 0.1 })
     await page.reload()
     await page.fill('[data-testid="memory-query"]', '西湖')
     await page.click('[data-testid="memory-search"]')
@@ -440,18 +440,18 @@ describe('dashboard (chromium e2e)', function () {
     await page.fill('[data-testid="memory-edit-input"]', '周末喜欢去西湖骑自行车')
     await page.click('[data-testid="memory-edit-save"]')
     await page.waitForSelector('td >> text=周末喜欢去西湖骑自行车')
-    expect(rt.memory.get(kept.id)?.content).to.equal('周末喜欢去西湖骑自行车')
+    expect(rt.need('memory').get(kept.id)?.content).to.equal('周末喜欢去西湖骑自行车')
     await page.click('[data-testid="memory-cleanup"]')
     await page.waitForFunction(() => !document.body.textContent?.includes('maybe likes opera'))
-    expect(rt.memory.list({ userId: '20003' }).map((m) => m.content)).to.deep.equal(['周末喜欢去西湖骑自行车'])
+    expect(rt.need('memory').list({ userId: '20003' }).map((m) => m.content)).to.deep.equal(['周末喜欢去西湖骑自行车'])
     fake.enqueue({ content: '[preference] 周末喜欢在西湖骑自行车\n[topic] 骑行' })
     await page.click('[data-testid="memory-summarize"]')
     await page.waitForSelector('td >> text=周末喜欢在西湖骑自行车')
-    expect(rt.memory.list({ userId: '20003' }).map((m) => m.content).sort()).to.deep.equal(['周末喜欢在西湖骑自行车', '骑行'])
+    expect(rt.need('memory').list({ userId: '20003' }).map((m) => m.content).sort()).to.deep.equal(['周末喜欢在西湖骑自行车', '骑行'])
   })
 
   it('conversations: opens the messages of a conversation and deletes it', async () => {
-    const store = s.lx.rt.conversations.store
+    const store = s.lx.rt.need('conversations').store
     await store.append({ id: 'private:20004', userId: '20004' }, [{ role: 'user', content: 'e2e question', timestamp: Date.now() }, { role: 'assistant', content: 'e2e answer', timestamp: Date.now() }])
     await go('conversations')
     await page.click('[data-testid="conv-private:20004"]')

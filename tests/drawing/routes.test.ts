@@ -78,7 +78,7 @@ describe('drawing routes', () => {
     // The copy is on disk, not only in memory.
     const file = JSON.parse(readFileSync(join(s.dataDir, 'drawing.json'), 'utf8')) as { remote: { presets: unknown[] } }
     expect(file.remote.presets).to.have.length(1)
-    expect(s.lx.rt.drawing.match('赛博 城市夜景')?.input).to.equal('城市夜景')
+    expect(s.lx.rt.need('drawing').match('赛博 城市夜景')?.input).to.equal('城市夜景')
     expect(hits).to.equal(2)
   })
 
@@ -87,9 +87,9 @@ describe('drawing routes', () => {
     await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve))
     try {
       await s.lx.rt.config.update({ image: { remotePresetsUrl: `http://127.0.0.1:${(stall.address() as AddressInfo).port}/` } })
-      const err = await s.lx.rt.drawing.refreshRemote(200).then(() => undefined, (e: Error) => e)
+      const err = await s.lx.rt.need('drawing').refreshRemote(200).then(() => undefined, (e: Error) => e)
       expect(err?.message).to.include('timed out')
-      expect(s.lx.rt.drawing.all().remote.presets).to.have.length(1)
+      expect(s.lx.rt.need('drawing').all().remote.presets).to.have.length(1)
     } finally {
       stall.closeAllConnections()
       await new Promise<void>((resolve) => stall.close(() => resolve()))

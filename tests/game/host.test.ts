@@ -17,7 +17,7 @@ describe('game through the standalone host', function () {
     ph = await startPluginHost('miao', 'lingxi-game-')
     host = ph.host
     run = ph.run
-    await run.rt.channels.service.create({ name: 'main', baseUrl: fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini' })
+    await run.rt.need('channels').service.create({ name: 'main', baseUrl: fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini' })
     await run.rt.config.update({ game: { temperature: 0.6, maxTokens: 321, probability: 1 } })
   })
   after(async () => {
@@ -31,7 +31,7 @@ describe('game through the standalone host', function () {
 
     expect((await host.sendGroup('700', '20002', '#lx开始游戏 樱')).stage).to.equal('handled')
     expect(host.transcript.at(-1)?.text).to.include('游戏开始')
-    expect(run.rt.game.session({ userId: '20002', groupId: '700' })?.characterId).to.equal('sakura')
+    expect(run.rt.need('game').session({ userId: '20002', groupId: '700' })?.characterId).to.equal('sakura')
 
     const since = host.transcript.length
     const r = await host.sendGroup('700', '20002', '你好呀')
@@ -58,7 +58,7 @@ describe('game through the standalone host', function () {
     expect(host.transcript.at(-1)?.text).to.include('2 轮')
     await host.sendGroup('700', '20002', '#lx结束游戏')
     expect(host.transcript.at(-1)?.text).to.include('游戏结束')
-    expect(run.rt.game.session({ userId: '20002', groupId: '700' })).to.equal(undefined)
+    expect(run.rt.need('game').session({ userId: '20002', groupId: '700' })).to.equal(undefined)
     const count = fake.chatRequests().length
     await host.sendGroup('700', '20002', '还在吗')
     expect(fake.chatRequests().length).to.equal(count)

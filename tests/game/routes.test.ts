@@ -1,5 +1,6 @@
 // Spec 4.11 game (style B): character presets CRUD and the game config.
 import { expect } from 'chai'
+import sinon from 'sinon'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 describe('game routes', () => {
@@ -54,30 +55,29 @@ describe('game routes', () => {
   it('talk passes the character prompt and game settings to the ChatService', async () => {
     const rt = s.lx.rt
     const calls: Array<{ conversationId: string; input: string; opts: unknown }> = []
-    const before = rt.chat.chat
-    rt.chat.chat = { reply: async (scope, input, opts) => { calls.push({ conversationId: scope.conversationId, input, opts }); return { response: `角色：${input}`, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, conversationId: scope.conversationId } } }
+    const reply = sinon.stub(rt.need('conversations').pipeline, 'reply').callsFake(async (scope, input, opts) => { calls.push({ conversationId: scope.conversationId, input, opts }); return { response: `角色：${input}`, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, conversationId: scope.conversationId } })
     try {
       await rt.config.update({ game: { probability: 1, enableTools: true, temperature: 0.4, maxTokens: 222 } })
       const scope = { userId: '30003', groupId: '900', nickname: '阿杰', isMaster: false, via: 'bot' as const }
-      expect(await rt.game.talk(scope, '你好')).to.equal(undefined)
-      await rt.game.start({ userId: '30003', groupId: '900' }, 'sakura')
-      expect(await rt.game.talk(scope, '你好')).to.equal('角色：你好')
+      expect(await rt.need('game').talk(scope, '你好')).to.equal(undefined)
+      await rt.need('game').start({ userId: '30003', groupId: '900' }, 'sakura')
+      expect(await rt.need('game').talk(scope, '你好')).to.equal('角色：你好')
       expect(calls[0]?.conversationId).to.equal('game:900:30003:sakura')
       const opts = calls[0]?.opts as { systemPromptOverride: string; temperature: number; maxTokens: number; toolsEnabled: boolean }
       expect(opts).to.include({ temperature: 0.4, maxTokens: 222, toolsEnabled: true })
       expect(opts.systemPromptOverride).to.include('樱').and.include('阿杰').and.not.include('{{')
       // probability: in a group a draw at or above it stays silent
       await rt.config.update({ game: { probability: 0.3 } })
-      rt.game.random = () => 0.5
-      expect(await rt.game.talk(scope, '在吗')).to.equal(undefined)
-      rt.game.random = () => 0.1
-      expect(await rt.game.talk(scope, '在吗')).to.equal('角色：在吗')
-      expect(rt.game.session({ userId: '30003', groupId: '900' })?.turns).to.equal(2)
-      await rt.game.leave({ userId: '30003', groupId: '900' })
-      expect(rt.game.session({ userId: '30003', groupId: '900' })).to.equal(undefined)
+      rt.need('game').random = () => 0.5
+      expect(await rt.need('game').talk(scope, '在吗')).to.equal(undefined)
+      rt.need('game').random = () => 0.1
+      expect(await rt.need('game').talk(scope, '在吗')).to.equal('角色：在吗')
+      expect(rt.need('game').session({ userId: '30003', groupId: '900' })?.turns).to.equal(2)
+      await rt.need('game').leave({ userId: '30003', groupId: '900' })
+      expect(rt.need('game').session({ userId: '30003', groupId: '900' })).to.equal(undefined)
     } finally {
-      rt.game.random = Math.random
-      if (before) rt.chat.chat = before; else delete rt.chat.chat
+      rt.need('game').random = Math.random
+      reply.restore()
     }
   })
 })

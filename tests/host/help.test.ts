@@ -38,6 +38,18 @@ describe('bot: help and unknown commands', function () {
     expect(last()).to.include('没有这个命令').and.include('#lx帮助')
   })
 
+  it('the command prefix is the running config\'s: a change applies to the next message', async () => {
+    await p.run.rt.config.update({ commandPrefix: '#zz' })
+    try {
+      expect((await p.host.sendPrivate('40001', '#zz帮助')).stage).to.equal('handled')
+      expect(last()).to.include('#zz人设列表')
+    } finally {
+      await p.run.rt.config.update({ commandPrefix: null })
+    }
+    await p.host.sendPrivate('40001', '#lx帮助')
+    expect(last()).to.include('#lx人设列表')
+  })
+
   it('real commands still win over the unknown-command reply', async () => {
     await p.host.sendPrivate('40001', '#lx我的记忆')
     expect(last()).to.include('我还没有记住')

@@ -8,7 +8,7 @@ describe('knowledge: in chat', function () {
   let env: ChatEnv
   before(async () => {
     env = await startChatEnv()
-    const kb = env.s.lx.rt.knowledge
+    const kb = env.s.lx.rt.need('knowledge')
     for (const d of ZH_DOCS) await kb.create({ ...d, presetId: 'default' })
     await kb.create({ title: 'Unbound', content: '火锅 secret that belongs to no preset' })
     await kb.create({ title: 'Other preset', content: '火锅 notes bound to another preset', presetId: 'someone-else' })
@@ -22,7 +22,7 @@ describe('knowledge: in chat', function () {
   const chat = (message: string): ReturnType<ChatEnv['s']['api']> => env.s.api('/api/chat', { method: 'POST', json: { message, userId: 'k1' } })
 
   it('puts the relevant documents of the active preset into the system prompt', async () => {
-    const preset = (await env.s.lx.rt.presetResolver.resolve({ userId: 'k1', isMaster: false, via: 'api', conversationId: 'private:k1' })).id
+    const preset = (await env.s.lx.rt.need('presetResolver').resolve({ userId: 'k1', isMaster: false, via: 'api', conversationId: 'private:k1' })).id
     expect(preset).to.equal('default')
     const r = await chat('火锅底料怎么炒才不苦？')
     expect(r.status, r.text).to.equal(200)
@@ -43,7 +43,7 @@ describe('knowledge: in chat', function () {
   it('the built-in search_knowledge tool searches every document', async () => {
     const names = (await env.s.api('/api/tools/list')).body.data.map((t: { name: string }) => t.name)
     expect(names).to.include('search_knowledge')
-    const hits = await env.s.lx.rt.knowledge.search('secret that belongs')
+    const hits = await env.s.lx.rt.need('knowledge').search('secret that belongs')
     expect(hits[0]?.title).to.equal('Unbound')
   })
 })

@@ -9,7 +9,7 @@ describe('knowledge: routes (/api/knowledge)', function () {
   let s: TestServer
   before(async () => { s = await startTestServer({ keepData: true }) })
   after(async () => { await s?.close(); if (s) rmSync(s.dataDir, { recursive: true, force: true }) })
-  beforeEach(async () => { for (const d of s.lx.rt.knowledge.list()) await s.lx.rt.knowledge.remove(d.id) })
+  beforeEach(async () => { for (const d of s.lx.rt.need('knowledge').list()) await s.lx.rt.need('knowledge').remove(d.id) })
 
   const api = (path: string, method = 'GET', json?: unknown): ReturnType<TestServer['api']> =>
     s.api(`/api/knowledge${path}`, json === undefined ? { method } : { method, json })
@@ -45,7 +45,7 @@ describe('knowledge: routes (/api/knowledge)', function () {
     }
     const bad = await s.api('/api/knowledge', { method: 'POST', body: '{oops', headers: { 'Content-Type': 'application/json' } })
     expect(bad.status).to.equal(400)
-    expect(s.lx.rt.knowledge.size).to.equal(0)
+    expect(s.lx.rt.need('knowledge').size).to.equal(0)
   })
 
   it('GET / lists the first 500 characters with contentLength and truncated', async () => {

@@ -23,16 +23,14 @@ describe('lifecycle: one runtime per process', function () {
       const n = ++starts
       return Promise.resolve({ rt: {} as Running['rt'], baseUrls: () => [], localUrl: `http://instance-${n}`, stop: async () => {} })
     }
-    a.setStarter(fake)
-    b.setStarter(fake)
     try {
-      const first = await a.ensureStarted()
-      expect(await b.ensureStarted()).to.equal(first)
+      const first = await a.ensureStarted(fake)
+      expect(await b.ensureStarted(fake)).to.equal(first)
       expect(b.running()).to.equal(a.running())
       expect(starts).to.equal(1)
       await b.stopRunning()
       expect(a.running()).to.equal(undefined)
-      expect((await a.ensureStarted()).localUrl).to.equal('http://instance-2')
+      expect((await a.ensureStarted(fake)).localUrl).to.equal('http://instance-2')
     } finally {
       await a.stopRunning()
     }
@@ -41,10 +39,10 @@ describe('lifecycle: one runtime per process', function () {
   it('a failed start is forgotten: the next call tries again', async () => {
     const a = await copyOf(3)
     let calls = 0
-    a.setStarter(() => (++calls === 1 ? Promise.reject(new Error('port taken')) : Promise.resolve({ rt: {} as Running['rt'], baseUrls: () => [], localUrl: 'ok', stop: async () => {} })))
+    const start = (): Promise<Running> => (++calls === 1 ? Promise.reject(new Error('port taken')) : Promise.resolve({ rt: {} as Running['rt'], baseUrls: () => [], localUrl: 'ok', stop: async () => {} }))
     try {
-      await a.ensureStarted().then(() => { throw new Error('should fail') }, (err: Error) => expect(err.message).to.equal('port taken'))
-      expect((await a.ensureStarted()).localUrl).to.equal('ok')
+      await a.ensureStarted(start).then(() => { throw new Error('should fail') }, (err: Error) => expect(err.message).to.equal('port taken'))
+      expect((await a.ensureStarted(start)).localUrl).to.equal('ok')
     } finally {
       await a.stopRunning()
     }

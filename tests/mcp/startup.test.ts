@@ -26,13 +26,13 @@ describe('MCP at plugin start and stop', function () {
     s = await startTestServer({ dataDir })
     const rt = s.lx.rt
     expect(Date.now() - t0, 'start did not wait for the hung server (60 s timeout)').to.be.below(20_000)
-    expect(rt.mcp.get('hung').status).to.equal('connecting')
+    expect(rt.need('mcp').get('hung').status).to.equal('connecting')
     const ev = recordEvents(rt.bus)
-    if (rt.mcp.get('ev').status !== 'connected') await ev.wait('server-connected', 'ev')
+    if (rt.need('mcp').get('ev').status !== 'connected') await ev.wait('server-connected', 'ev')
     const list = await s.api('/api/mcp/servers')
     expect(list.body.data.map((x: { name: string; status: string }) => `${x.name}:${x.status}`)).to.deep.equal(['hung:connecting', 'ev:connected'])
-    const pid = rt.mcp.pidOf('ev') as number
-    const hungPid = rt.mcp.pidOf('hung') as number
+    const pid = rt.need('mcp').pidOf('ev') as number
+    const hungPid = rt.need('mcp').pidOf('hung') as number
     expect(alive(pid)).to.equal(true)
     expect(alive(hungPid)).to.equal(true)
     await s.close()

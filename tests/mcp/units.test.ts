@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
 import { findCommand } from '../../lib/mcp/command.js'
 import { toToolResult } from '../../lib/mcp/connection.js'
-import { keyMatches, McpEndpoint, offeredKey } from '../../lib/mcp/endpoint.js'
+import { McpEndpoint } from '../../lib/mcp/endpoint.js'
+import { keyMatches, McpSessions, offeredKey } from '../../routes/_http/mcp-transport.js'
 import { validateServerConfig } from '../../lib/mcp/validate.js'
 import { withInferredType } from '../../lib/mcp/types.js'
 import { echoSource, ManualClock, quietLog, TestRegistry } from './helpers.js'
@@ -49,25 +50,26 @@ describe('MCP units', () => {
     const clock = new ManualClock()
     const reg = new TestRegistry()
     reg.addSource(echoSource())
-    const ep = new McpEndpoint({ version: 't', clock, log: quietLog, tools: () => reg, exposed: () => [] })
-    const srv = createServer((_req, res) => { void ep.openSse(res, '/m') })
+    const ep = new McpEndpoint({ version: 't', tools: () => reg, exposed: () => [] })
+    const sessions = new McpSessions({ clock, log: quietLog })
+    const srv = createServer((_req, res) => { void sessions.openSse(ep, res, '/m') })
     await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))
     try {
       const r = await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/sse`)
       const reader = (r.body as ReadableStream<Uint8Array>).getReader()
       await reader.read()
-      expect((await ep.status(true)).activeSessions).to.equal(1)
-      expect((await ep.status(true)).toolCount).to.equal(1)
+      expect((await sessions.status(ep, true)).activeSessions).to.equal(1)
+      expect((await sessions.status(ep, true)).toolCount).to.equal(1)
       clock.advance(10 * 60_000)
-      await ep.sweep()
-      expect((await ep.status(true)).activeSessions, 'not idle long enough').to.equal(1)
+      await sessions.sweep()
+      expect((await sessions.status(ep, true)).activeSessions, 'not idle long enough').to.equal(1)
       clock.advance(25 * 60_000)
-      await ep.sweep()
-      expect((await ep.status(true)).activeSessions).to.equal(0)
+      await sessions.sweep()
+      expect((await sessions.status(ep, true)).activeSessions).to.equal(0)
       const end = await reader.read()
       expect(end.done).to.equal(true)
     } finally {
-      await ep.close()
+      await sessions.close()
       srv.closeAllConnections()
       await new Promise<void>((resolve) => srv.close(() => resolve()))
     }

@@ -7,7 +7,7 @@ describe('memory: bot commands', function () {
   let p: PluginHost
   before(async () => { p = await startPluginHost('miao', 'lingxi-memory-bot-') })
   after(async () => { await p?.stop() })
-  const mem = (): PluginHost['run']['rt']['memory'] => p.run.rt.memory
+  const mem = () => p.run.rt.need('memory')
 
   it('#lx我的记忆 lists memories in private and only counts them in a group', async () => {
     await mem().add({ userId: '30001', content: '喜欢猫', category: 'preference' })

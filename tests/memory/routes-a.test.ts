@@ -8,7 +8,7 @@ describe('memory: variant A routes (/api/memories) and the category mapping', fu
   before(async () => { s = await startTestServer() })
   after(async () => { await s?.close() })
   beforeEach(async () => {
-    for (const u of s.lx.rt.memory.users()) await s.lx.rt.memory.clearUser(u.userId, true)
+    for (const u of s.lx.rt.need('memory').users()) await s.lx.rt.need('memory').clearUser(u.userId, true)
   })
   const a = (path: string, method = 'GET', json?: unknown): ReturnType<TestServer['api']> =>
     s.api(`/api/memories${path}`, json === undefined ? { method } : { method, json })

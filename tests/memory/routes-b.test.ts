@@ -9,7 +9,7 @@ describe('memory: variant B routes (/api/memory)', function () {
   before(async () => { s = await startTestServer({ keepData: true }) })
   after(async () => { await s?.close(); if (s) rmSync(s.dataDir, { recursive: true, force: true }) })
   beforeEach(async () => {
-    for (const u of s.lx.rt.memory.users()) await s.lx.rt.memory.clearUser(u.userId, true)
+    for (const u of s.lx.rt.need('memory').users()) await s.lx.rt.need('memory').clearUser(u.userId, true)
   })
 
   const api = (path: string, method = 'GET', json?: unknown): ReturnType<TestServer['api']> =>
@@ -81,7 +81,7 @@ describe('memory: variant B routes (/api/memory)', function () {
 
   it('GET /group/:groupId: userId/category filters, limit default 100, clamped 1-1000, invalid → 100', async () => {
     const writes = []
-    for (let i = 0; i < 105; i++) writes.push(s.lx.rt.memory.add({ userId: i % 2 ? 'ga' : 'gb', content: `fact number ${i}`, groupId: 'G1' }))
+    for (let i = 0; i < 105; i++) writes.push(s.lx.rt.need('memory').add({ userId: i % 2 ? 'ga' : 'gb', content: `fact number ${i}`, groupId: 'G1' }))
     await Promise.all(writes)
     expect((await api('/group/G1')).body.data).to.have.length(100)
     expect((await api('/group/G1?limit=abc')).body.data).to.have.length(100)
@@ -148,12 +148,12 @@ describe('memory: variant B routes (/api/memory)', function () {
     expect(soft.body.data).to.deep.equal({ success: true, id: a.id, hard: false })
     expect((await api(`/${a.id}`)).status).to.equal(404)
     expect((await api('/user/d1?format=list')).body.data.map((m: any) => m.id)).to.deep.equal([b.id])
-    expect(s.lx.rt.memory['store'].get(a.id)?.deleted).to.equal(true) // still on disk, hidden
+    expect(s.lx.rt.need('memory')['store'].get(a.id)?.deleted).to.equal(true) // still on disk, hidden
     expect((await api(`/${a.id}`, 'DELETE')).status).to.equal(404)
     expect((await api(`/${a.id}?hard=1`, 'DELETE')).status).to.equal(200)
-    expect(s.lx.rt.memory['store'].has(a.id)).to.equal(false)
+    expect(s.lx.rt.need('memory')['store'].has(a.id)).to.equal(false)
     expect((await api(`/${b.id}?hard=true`, 'DELETE')).body.data.hard).to.equal(true)
-    expect(s.lx.rt.memory['store'].has(b.id)).to.equal(false)
+    expect(s.lx.rt.need('memory')['store'].has(b.id)).to.equal(false)
   })
 
   it('DELETE /user/:userId clears the user (soft, or hard)', async () => {
@@ -164,9 +164,9 @@ describe('memory: variant B routes (/api/memory)', function () {
     expect(r.body.data).to.deep.equal({ success: true, deleted: 2 })
     expect((await api('/user/c1?format=list')).body.data).to.deep.equal([])
     expect((await api('/user/c2?format=list')).body.data).to.have.length(1)
-    expect([...s.lx.rt.memory['store'].values()].filter((m) => m.userId === 'c1')).to.have.length(2)
+    expect([...s.lx.rt.need('memory')['store'].values()].filter((m) => m.userId === 'c1')).to.have.length(2)
     await api('/user/c1?hard=true', 'DELETE')
-    expect([...s.lx.rt.memory['store'].values()].filter((m) => m.userId === 'c1')).to.have.length(0)
+    expect([...s.lx.rt.need('memory')['store'].values()].filter((m) => m.userId === 'c1')).to.have.length(0)
   })
 
   it('POST /search: query required, userId/groupId/category filters, limit default 20', async () => {
@@ -183,7 +183,7 @@ describe('memory: variant B routes (/api/memory)', function () {
     expect((await api('/search', 'POST', { query: 'guitar weekend', userId: 'q1' })).body.data[0].content).to.equal('Plays the guitar every weekend')
     expect((await api('/search', 'POST', { query: '火锅', category: 'profile' })).body.data).to.deep.equal([])
     const many = []
-    for (let i = 0; i < 30; i++) many.push(s.lx.rt.memory.add({ userId: 'q3', content: `apple pie recipe ${i}` }))
+    for (let i = 0; i < 30; i++) many.push(s.lx.rt.need('memory').add({ userId: 'q3', content: `apple pie recipe ${i}` }))
     await Promise.all(many)
     expect((await api('/search', 'POST', { query: 'apple' })).body.data).to.have.length(20)
     expect((await api('/search', 'POST', { query: 'apple', limit: 5 })).body.data).to.have.length(5)
@@ -196,12 +196,12 @@ describe('memory: variant B routes (/api/memory)', function () {
   it('POST /user/:userId/cleanup removes low-confidence, expired, too old and too short memories', async () => {
     const rt = s.lx.rt
     const now = Date.now()
-    const keep = await rt.memory.add({ userId: 'k1', content: 'Reliable fact about the user', confidence: 0.9 })
-    await rt.memory.add({ userId: 'k1', content: 'Maybe likes opera', confidence: 0.1 })
-    await rt.memory.add({ userId: 'k1', content: 'Has an exam tomorrow', expiresAt: now - 1000 })
-    await rt.memory.add({ userId: 'k1', content: 'x' })
-    const old = await rt.memory.add({ userId: 'k1', content: 'Old weak guess about music', confidence: 0.5 })
-    await rt.memory['store'].put({ ...old, updatedAt: now - 400 * 86_400_000 })
+    const keep = await rt.need('memory').add({ userId: 'k1', content: 'Reliable fact about the user', confidence: 0.9 })
+    await rt.need('memory').add({ userId: 'k1', content: 'Maybe likes opera', confidence: 0.1 })
+    await rt.need('memory').add({ userId: 'k1', content: 'Has an exam tomorrow', expiresAt: now - 1000 })
+    await rt.need('memory').add({ userId: 'k1', content: 'x' })
+    const old = await rt.need('memory').add({ userId: 'k1', content: 'Old weak guess about music', confidence: 0.5 })
+    await rt.need('memory')['store'].put({ ...old, updatedAt: now - 400 * 86_400_000 })
     const r = await api('/user/k1/cleanup', 'POST')
     expect(r.status, r.text).to.equal(200)
     expect(r.body.data).to.deep.equal({ removed: 4, remaining: 1, reasons: { lowConfidence: 1, expired: 1, tooOld: 1, tooShort: 1 } })
@@ -232,7 +232,7 @@ describe('memory: variant B routes (/api/memory)', function () {
     expect(r.body.data.results.map((x: any) => x.success)).to.deep.equal([true, false, false, true])
     expect(r.body.data.results[1].error).to.equal('content is required')
     expect(r.body.data.results[2].error).to.match(/category must be one of/)
-    expect(s.lx.rt.memory.get(r.body.data.results[3].id)?.category).to.equal('profile')
+    expect(s.lx.rt.need('memory').get(r.body.data.results[3].id)?.category).to.equal('profile')
     expect((await api('/batch', 'POST', { nope: true })).status).to.equal(400)
   })
 

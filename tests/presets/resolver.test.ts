@@ -26,8 +26,8 @@ describe('preset resolver', () => {
 
   it('uses user and group choices only when perUserPreset / perGroupPreset are on', async () => {
     const rt = s.lx.rt
-    await rt.presets.choose('users', '10001', 'companion')
-    await rt.presets.choose('groups', '777', 'translator')
+    await rt.need('presets').choose('users', '10001', 'companion')
+    await rt.need('presets').choose('groups', '777', 'translator')
     const g = scope({ groupId: '777' })
     expect((await rt.chat.presets!.resolve(g)).id).to.equal('default')
     await rt.config.update({ presets: { perGroupPreset: true } })
@@ -40,10 +40,10 @@ describe('preset resolver', () => {
 
   it('follows the configured default and a group\'s configured preset', async () => {
     const rt = s.lx.rt
-    await rt.presets.setDefault('tsundere')
+    await rt.need('presets').setDefault('tsundere')
     expect((await rt.chat.presets!.resolve(scope())).id).to.equal('tsundere')
     await rt.config.update({ groups: { 888: { preset: 'coder' } } })
     expect((await rt.chat.presets!.resolve(scope({ groupId: '888' }))).id).to.equal('coder')
-    await rt.presets.setDefault('default')
+    await rt.need('presets').setDefault('default')
   })
 })

@@ -1,6 +1,7 @@
 // lib/search: tokenizer, BM25 index, snippets.
 import { expect } from 'chai'
 import { Bm25Index } from '../../lib/search/bm25.js'
+import { append, docOf, entries, length, type Posting, remapped, tfOf } from '../../lib/search/postings.js'
 import { snippet } from '../../lib/search/snippet.js'
 import { queryTokens, tokenize } from '../../lib/search/tokenize.js'
 import { EN_DOCS, EN_QUERIES, ZH_DOCS, ZH_QUERIES } from '../knowledge/corpus.js'
@@ -94,6 +95,132 @@ describe('search: BM25 index', () => {
     await idx.addManyAsync(Array.from({ length: 1200 }, (_, i) => [i, `item ${i} ${i === 777 ? 'needle' : 'hay'}`] as [number, string]))
     expect(idx.size).to.equal(1200)
     expect(idx.search('needle').map((h) => h.id)).to.deep.equal([777])
+  })
+})
+
+describe('search: growth (partitions, exact frequencies, bounded expansion, builds)', () => {
+  const facts = ['喜欢吃火锅和辣的东西', 'likes jazz and coffee', '周末去爬山', '养了一只猫叫咪咪', 'plays guitar at night', '在成都当程序员', '咖啡要加奶', 'reads novels about cats']
+  const fill = (idx: Bm25Index<number>, partitioned: boolean): void => {
+    for (let i = 0; i < 600; i++) idx.add(i, `${facts[i % facts.length]!} ${facts[(i * 7) % facts.length]!} #${i}`, partitioned ? `u${i % 13}` : undefined)
+  }
+
+  it('a partition search gives the same ids and scores as a whole-index search filtered to that user', () => {
+    const parted = new Bm25Index<number>()
+    const flat = new Bm25Index<number>()
+    fill(parted, true)
+    fill(flat, false)
+    for (const q of ['火锅', 'jazz coffee', '猫', '成都 程序员', 'guitar 爬山', 'cats']) {
+      for (const u of [0, 5, 12]) {
+        const mine = parted.search(q, { partition: `u${u}`, limit: 1000 })
+        const reference = flat.search(q, { filter: (id) => id % 13 === u, limit: 1000 })
+        expect(mine.length, q).to.be.greaterThan(0)
+        const ranked = (hits: typeof mine): string[] => hits.map((h) => `${h.score.toFixed(9)} ${h.id}`).sort()
+        expect(ranked(mine), `${q} u${u}`).to.deep.equal(ranked(reference))
+        // best first, and the best ones equal (ties aside)
+        expect(mine[0]!.score.toFixed(9)).to.equal(reference[0]!.score.toFixed(9))
+        for (let i = 1; i < mine.length; i++) expect(mine[i - 1]!.score).to.be.at.least(mine[i]!.score)
+      }
+    }
+  })
+
+  it('removing keeps frequencies exact: scores equal a fresh index without the removed documents', () => {
+    const idx = new Bm25Index<number>()
+    fill(idx, true)
+    const fresh = new Bm25Index<number>()
+    for (let i = 0; i < 600; i++) {
+      const text = `${facts[i % facts.length]!} ${facts[(i * 7) % facts.length]!} #${i}`
+      // a partitioned document keeps its own term list: its text is not even needed
+      if (i % 5 === 0) expect(i % 10 === 0 ? idx.remove(i) : idx.remove(i, text)).to.equal(true)
+      else fresh.add(i, text, `u${i % 13}`)
+    }
+    const ranked = (hits: Array<{ id: number; score: number }>): string[] =>
+      hits.map((h) => `${h.score.toFixed(9)} ${h.id}`).sort()
+    for (const q of ['火锅', 'jazz', '猫 咪咪']) {
+      const got = ranked(idx.search(q, { limit: 1000 }))
+      expect(got.length, q).to.be.greaterThan(0)
+      expect(got, q).to.deep.equal(ranked(fresh.search(q, { limit: 1000 })))
+      expect(ranked(idx.search(q, { limit: 1000, partition: 'u3' }))).to.deep.equal(ranked(fresh.search(q, { limit: 1000, partition: 'u3' })))
+    }
+    // unpartitioned documents removed with their text: exact too
+    const flat = new Bm25Index<number>()
+    const flatFresh = new Bm25Index<number>()
+    for (let i = 0; i < 200; i++) {
+      const text = `${facts[i % facts.length]!} #${i}`
+      flat.add(i, text)
+      if (i % 3) flatFresh.add(i, text)
+    }
+    for (let i = 0; i < 200; i += 3) flat.remove(i, `${facts[i % facts.length]!} #${i}`)
+    expect(ranked(flat.search('jazz 猫', { limit: 1000 }))).to.deep.equal(ranked(flatFresh.search('jazz 猫', { limit: 1000 })))
+  })
+
+  it('a lone CJK character expands to the most frequent bigrams only, and still finds their documents', () => {
+    const idx = new Bm25Index<number>()
+    const han = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得'
+    for (let i = 0; i < 10; i++) idx.add(i, `我家的猫咪很可爱 ${i}`) // 猫咪: in 10 documents
+    for (let i = 0; i < 40; i++) idx.add(100 + i, `today ${i} 猫${han[i]!}`) // 40 rare bigrams holding 猫
+    const all = idx.search('猫', { limit: 100 }).map((h) => h.id)
+    for (let i = 0; i < 10; i++) expect(all).to.include(i) // the frequent bigram's documents are all found
+    expect(all.length).to.be.at.most(10 + 7) // 8 bigrams at most: 猫咪 and 7 of the rare ones
+    const wide = idx.search('猫', { limit: 100, maxExpansion: 1000 })
+    expect(wide).to.have.length(50) // unbounded: everything holding the character
+    expect(idx.search('猫咪', { limit: 100 })).to.have.length(10) // a bigram query is untouched
+  })
+
+  it('a search during a bulk build answers from what is indexed so far, without waiting', async () => {
+    const idx = new Bm25Index<number>()
+    const building = idx.addManyAsync(Array.from({ length: 30_000 }, (_, i) => [i, `record ${i} about ${i % 2 ? 'tea' : 'coffee'} and more words to tokenize here`] as [number, string]))
+    await new Promise<void>((resolve) => setImmediate(resolve)) // the build yielded: the loop runs
+    const partial = idx.size
+    expect(partial).to.be.greaterThan(0).and.lessThan(30_000)
+    const hits = idx.search('tea', { limit: 5 })
+    expect(hits).to.have.length(5)
+    expect(hits.every((h) => h.id < idx.size + 1000)).to.equal(true)
+    await building
+    expect(idx.size).to.equal(30_000)
+  })
+
+  it('a bulk build never holds the event loop for long (slices of a few milliseconds)', async () => {
+    const idx = new Bm25Index<number>()
+    let longest = 0
+    let ticks = 0
+    let last = performance.now()
+    const timer = setInterval(() => { const t = performance.now(); longest = Math.max(longest, t - last); last = t; ticks++ }, 1)
+    const started = performance.now()
+    await idx.addManyAsync(Array.from({ length: 20_000 }, (_, i) => [i, `第${i}条记录 喜欢喝茶 likes green tea ${i}`] as [number, string]))
+    const took = performance.now() - started
+    clearInterval(timer)
+    expect(idx.size).to.equal(20_000)
+    expect(ticks).to.be.greaterThan(Math.min(10, took / 20)) // timers ran all along the build
+    expect(longest).to.be.below(250) // generous: a busy shared machine also delays timers
+  })
+})
+
+describe('search: posting lists', () => {
+  const read = (p: Posting): Array<[number, number]> => {
+    const { list, n } = entries(p)
+    return Array.from({ length: n }, (_, i) => [docOf(list[i]!), tfOf(list[i]!)])
+  }
+
+  it('grow from a bare number to an array to a typed list, in order, tf capped at 255, huge document numbers kept', () => {
+    let p: Posting | undefined
+    const want: Array<[number, number]> = []
+    for (let d = 0; d < 5000; d++) {
+      const tf = d === 7 ? 1000 : (d % 5) + 1
+      p = append(p, d * 3, tf)
+      want.push([d * 3, Math.min(tf, 255)])
+      if (d === 0) expect(typeof p).to.equal('number')
+      if (d === 1) expect(Array.isArray(p)).to.equal(true)
+    }
+    expect(typeof p === 'object' && !Array.isArray(p)).to.equal(true) // typed beyond 2048 entries
+    p = append(p, 9_000_000, 2) // past what packs into 32 bits
+    want.push([9_000_000, 2])
+    expect(read(p!)).to.deep.equal(want)
+    expect(length(p!)).to.equal(5001)
+    const remap = new Int32Array(9_000_001).fill(-1)
+    remap[3] = 0
+    remap[9_000_000] = 1
+    expect(read(remapped(p!, remap)!)).to.deep.equal([[0, 2], [1, 2]])
+    expect(remapped(p!, new Int32Array(9_000_001).fill(-1))).to.equal(undefined)
   })
 })
 

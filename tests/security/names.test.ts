@@ -199,9 +199,9 @@ describe('security: hostile names (__proto__, constructor, prototype...)', funct
 
   it('after a restart the stored records read back with the same names, still without a prototype', async () => {
     // per-user and per-group preset choices (the bot command's store) keyed by the hostile ids
-    await s.lx.rt.presets.choose('users', '__proto__', 'tea-lover')
-    await s.lx.rt.presets.choose('groups', 'constructor', 'tea-lover')
-    expect(s.lx.rt.presets.groupChoice('toString')).to.equal(undefined)
+    await s.lx.rt.need('presets').choose('users', '__proto__', 'tea-lover')
+    await s.lx.rt.need('presets').choose('groups', 'constructor', 'tea-lover')
+    expect(s.lx.rt.need('presets').groupChoice('toString')).to.equal(undefined)
     await s.close()
     s = await startTestServer({ dataDir, keepData: true })
     const users = (await s.api('/api/stats/users?limit=100')).body.data.users.map((u: { userId: string }) => u.userId)
@@ -214,9 +214,9 @@ describe('security: hostile names (__proto__, constructor, prototype...)', funct
     expect((await s.api('/api/stats/models')).body.data.models.map((m: { model: string }) => m.model)).to.include('__proto__')
     expect((await s.api('/api/memory/users')).body.data.map((u: { userId: string }) => u.userId)).to.include('__proto__')
     expect((await s.api('/api/config/groups/constructor')).body.data.custom).to.equal(true)
-    expect(s.lx.rt.presets.userChoice('__proto__')).to.equal('tea-lover')
-    expect(s.lx.rt.presets.groupChoice('constructor')).to.equal('tea-lover')
-    expect(s.lx.rt.presets.userChoice('hasOwnProperty')).to.equal(undefined)
+    expect(s.lx.rt.need('presets').userChoice('__proto__')).to.equal('tea-lover')
+    expect(s.lx.rt.need('presets').groupChoice('constructor')).to.equal('tea-lover')
+    expect(s.lx.rt.need('presets').userChoice('hasOwnProperty')).to.equal(undefined)
     // more chat on the reloaded records
     expect((await chat({ userId: '__proto__', groupId: 'constructor' })).status).to.equal(200)
     expect((await s.api('/api/config', { method: 'PUT', json: { trigger: { prefix: '#lx-ai' } } })).status).to.equal(200)
@@ -279,7 +279,7 @@ describe('security: hostile names through the standalone host', function () {
     const priv = await p.host.sendPrivate('__proto__', '在吗')
     expect(priv.stage).to.equal('handled')
     expect(p.host.transcript.at(-1)?.text).to.include('echo: 在吗')
-    expect(p.run.rt.conversations.store.history('group:constructor:__proto__')).to.have.length(2)
+    expect(p.run.rt.need('conversations').store.history('group:constructor:__proto__')).to.have.length(2)
     expect(p.run.rt.stats.users(100).map((u) => u.userId)).to.include('__proto__')
     expectCleanPrototype()
   })

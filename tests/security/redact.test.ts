@@ -119,7 +119,7 @@ describe('redaction of stored secrets echoed by upstreams', function () {
     answers.push(chatStream.text)
 
     // an image API entry of the drawing config (drawing runs from a bot command: called in-process)
-    const image = await s.lx.rt.channels.gateway.generateImages({ prompt: 'a cat', model: 'dall-e-3', api: { name: 'image-api-img', baseUrl: fake.url, apiKey: IMAGE_KEY } }).then(() => 'no error', (err: unknown) => errorText(err))
+    const image = await s.lx.rt.need('channels').gateway.generateImages({ prompt: 'a cat', model: 'dall-e-3', api: { name: 'image-api-img', baseUrl: fake.url, apiKey: IMAGE_KEY } }).then(() => 'no error', (err: unknown) => errorText(err))
     expect(image).to.match(/received Authorization/)
     answers.push(image)
     expect(fake.requests.some((r) => r.headers.authorization === `Bearer ${IMAGE_KEY}`)).to.equal(true)

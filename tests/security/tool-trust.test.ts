@@ -46,7 +46,7 @@ describe('security: tool trust (HTTP)', function () {
   })
 
   const chat = (message: string) => s.api('/api/chat', { method: 'POST', json: { message, userId: `u${Date.now()}` } })
-  const alias = (name: string): string => s.lx.rt.toolKit.provider.aliasOf(name)
+  const alias = (name: string): string => s.lx.rt.need('tools').provider.aliasOf(name)
 
   describe('MCP servers: trust setting', () => {
     it('a new server is untrusted: its tools are dangerous; list and detail say so', async () => {
@@ -78,12 +78,12 @@ describe('security: tool trust (HTTP)', function () {
       expect(toolMessages(fake).join('\n')).to.include('not available').and.not.include('Echo: pwned')
       await s.lx.rt.config.update({ tools: { dangerousTools: [] } })
 
-      const pidBefore = s.lx.rt.mcp.pidOf('ev')
+      const pidBefore = s.lx.rt.need('mcp').pidOf('ev')
       const put = await s.api('/api/mcp/servers/ev', { method: 'PUT', json: { trust: true } })
       expect(put.status, put.text).to.equal(200)
       expect(put.body.data).to.include({ trusted: true, trust: 'trusted', status: 'connected' })
-      expect(s.lx.rt.mcp.pidOf('ev'), 'no reconnect for a trust change').to.equal(pidBefore)
-      expect(s.lx.rt.tools.get('mcp:ev:echo')?.dangerous, 'risk re-registered at once').to.equal(false)
+      expect(s.lx.rt.need('mcp').pidOf('ev'), 'no reconnect for a trust change').to.equal(pidBefore)
+      expect(s.lx.rt.need('tools').registry.get('mcp:ev:echo')?.dangerous, 'risk re-registered at once').to.equal(false)
       expect(s.lx.rt.config.get().mcp.servers.ev?.trust).to.equal(true)
 
       fake.reset()
@@ -125,15 +125,15 @@ describe('security: tool trust (HTTP)', function () {
     })
 
     it('a trust edited in the configuration (YAML, PUT /api/config) applies at once without a reconnect', async () => {
-      const pid = s.lx.rt.mcp.pidOf('ev')
-      expect(s.lx.rt.tools.get('mcp:ev:echo')?.dangerous).to.equal(true)
+      const pid = s.lx.rt.need('mcp').pidOf('ev')
+      expect(s.lx.rt.need('tools').registry.get('mcp:ev:echo')?.dangerous).to.equal(true)
       await s.lx.rt.config.update({ mcp: { servers: { ev: { trust: 'trusted' } } } })
-      for (let i = 0; i < 100 && s.lx.rt.tools.get('mcp:ev:echo')?.dangerous !== false; i++) await new Promise((r) => setTimeout(r, 20))
-      expect(s.lx.rt.tools.get('mcp:ev:echo')?.dangerous).to.equal(false)
+      for (let i = 0; i < 100 && s.lx.rt.need('tools').registry.get('mcp:ev:echo')?.dangerous !== false; i++) await new Promise((r) => setTimeout(r, 20))
+      expect(s.lx.rt.need('tools').registry.get('mcp:ev:echo')?.dangerous).to.equal(false)
       expect((await s.api('/api/mcp/servers/ev')).body.data).to.include({ trusted: true, status: 'connected' })
-      expect(s.lx.rt.mcp.pidOf('ev')).to.equal(pid)
+      expect(s.lx.rt.need('mcp').pidOf('ev')).to.equal(pid)
       await s.api('/api/mcp/servers/ev', { method: 'PUT', json: { trust: false } })
-      expect(s.lx.rt.tools.get('mcp:ev:echo')?.dangerous).to.equal(true)
+      expect(s.lx.rt.need('tools').registry.get('mcp:ev:echo')?.dangerous).to.equal(true)
     })
   })
 
@@ -182,7 +182,7 @@ describe('security: tool trust (HTTP)', function () {
       expect(r.status, r.text).to.equal(200)
       expect(r.body.data.enabled).to.equal(false)
       expect(r.body.message).to.match(/disabled/)
-      expect(s.lx.rt.tools.isEnabled('doubler')).to.equal(false)
+      expect(s.lx.rt.need('tools').registry.isEnabled('doubler')).to.equal(false)
       const t = await s.api('/api/tools/doubler/toggle', { method: 'PUT', json: { enabled: true } })
       expect(t.body.data.enabled).to.equal(true)
       expect((await s.api('/api/tools/js/doubler')).body.data.enabled).to.equal(true)
@@ -193,7 +193,7 @@ describe('security: tool trust (HTTP)', function () {
       expect((await s.api('/api/tools/js/doubler')).body.data.enabled).to.equal(false)
       const saved = await s.api('/api/tools/js/doubler', { method: 'PUT', json: { source: src, enabled: true } })
       expect(saved.body.data.enabled).to.equal(true)
-      expect(s.lx.rt.tools.isEnabled('doubler')).to.equal(true)
+      expect(s.lx.rt.need('tools').registry.isEnabled('doubler')).to.equal(true)
     })
 
     it('across the thread boundary: execute gets the arguments and the call context; module state lasts between calls', async () => {
@@ -260,7 +260,7 @@ describe('security: tool trust (approval in chat through the standalone host)', 
       trigger: { group: 'at' },
       tools: { allowDangerous: false, approvalMode: 'auto', approvalAllowSessionBypass: false }
     })
-    const view = await run.rt.mcp.add('ev', stdioEverything())
+    const view = await run.rt.need('mcp').add('ev', stdioEverything())
     expect(view).to.include({ status: 'connected', trusted: false })
   })
   beforeEach(() => { fake.reset() })
@@ -270,7 +270,7 @@ describe('security: tool trust (approval in chat through the standalone host)', 
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 
-  const echo = (): string => run.rt.toolKit.provider.aliasOf('mcp:ev:echo')
+  const echo = (): string => run.rt.need('tools').provider.aliasOf('mcp:ev:echo')
 
   async function askedId (since: number): Promise<string> {
     const entry = await host.waitForSend((e) => e.target === 'group' && e.text.includes('需要主人批准'), since)
@@ -304,7 +304,7 @@ describe('security: tool trust (approval in chat through the standalone host)', 
   })
 
   it('once the master trusts the server, the same call runs without asking', async () => {
-    await run.rt.mcp.setTrust('ev', true)
+    await run.rt.need('mcp').setTrust('ev', true)
     fake.enqueue({ toolCalls: [{ name: echo(), arguments: { message: 'trusted call' } }] }, { content: 'finished' })
     const since = host.transcript.length
     await host.sendGroup(GROUP, USER, 'please echo', { at: true })

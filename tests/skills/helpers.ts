@@ -30,8 +30,8 @@ export function fakeTool (name: string, category: string, extra: Partial<Registe
 
 export class FakeRegistry implements ToolRegistryApi {
   readonly sources = new Map<string, ToolSource>()
-  /** Disabled tools come from the configuration (`tools.disabledTools`), like the real registry. */
-  constructor (private readonly disabledTools: () => string[] = () => []) {}
+  /** Disabled tools and categories come from the configuration (`tools.disabledTools`, `tools.disabledCategories`), like the real registry. */
+  constructor (private readonly disabledTools: () => string[] = () => [], private readonly disabledCategories: () => string[] = () => []) {}
   readonly calls: Array<{ name: string; args: Record<string, unknown>; ctx: ToolCallContext }> = []
 
   addSource (source: ToolSource): void { this.sources.set(source.id, source) }
@@ -41,7 +41,10 @@ export class FakeRegistry implements ToolRegistryApi {
     const all = [...this.sources.values()].flatMap((s) => s.list())
     return opts.includeDisabled ? all : all.filter((t) => this.isEnabled(t.name))
   }
-  isEnabled (name: string): boolean { return !this.disabledTools().includes(name) }
+  isEnabled (name: string): boolean {
+    const category = [...this.sources.values()].flatMap((s) => s.list()).find((t) => t.name === name)?.category
+    return !this.disabledTools().includes(name) && !(category !== undefined && this.disabledCategories().includes(category))
+  }
   async call (name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
     this.calls.push({ name, args, ctx })
     const t = this.get(name)

@@ -5,25 +5,27 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { AppError } from '../../lib/core/errors.js'
-import type { Runtime } from '../../lib/runtime.js'
+import type { Runtime, Services } from '../../lib/runtime.js'
+import type { ToolRegistry } from '../../lib/tools/registry.js'
+import type { McpManager } from '../../lib/mcp/manager.js'
+import type { ServerView } from '../../lib/mcp/types.js'
 import { attachSkillTools, userSkillsDir } from '../../lib/skills/index.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sseClient } from '../support/sse.js'
 import { FakeRegistry, fakeTool, nextSkillEvent } from './helpers.js'
 
-type WithTools = Runtime & { tools?: unknown }
 
 describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
   let s: TestServer
-  let rt: WithTools
-  let previous: typeof rt.tools | undefined
+  let rt: Runtime
+  let previous: Services['tools'] | undefined
   let registry: FakeRegistry
 
   before(async () => {
     s = await startTestServer()
-    rt = s.lx.rt as WithTools
-    previous = rt.tools
-    registry = new FakeRegistry(() => rt.config.get().tools.disabledTools)
+    rt = s.lx.rt
+    previous = rt.withdraw('tools')
+    registry = new FakeRegistry(() => rt.config.get().tools.disabledTools, () => rt.config.get().tools.disabledCategories)
     registry.addSource({
       id: 'test',
       kind: 'builtin',
@@ -34,11 +36,13 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
         fakeTool('mcp:web:fetch', 'mcp', { source: 'mcp', server: 'web', description: 'fetch a web page' })
       ]
     })
-    rt.tools = registry
+    // the skills' side of the registry is all these routes use; the rest of the kit stays real
+    rt.provide('tools', { ...previous!, registry: registry as unknown as ToolRegistry })
     attachSkillTools(rt)
   })
   after(async () => {
-    if (previous) rt.tools = previous
+    rt.withdraw('tools')
+    if (previous) rt.provide('tools', previous)
     await s.close()
   })
 
@@ -126,7 +130,7 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
       const removed = nextSkillEvent(rt.bus, 'skill-removed', (d) => d.name === 'elsewhere')
       await rt.config.update({ skills: { dir: '' } })
       await removed
-      expect(rt.skills.get('later')).to.equal(undefined)
+      expect(rt.need('skills').get('later')).to.equal(undefined)
     })
 
     it('a relative skills.dir escaping the data folder falls back to the default folder', async () => {
@@ -151,15 +155,14 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
     })
 
     it('answers 500 on load/unload and an empty list when skills are not initialized', async () => {
-      const saved = rt.skills
-      delete (rt as Partial<Runtime>).skills
+      const saved = rt.withdraw('skills')!
       try {
         const r = await post('/load/translator')
         expect(r.status).to.equal(500)
         expect(r.body).to.include({ code: -1, message: 'Skills are not initialized' })
         expect((await post('/unload/translator')).status).to.equal(500)
         expect((await get('/loaded')).body.data).to.deep.equal({ skills: [], loaded: [] })
-      } finally { rt.skills = saved }
+      } finally { rt.provide('skills', saved) }
     })
 
     it('a loaded skill reaches the chat prompt through the contributor', async () => {
@@ -224,6 +227,29 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
       }
     })
 
+    it('presetId applies the chat\'s rule for dangerous tools (lib/tools/preset-filter.ts)', async () => {
+      const saved = rt.chat.presets
+      let allowDangerous = false
+      rt.chat.presets = {
+        resolve: async (_scope, id) => ({ id: id ?? 'default', name: 'p', systemPrompt: '', tools: { enabled: true, allowedTools: [], excludedTools: [], allowDangerous }, memory: { enabled: false, maxMemories: 0 } })
+      }
+      await rt.config.update({ tools: { dangerousTools: ['get_time'] } })
+      try {
+        const names = async (): Promise<string[]> => (await get('/tools?presetId=p1')).body.data.tools.map((t: { name: string }) => t.name)
+        expect(await names()).to.include('send_message').and.not.include('get_time')
+        const r = await post('/execute', { toolName: 'get_time', presetId: 'p1' })
+        expect(r.status).to.equal(403)
+        expect(r.body.message).to.match(/not enabled for preset p1/)
+        expect((await get('/tools/get_time/detail')).body.data.dangerous).to.equal(true)
+        allowDangerous = true
+        expect(await names()).to.include('get_time')
+        expect((await post('/execute', { toolName: 'get_time', presetId: 'p1' })).body.data.isError).to.equal(false)
+      } finally {
+        await rt.config.update({ tools: { dangerousTools: [] } })
+        if (saved) rt.chat.presets = saved; else delete rt.chat.presets
+      }
+    })
+
     it('POST /execute runs a tool as administrator and emits tool-executed', async () => {
       const ev = nextSkillEvent(rt.bus, 'tool-executed')
       const r = await post('/execute', { toolName: 'get_time', args: { tz: 'Asia/Shanghai' } })
@@ -281,6 +307,11 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
       expect(r.body.data.results.map((x: { name: string }) => x.name)).to.deep.equal(['mcp:web:fetch'])
       r = await get('/search?source=skill&limit=abc')
       expect(r.body.data.results.every((x: { type: string }) => x.type === 'skill')).to.equal(true)
+      // Words in any order match through the shared tokenizer (lib/search/tokenize.ts); full-width folds.
+      r = await get(`/search?q=${encodeURIComponent('ｔｉｍｅ current')}`)
+      expect(r.body.data.results[0].name).to.equal('get_time')
+      r = await get(`/search?q=${encodeURIComponent('当前时间')}`)
+      expect(r.body.data.results[0].name).to.equal('get_time')
     })
 
     it('GET /discover, /categories, /stats, /status', async () => {
@@ -290,10 +321,7 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
       r = await get('/categories')
       expect(r.body.data.find((c: { key: string }) => c.key === 'skills')).to.deep.equal({ key: 'skills', name: '技能', toolCount: 3, enabled: true })
       // Without the MCP domain, servers are derived from the MCP tools; with it, its figures are used.
-      const withMcp = rt as unknown as { mcp?: unknown }
-      const saved = { count: rt.providers.mcpServerCount, mcp: withMcp.mcp }
-      delete rt.providers.mcpServerCount
-      delete withMcp.mcp
+      const saved = rt.withdraw('mcp')
       try {
         r = await get('/stats')
         expect(r.body.data).to.deep.equal({ totalTools: 7, enabledTools: 7, categories: 4, mcpServers: 1 })
@@ -301,13 +329,13 @@ describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
         expect(r.body.data.servers).to.deep.equal([{ name: 'web', status: 'connected', type: 'mcp', toolsCount: 1, connectedAt: null }])
         expect(r.body.data.timestamp).to.be.a('number')
         expect(r.body.data.stats.totalTools).to.equal(7)
-        rt.providers.mcpServerCount = () => 5
-        withMcp.mcp = { list: () => [{ name: 'srv', status: 'error', type: 'stdio', toolsCount: 0, connectedAt: null, extra: 1 }] }
+        const views = [{ name: 'srv', status: 'error', type: 'stdio', toolsCount: 0, connectedAt: null, extra: 1 }] as unknown as ServerView[]
+        rt.provide('mcp', Object.assign(Object.create(saved ?? null) as McpManager, { list: () => views, count: () => 5 }))
         expect((await get('/stats')).body.data.mcpServers).to.equal(5)
         expect((await get('/status')).body.data.servers).to.deep.equal([{ name: 'srv', status: 'error', type: 'stdio', toolsCount: 0, connectedAt: null }])
       } finally {
-        if (saved.count) rt.providers.mcpServerCount = saved.count; else delete rt.providers.mcpServerCount
-        if (saved.mcp) withMcp.mcp = saved.mcp; else delete withMcp.mcp
+        rt.withdraw('mcp')
+        if (saved) rt.provide('mcp', saved)
       }
     })
 

@@ -3,7 +3,26 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startLingxi, type Lingxi } from '../../routes/index.js'
+import { startPlugin, type PluginOptions } from '../../lib/plugin.js'
+import type { Runtime } from '../../lib/runtime.js'
+import type { WebServer } from '../../routes/_http/server.js'
+
+/** The whole plugin with its web server running (a test or bench of HTTP fails when it does not). */
+export interface Lingxi {
+  rt: Runtime
+  web: WebServer
+  stop(): Promise<void>
+}
+
+export async function startLingxi (opts: PluginOptions = {}): Promise<Lingxi> {
+  const plugin = await startPlugin(opts)
+  const web = plugin.rt.need('web')
+  if (!web.server) {
+    await plugin.stop()
+    throw new Error(`The web server did not start: ${web.error}`)
+  }
+  return { rt: plugin.rt, web: web.server, stop: plugin.stop }
+}
 
 export interface TestServer {
   lx: Lingxi

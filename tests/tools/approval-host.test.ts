@@ -31,7 +31,7 @@ describe('tools: approval in chat through the standalone host', function () {
     expect(host.loadErrors.map((e) => String(e.error))).to.deep.equal([])
     const lingxi = host.module?.lingxi as { start(): Promise<Running> }
     run = await lingxi.start()
-    run.rt.toolKit.registry.addSource(fakeSource('host-test', [
+    run.rt.need('tools').registry.addSource(fakeSource('host-test', [
       fakeTool('wipe_disk', { dangerous: true, risk: 'high', execute: async () => { ran.push('wipe_disk'); return { content: [{ type: 'text', text: 'wiped' }], isError: false } } })
     ]))
   })
@@ -56,7 +56,7 @@ describe('tools: approval in chat through the standalone host', function () {
 
   it('the master approves with #lx同意 <id> and the tool runs', async () => {
     const since = host.transcript.length
-    const call: Promise<ToolResult> = run.rt.tools.call('wipe_disk', { target: '/' }, ctx())
+    const call: Promise<ToolResult> = run.rt.need('tools').registry.call('wipe_disk', { target: '/' }, ctx())
     const id = await askedId(since)
     expect(ran).to.deep.equal([])
     const res = await host.sendGroup(GROUP, MASTER, `#lx同意 ${id}`)
@@ -69,16 +69,16 @@ describe('tools: approval in chat through the standalone host', function () {
 
   it('others cannot answer; the master refuses with #lx拒绝 <id> and the tool does not run', async () => {
     const since = host.transcript.length
-    const call = run.rt.tools.call('wipe_disk', {}, ctx())
+    const call = run.rt.need('tools').registry.call('wipe_disk', {}, ctx())
     const id = await askedId(since)
     const other = await host.sendGroup(GROUP, USER, `#lx同意 ${id}`)
     expect(other.stage).to.not.equal('handled')
-    expect(run.rt.toolKit.registry.approvals.list().map((r) => r.id)).to.include(id)
+    expect(run.rt.need('tools').registry.approvals.list().map((r) => r.id)).to.include(id)
     await host.sendGroup(GROUP, MASTER, `#lx拒绝 ${id}`)
     const result = await call
     expect(result.isError).to.equal(true)
     expect(ran).to.deep.equal(['wipe_disk'])
-    const log = run.rt.toolKit.registry.log.query({ toolName: 'wipe_disk' })
+    const log = run.rt.need('tools').registry.log.query({ toolName: 'wipe_disk' })
     expect(log.logs.map((l) => l.status)).to.deep.equal(['error', 'success'])
   })
 

@@ -47,7 +47,7 @@ describe('tools: custom and script tools', function () {
       expect(r.status).to.equal(201)
       expect(r.body.data).to.include({ name: 'greet', category: 'custom' })
       expect((await api('/custom')).body.data.map((t: { name: string }) => t.name)).to.deep.equal(['greet'])
-      expect(s.lx.rt.tools.get('greet')?.source).to.equal('custom')
+      expect(s.lx.rt.need('tools').registry.get('greet')?.source).to.equal('custom')
       expect((await run('greet', { who: 'Ada' })).result.content[0].text).to.equal('Hello Ada!')
       expect(JSON.parse(readFileSync(join(s.dataDir, 'custom-tools.json'), 'utf8')).tools[0].name).to.equal('greet')
     })
@@ -86,7 +86,7 @@ describe('tools: custom and script tools', function () {
     })
     it('deletes a custom tool', async () => {
       expect((await api('/custom/greet', 'DELETE')).status).to.equal(200)
-      expect(s.lx.rt.tools.get('greet')).to.equal(undefined)
+      expect(s.lx.rt.need('tools').registry.get('greet')).to.equal(undefined)
     })
   })
 
@@ -117,7 +117,7 @@ describe('tools: custom and script tools', function () {
       writeFileSync(join(s.dataDir, 'tools', 'adder.ts'), v1.replace('args.a + args.b', 'args.a - args.b'))
       await until(async () => (await run('adder', { a: 2, b: 3 })).result.content[0].text === '-1')
       writeFileSync(join(s.dataDir, 'tools', 'hello.js'), 'module.exports = { description: "hi", execute: () => "hello" }\n')
-      await until(() => s.lx.rt.tools.get('hello') !== undefined)
+      await until(() => s.lx.rt.need('tools').registry.get('hello') !== undefined)
       expect((await run('hello')).result.content[0].text).to.equal('hello')
     })
     it('a broken script is reported, not crashing, and the old tool is gone', async () => {
@@ -125,7 +125,7 @@ describe('tools: custom and script tools', function () {
       expect(r.status).to.equal(200)
       expect(r.body.data.loaded).to.equal(false)
       expect(r.body.data.error).to.be.a('string')
-      expect(s.lx.rt.tools.get('hello')).to.equal(undefined)
+      expect(s.lx.rt.need('tools').registry.get('hello')).to.equal(undefined)
       expect((await api('/js')).body.data.find((f: { name: string }) => f.name === 'hello').error).to.be.a('string')
       const noExec = await api('/js/hello', 'PUT', { source: 'export const description = "no execute"' })
       expect(noExec.body.data.error).to.match(/execute/)
@@ -165,7 +165,7 @@ describe('tools: custom and script tools', function () {
     it('DELETE removes the file and the tool', async () => {
       expect((await api('/js/adder', 'DELETE')).status).to.equal(200)
       expect(existsSync(join(s.dataDir, 'tools', 'adder.ts'))).to.equal(false)
-      expect(s.lx.rt.tools.get('adder')).to.equal(undefined)
+      expect(s.lx.rt.need('tools').registry.get('adder')).to.equal(undefined)
       expect((await api('/js/adder', 'DELETE')).status).to.equal(404)
     })
   })

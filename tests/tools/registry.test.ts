@@ -43,7 +43,8 @@ function fakeRt (clock: Clock) {
     clock,
     config: {
       get: () => cfg,
-      update: async (p: { tools?: Partial<typeof defaults> }) => { cfg = { ...cfg, tools: { ...cfg.tools, ...p.tools } }; return { updated: [] } }
+      update: async (p: { tools?: Partial<typeof defaults> }) => { cfg = { ...cfg, tools: { ...cfg.tools, ...p.tools } }; return { updated: [] } },
+      writer: () => ({ get: () => cfg.tools, update: async (p: Partial<typeof defaults>) => rt.config.update({ tools: p }) })
     },
     log: { warn: () => {}, info: () => {}, error: () => {}, debug: () => {} },
     stats: { recordToolCall: (c: { name: string; success: boolean }) => { calls.push(c) } }
@@ -100,15 +101,15 @@ describe('tools: registry, provider and approval gate', () => {
       expect(reg.get('two')).to.not.equal(undefined)
     })
     it('per tool, per category, allow list and the global switch', async () => {
-      await reg.setEnabled('safe', false)
+      await reg.switches.setTool('safe', false)
       expect(reg.isEnabled('safe')).to.equal(false)
       expect(reg.list().map((t) => t.name)).to.not.include('safe')
       expect(reg.list({ includeDisabled: true }).map((t) => t.name)).to.include('safe')
-      await reg.setEnabled('safe', true)
-      await reg.setCategoryEnabled('system', false)
+      await reg.switches.setTool('safe', true)
+      await reg.switches.setCategory('system', false)
       expect(reg.isEnabled('wipe')).to.equal(false)
       expect(reg.isCategoryEnabled('system')).to.equal(false)
-      await reg.setCategoryEnabled('system', true)
+      await reg.switches.setCategory('system', true)
       expect(reg.isEnabled('wipe')).to.equal(true)
       await env.set({ allowedTools: ['safe'] })
       expect(reg.list().map((t) => t.name)).to.deep.equal(['safe'])
@@ -118,7 +119,7 @@ describe('tools: registry, provider and approval gate', () => {
       expect(reg.list()).to.deep.equal([])
     })
     it('a disabled or unknown tool is refused with TOOL_DISABLED / TOOL_NOT_FOUND', async () => {
-      await reg.setEnabled('safe', false)
+      await reg.switches.setTool('safe', false)
       let err: unknown
       try { await reg.call('safe', {}, ctxOf(scope())) } catch (e) { err = e }
       expect(err).to.have.property('code', 'TOOL_DISABLED')
@@ -135,7 +136,7 @@ describe('tools: registry, provider and approval gate', () => {
       expect(env.calls).to.deep.equal([{ name: 'safe', durationMs: logs[0]!.duration, success: true, userId: '20002', groupId: '300' }])
     })
     it('keeps at most 1000 log entries, newest first', async () => {
-      for (let i = 0; i < 1005; i++) reg.log.push({ ...reg.log.all()[0]!, id: String(i), toolName: 't', tool: 't', args: {}, result: { error: '' }, status: 'success', duration: 0, userId: String(i), timestamp: '' })
+      for (let i = 0; i < 1005; i++) reg.log.push({ ...reg.log.all()[0]!, id: String(i), toolName: 't', args: {}, result: { error: '' }, status: 'success', duration: 0, userId: String(i), timestamp: '' })
       expect(reg.log.size).to.equal(1000)
       expect(reg.log.all()[0]!.userId).to.equal('1004')
     })

@@ -7,7 +7,7 @@ describe('tools: HTTP routes (spec 4.5)', function () {
   let s: TestServer
   before(async () => {
     s = await startTestServer()
-    s.lx.rt.toolKit.registry.addSource(fakeSource('test-mcp', [
+    s.lx.rt.need('tools').registry.addSource(fakeSource('test-mcp', [
       fakeTool('mcp:web:fetch', { source: 'mcp', server: 'web', category: 'mcp', inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } }),
       fakeTool('rm_rf', { category: 'fake', dangerous: true, risk: 'high' }),
       fakeTool('boom', { category: 'fake', execute: async () => { throw new Error('kaboom') } })
@@ -65,10 +65,10 @@ describe('tools: HTTP routes (spec 4.5)', function () {
     it('POST /builtin/tool/toggle switches one tool; 400 on bad input; 404 on unknown tool', async () => {
       let r = await api('/builtin/tool/toggle', 'POST', { toolName: 'get_current_time', enabled: false })
       expect(r.status).to.equal(200)
-      expect(s.lx.rt.tools.isEnabled('get_current_time')).to.equal(false)
+      expect(s.lx.rt.need('tools').registry.isEnabled('get_current_time')).to.equal(false)
       expect(s.lx.rt.config.get().tools.disabledTools).to.include('get_current_time')
       r = await api('/builtin/tool/toggle', 'POST', { toolName: 'get_current_time', enabled: true })
-      expect(s.lx.rt.tools.isEnabled('get_current_time')).to.equal(true)
+      expect(s.lx.rt.need('tools').registry.isEnabled('get_current_time')).to.equal(true)
       expect((await api('/builtin/tool/toggle', 'POST', { toolName: 'get_current_time' })).status).to.equal(400)
       expect((await api('/builtin/tool/toggle', 'POST', { enabled: true })).status).to.equal(400)
       expect((await api('/builtin/tool/toggle', 'POST', { toolName: 'get_current_time', enabled: 'yes' })).status).to.equal(400)
@@ -78,10 +78,10 @@ describe('tools: HTTP routes (spec 4.5)', function () {
     it('POST /builtin/category/toggle switches a category; 400 / 404 on bad input', async () => {
       let r = await api('/builtin/category/toggle', 'POST', { category: 'time', enabled: false })
       expect(r.status).to.equal(200)
-      expect(s.lx.rt.tools.isEnabled('get_current_time')).to.equal(false)
-      expect(s.lx.rt.tools.list().some((t) => t.name === 'get_current_time')).to.equal(false)
+      expect(s.lx.rt.need('tools').registry.isEnabled('get_current_time')).to.equal(false)
+      expect(s.lx.rt.need('tools').registry.list().some((t) => t.name === 'get_current_time')).to.equal(false)
       r = await api('/builtin/category/toggle', 'POST', { category: 'time', enabled: true })
-      expect(s.lx.rt.tools.isEnabled('get_current_time')).to.equal(true)
+      expect(s.lx.rt.need('tools').registry.isEnabled('get_current_time')).to.equal(true)
       expect((await api('/builtin/category/toggle', 'POST', { category: 'time' })).status).to.equal(400)
       expect((await api('/builtin/category/toggle', 'POST', { enabled: false })).status).to.equal(400)
       expect((await api('/builtin/category/toggle', 'POST', { category: 'nope', enabled: false })).status).to.equal(404)
@@ -90,10 +90,10 @@ describe('tools: HTTP routes (spec 4.5)', function () {
     it('POST /builtin/disable-all, /builtin/enable-all, /builtin/refresh, /refresh, /reload-all', async () => {
       let r = await api('/builtin/disable-all', 'POST')
       expect(r.status).to.equal(200)
-      expect(s.lx.rt.tools.isEnabled('get_user_info')).to.equal(false)
-      expect(s.lx.rt.tools.isEnabled('mcp:web:fetch')).to.equal(true)
+      expect(s.lx.rt.need('tools').registry.isEnabled('get_user_info')).to.equal(false)
+      expect(s.lx.rt.need('tools').registry.isEnabled('mcp:web:fetch')).to.equal(true)
       r = await api('/builtin/enable-all', 'POST')
-      expect(s.lx.rt.tools.isEnabled('get_user_info')).to.equal(true)
+      expect(s.lx.rt.need('tools').registry.isEnabled('get_user_info')).to.equal(true)
       for (const p of ['/builtin/refresh', '/refresh', '/reload-all']) {
         r = await api(p, 'POST')
         expect(r.status, p).to.equal(200)
@@ -108,18 +108,16 @@ describe('tools: HTTP routes (spec 4.5)', function () {
       const names = async (): Promise<string[]> => (await api('/list')).body.data.map((t: { name: string }) => t.name)
       expect(await names()).to.include('search_memory')
       const sub = (JSON.parse(Buffer.from(s.token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub
-      await rt.memory.add({ userId: sub, content: 'likes oolong tea' })
-      await rt.memory.add({ userId: 'someone-else', content: 'likes black tea' })
+      await rt.need('memory').add({ userId: sub, content: 'likes oolong tea' })
+      await rt.need('memory').add({ userId: 'someone-else', content: 'likes black tea' })
       const f = frames((await api('/test', 'POST', { toolName: 'search_memory', arguments: { query: 'tea' } })).text)
       const text = f[1]!.json().result.content[0].text as string
       expect(text).to.include('likes oolong tea').and.not.include('likes black tea')
-      const holder = rt as unknown as Record<string, unknown>
-      const memory = holder.memory
-      delete holder.memory
+      const memory = rt.withdraw('memory')
       try {
         expect(await names()).to.not.include('search_memory')
       } finally {
-        holder.memory = memory
+        if (memory) rt.provide('memory', memory)
       }
       expect(await names()).to.include('search_memory')
     })
@@ -170,7 +168,7 @@ describe('tools: HTTP routes (spec 4.5)', function () {
       expect(first.status).to.equal('success')
       expect(new Date(first.timestamp).toISOString()).to.equal(first.timestamp)
       expect(s.lx.rt.stats.tools().find((t) => t.name === 'get_current_time')?.calls).to.be.greaterThan(0)
-      expect(s.lx.rt.providers.toolLogs?.({ limit: 10 })).to.have.length(2)
+      expect(s.lx.rt.need('tools').registry.log.query({ limit: 10 }).logs).to.have.length(2)
     })
     it('accepts variant A\'s limit/offset/tool and filters', async () => {
       let r = await api('/logs?limit=1&offset=1')
@@ -192,7 +190,7 @@ describe('tools: HTTP routes (spec 4.5)', function () {
       expect(r.body.data.totalTools).to.be.greaterThan(3)
       expect(r.body.data.mcpServers).to.equal(1)
       expect(r.body.data.bySource.mcp).to.equal(1)
-      expect(s.lx.rt.providers.toolCount?.()).to.equal(r.body.data.enabledTools)
+      expect(s.lx.rt.need('tools').registry.list().length).to.equal(r.body.data.enabledTools)
     })
   })
 

@@ -200,6 +200,18 @@ describe('logs routes', () => {
     expect((await s.api('/api/logs/tools?status=maybe')).status).to.equal(400)
   })
 
+  it('a tool log entry names its tool `toolName`; GET /api/tools/logs (both variants read it) adds `tool`', async () => {
+    const call = await s.api('/api/tools/call', { method: 'POST', json: { name: 'get_current_time', args: {} } })
+    expect(call.status, call.text).to.equal(200)
+    const spec = (await s.api('/api/logs/tools?toolName=get_current_time')).body.data.logs as Array<Record<string, unknown>>
+    expect(spec.length).to.be.greaterThan(0)
+    expect(spec[0]).to.include({ toolName: 'get_current_time', status: 'success' })
+    expect(spec[0]).to.not.have.property('tool')
+    const both = (await s.api('/api/tools/logs?tool=get_current_time')).body.data as { logs: Array<Record<string, unknown>>; total: number }
+    expect(both.total).to.be.greaterThan(0)
+    expect(both.logs[0]).to.include({ toolName: 'get_current_time', tool: 'get_current_time' })
+  })
+
   it('placeholders: list and preview substitution', async () => {
     const list = (await s.api('/api/logs/placeholders')).body.data.placeholders as Array<{ name: string }>
     expect(list.length).to.be.greaterThan(3)

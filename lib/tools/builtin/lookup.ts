@@ -1,14 +1,11 @@
 // Categories `memory` and `knowledge`: look-ups offered only when those domains run (they are
-// optional: the tools appear as soon as `rt.memory` / `rt.knowledge` expose a search function).
-import type { Runtime } from '../../runtime.js'
+// optional: the tools appear as soon as the memory / knowledge services run).
+import type { Runtime, Services } from '../../runtime.js'
 import { str, text, type BuiltinTool } from './util.js'
 
-type Search = (...args: unknown[]) => unknown
-interface Searchable { search?: Search }
-
-function searchOf (rt: Runtime, key: 'memory' | 'knowledge'): Search | undefined {
-  const svc = (rt as unknown as Record<string, Searchable | undefined>)[key]
-  return typeof svc?.search === 'function' ? svc.search.bind(svc) : undefined
+function searchOf<K extends 'memory' | 'knowledge'> (rt: Runtime, key: K): Services[K]['search'] | undefined {
+  const svc = rt.optional(key)
+  return svc?.search.bind(svc)
 }
 
 /** Which optional look-ups exist now (cheap: checked on every listing). */

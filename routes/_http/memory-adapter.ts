@@ -1,9 +1,32 @@
-// Input parsing shared by the memory routes (memory.ts = variant B, memories-a.ts = variant A): both
-// speak to the same MemoryService; category names of either vocabulary are accepted on input.
+// The memory group's adapter, shared by its two route files (routes/memory.ts = variant B,
+// routes/memories-a.ts = variant A): input parsing, and variant A's category names mapped onto the
+// domain's six (lib/memory/types.ts). Both speak to the same MemoryService; category names of either
+// vocabulary are accepted on input.
 import { z } from 'zod'
-import { badRequest } from '../lib/core/errors.js'
-import { CATEGORIES, MAX_CONTENT, normalizeCategory, type MemoryCategory, type MemoryPatch } from '../lib/memory/types.js'
-import { parseWith } from './_http/validate.js'
+import { badRequest } from '../../lib/core/errors.js'
+import { CATEGORIES, isCategory, MAX_CONTENT, type MemoryCategory, type MemoryPatch } from '../../lib/memory/types.js'
+import { parseWith } from './validate.js'
+
+// ---- variant A's category names: the adapter over the domain's six (lib/memory/types.ts) ----------
+export const A_CATEGORIES = ['basic_info', 'preferences', 'events', 'relationships', 'interests', 'custom'] as const
+export type MemoryCategoryA = typeof A_CATEGORIES[number]
+
+const A_TO_CATEGORY: Record<MemoryCategoryA, MemoryCategory> = {
+  basic_info: 'profile', preferences: 'preference', events: 'event', relationships: 'relation', interests: 'topic', custom: 'custom'
+}
+const CATEGORY_TO_A = Object.fromEntries(Object.entries(A_TO_CATEGORY).map(([a, c]) => [c, a])) as Record<MemoryCategory, MemoryCategoryA>
+
+/** The variant A name of a stored category. */
+export const toA = (c: MemoryCategory): MemoryCategoryA => CATEGORY_TO_A[c]
+/** The stored category of a variant A name. */
+export const fromA = (a: MemoryCategoryA): MemoryCategory => A_TO_CATEGORY[a]
+
+/** Either vocabulary's name (any case) to the stored category; undefined when unknown. */
+export function normalizeCategory (c: string): MemoryCategory | undefined {
+  const s = c.trim().toLowerCase()
+  if (isCategory(s)) return s
+  return Object.hasOwn(A_TO_CATEGORY, s) ? A_TO_CATEGORY[s as MemoryCategoryA] : undefined
+}
 
 const idString = z.union([z.string().trim().min(1).max(64), z.number().int().transform(String)])
 const metadata = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 10_000, 'metadata is larger than 10000 characters')

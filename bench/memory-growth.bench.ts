@@ -1,0 +1,93 @@
+// Growth bench: 1,000,000 memories of 100,000 users (about 250 MB on disk), seeded by writing
+// memories.json the way the store does. Restart to a first answered chat contributor within 1 s of
+// listening; event-loop stalls while the search index builds (proxy for status p99 < 20 ms); stats and
+// users p50 < 20 ms; one user's one-character search; RSS under 3x the data on disk.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CATEGORIES, type MemoryRecord } from '../lib/memory/types.js'
+import { startLingxi } from '../tests/support/server.js'
+import { fileMb, loopDelay, makeRng, round, rssMb, turn, writeSnapshot } from './growth-shared.js'
+import { percentile, type BenchRow } from './types.js'
+
+const COUNT = Number(process.env.LINGXI_BENCH_MEMORIES ?? 1_000_000)
+const USERS = Math.max(1, Math.floor(COUNT / 10))
+const ZH = ['喜欢', '火锅', '咖啡', '猫咪', '周末', '爬山', '上海', '北京', '成都', '程序员', '医生', '老师', '生日', '考试', '电影', '音乐', '游戏', '原神', '篮球', '女朋友', '妈妈', '工作', '加班', '旅行', '日本', '读书', '小说', '辣', '甜', '早起']
+const EN = ['likes', 'jazz', 'coffee', 'hiking', 'python', 'rust', 'guitar', 'piano', 'cat', 'dog', 'tea', 'marathon', 'chess', 'anime', 'football', 'sister', 'brother', 'exam', 'birthday', 'travel', 'japan', 'novel', 'cooking', 'garden', 'movie', 'night', 'shift', 'nurse', 'teacher', 'student']
+
+function timed<T> (fn: () => T): [T, number] { const a = performance.now(); const v = fn(); return [v, performance.now() - a] }
+async function timedAsync<T> (fn: () => Promise<T>): Promise<[T, number]> { const a = performance.now(); const v = await fn(); return [v, performance.now() - a] }
+
+export async function run (): Promise<BenchRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-memgrowth-'))
+  const rnd = makeRng(7)
+  const fact = (): string => {
+    const words: string[] = []
+    const n = 3 + Math.floor(rnd() * 6)
+    for (let i = 0; i < n; i++) words.push(rnd() < 0.5 ? ZH[Math.floor(rnd() * ZH.length)]! : EN[Math.floor(rnd() * EN.length)]!)
+    return words.join(rnd() < 0.5 ? '' : ' ') + ` #${Math.floor(rnd() * 1e6)}`
+  }
+  const now = Date.now()
+  const file = join(dataDir, 'memories.json')
+  writeSnapshot<MemoryRecord>(file, { nextId: COUNT + 1 }, COUNT, (i) => {
+    const id = i + 1
+    return {
+      id, userId: `u${id % USERS}`, content: fact(), category: CATEGORIES[id % 6]!, subType: '', confidence: 0.5 + rnd() / 2,
+      groupId: id % 3 === 0 ? `g${id % 50}` : '', metadata: {}, source: 'auto', createdAt: now - id * 1000, updatedAt: now - id * 1000
+    }
+  })
+  const diskMb = fileMb(file)
+  process.env.LINGXI_PORT = '0'
+  const env = { ...process.env, LINGXI_DATA_DIR: dataDir, LINGXI_QUIET: '1' }
+  const emptyDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-memgrowth-empty-'))
+  await (await startLingxi({ env: { ...env, LINGXI_DATA_DIR: emptyDir } })).stop()
+  rmSync(emptyDir, { recursive: true, force: true })
+
+  const t0 = performance.now()
+  const lx = await startLingxi({ env })
+  const listenMs = performance.now() - t0
+  try {
+    const mem = lx.rt.need('memory')
+    const contributor = lx.rt.chat.contributors.find((c) => c.name === 'memory')!
+    const building = loopDelay()
+    const [first, firstMs] = await timedAsync(() => contributor.contribute(turn('我周末喜欢吃火锅', 'u42')))
+    const t1 = performance.now()
+    await mem.ready()
+    const buildMs = performance.now() - t1 + firstMs
+    const stall = building.stop()
+
+    const stats: number[] = []
+    const users: number[] = []
+    const oneChar: number[] = []
+    const userSearch: number[] = []
+    for (let i = 0; i < 60; i++) {
+      stats.push(timed(() => mem.stats())[1])
+      users.push(timed(() => mem.users())[1])
+    }
+    for (let i = 0; i < 300; i++) {
+      oneChar.push((await timedAsync(() => mem.search({ query: i % 2 ? '辣' : '猫', userId: `u${(i * 37) % USERS}`, limit: 20 })))[1])
+      userSearch.push((await timedAsync(() => mem.search({ query: '周末爬山 coffee', userId: `u${(i * 53) % USERS}`, limit: 20 })))[1])
+    }
+    globalThis.gc?.()
+    const rss = rssMb()
+    const p = (a: number[]): number => round(percentile(a, 50))
+    const k = `${COUNT / 1000}k`
+    return [
+      { name: `memory-growth: ${k} memories on disk`, figure: round(diskMb), unit: 'MB', target: '(report)', pass: true },
+      { name: `memory-growth: restart until listening (${k})`, figure: round(listenMs), unit: 'ms', target: '(report)', pass: true },
+      { name: 'memory-growth: first chat contributor answered after listening', figure: round(firstMs), unit: 'ms', target: '< 1000', pass: firstMs < 1000 && first !== undefined },
+      { name: 'memory-growth: search index complete after listening', figure: round(buildMs), unit: 'ms', target: '(report)', pass: true },
+      { name: 'memory-growth: event-loop delay p99 while the index builds (status p99 proxy)', figure: round(stall.p99), unit: 'ms', target: '< 20', pass: stall.p99 < 20 },
+      { name: 'memory-growth: longest event-loop stall while the index builds', figure: round(stall.max), unit: 'ms', target: '(report: GC, other work)', pass: true },
+      { name: 'memory-growth: stats p50', figure: p(stats), unit: 'ms', target: '< 20', pass: p(stats) < 20 },
+      { name: 'memory-growth: users p50', figure: p(users), unit: 'ms', target: '< 20', pass: p(users) < 20 },
+      { name: 'memory-growth: one user, one-character search p50', figure: p(oneChar), unit: 'ms', target: '< 1', pass: p(oneChar) < 1 },
+      { name: 'memory-growth: one user, two-term search p50', figure: p(userSearch), unit: 'ms', target: '< 10', pass: p(userSearch) < 10 },
+      { name: 'memory-growth: RSS / data on disk', figure: round(rss / diskMb), unit: 'x', target: '< 3', pass: rss / diskMb < 3 },
+      { name: 'memory-growth: RSS', figure: round(rss), unit: 'MB', target: '(report)', pass: true }
+    ]
+  } finally {
+    await lx.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

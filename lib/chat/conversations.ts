@@ -1,0 +1,42 @@
+// Conversation operations both API variants share (routes/conversations.ts, routes/chat.ts): the id
+// rule, and clearing, the one owner of "forget a conversation" (its stored messages and the pipeline's
+// in-memory context).
+import { badRequest } from '../core/errors.js'
+import type { ChatPipeline } from './service.js'
+import { conversationIdOf, type ConversationStore } from './store.js'
+
+/** What a conversation id may look like (`private:<user>`, `group:<group>:<user>`, a client's own id). */
+export const CONVERSATION_ID = /^[\w:.@-]{1,200}$/
+
+/** A conversation id from input (a path parameter); 400 when malformed. */
+export function conversationIdParam (raw: string | undefined): string {
+  const id = (raw ?? '').trim()
+  if (!CONVERSATION_ID.test(id)) throw badRequest('Invalid conversation id')
+  return id
+}
+
+/** The chat domain parts clearing touches (rt.need('conversations')). */
+export interface ConversationParts { store: ConversationStore; pipeline: ChatPipeline }
+
+/** Clears one conversation; false when neither stored messages nor an in-memory context existed. */
+export async function clearConversation (c: ConversationParts, conversationId: string): Promise<boolean> {
+  const forgotten = c.pipeline.forget(conversationId)
+  const deleted = await c.store.delete(conversationId)
+  return deleted || forgotten
+}
+
+/** Clears every conversation and resets the pipeline's in-memory state; the number of stored ones removed. */
+export async function clearAllConversations (c: ConversationParts): Promise<number> {
+  const deleted = await c.store.clearAll()
+  c.pipeline.reset()
+  return deleted
+}
+
+/**
+ * Clears a user's context: the given conversation, or the user's private conversation. Clearing
+ * what does not exist is no error (the result says whether anything was there).
+ */
+export async function clearUserContext (c: ConversationParts, target: { userId?: string | undefined; conversationId?: string | undefined }): Promise<boolean> {
+  const id = target.conversationId ?? conversationIdOf(target.userId ?? '')
+  return await clearConversation(c, id)
+}

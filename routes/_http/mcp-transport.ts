@@ -1,0 +1,175 @@
+// The HTTP side of our MCP endpoint: streamable-HTTP sessions and the legacy SSE transport over the
+// raw node request and response, the API key check, and idle session expiry. Each session gets its
+// own MCP server from the protocol half (lib/mcp/endpoint.ts).
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { Clock } from '../../lib/core/clock.js'
+import { errorText } from '../../lib/core/errors.js'
+import type { PluginLogger } from '../../lib/core/logger.js'
+import type { McpEndpoint } from '../../lib/mcp/endpoint.js'
+
+// Loaded on first use, like the server half (lib/mcp/endpoint.ts): most installations never open /mcp.
+let transportSdk: Promise<{
+  SSEServerTransport: typeof import('@modelcontextprotocol/sdk/server/sse.js').SSEServerTransport
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport
+  isInitializeRequest: typeof import('@modelcontextprotocol/sdk/types.js').isInitializeRequest
+}> | undefined
+function loadTransportSdk (): NonNullable<typeof transportSdk> {
+  return (transportSdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/sse.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js')
+  ]).then(([a, b, types]) => ({ SSEServerTransport: a.SSEServerTransport, StreamableHTTPServerTransport: b.StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest })))
+}
+
+const IDLE_MS = 30 * 60_000
+const MAX_SESSIONS = 200
+
+type Session =
+  | { kind: 'streamable-http'; transport: StreamableHTTPServerTransport; server: Server; lastSeen: number }
+  | { kind: 'sse'; transport: SSEServerTransport; server: Server; lastSeen: number }
+
+type Req = IncomingMessage
+type Res = ServerResponse
+
+/** Compares an offered key with the configured one in constant time. */
+export function keyMatches (offered: string | undefined, expected: string): boolean {
+  if (!offered || !expected) return false
+  const a = createHash('sha256').update(offered).digest()
+  const b = createHash('sha256').update(expected).digest()
+  return timingSafeEqual(a, b)
+}
+
+/**
+ * Keys at least this long are taken as unguessable: a correct one passes even from an address that is
+ * rate limited for wrong keys. A shorter key is refused there too, or the difference between 429 and
+ * 200 would let an attacker keep guessing at full speed.
+ */
+export const UNGUESSABLE_KEY_LENGTH = 20
+
+/** The API key of a request: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
+export function offeredKey (headers: IncomingMessage['headers']): string | undefined {
+  const x = headers['x-api-key']
+  if (typeof x === 'string' && x) return x
+  const m = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')
+  return m?.[1]
+}
+
+export function sendJsonRpcError (res: Res, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers })
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+}
+
+export class McpSessions {
+  private readonly sessions = new Map<string, Session>()
+  private readonly sweeper: NodeJS.Timeout
+
+  constructor (private readonly o: { clock: Clock; log: PluginLogger }) {
+    this.sweeper = o.clock.setInterval(() => { void this.sweep() }, 5 * 60_000)
+    this.sweeper.unref?.()
+  }
+
+  private touch (id: string): Session | undefined {
+    const s = this.sessions.get(id)
+    if (s) s.lastSeen = this.o.clock.now()
+    return s
+  }
+
+  private async full (): Promise<boolean> {
+    if (this.sessions.size < MAX_SESSIONS) return false
+    await this.sweep()
+    return this.sessions.size >= MAX_SESSIONS
+  }
+
+  /** POST, GET and DELETE of `/mcp/` (streamable HTTP). `body` is the parsed JSON body of a POST. */
+  async handleStreamable (endpoint: McpEndpoint, req: Req, res: Res, body: unknown): Promise<void> {
+    const header = req.headers['mcp-session-id']
+    const sid = Array.isArray(header) ? header[0] : header
+    if (sid) {
+      const s = this.touch(sid)
+      if (!s || s.kind !== 'streamable-http') return sendJsonRpcError(res, 404, -32001, 'Session not found')
+      if (req.method === 'DELETE') {
+        // The SDK answers 200; the spec wants 204.
+        await this.closeSession(sid)
+        res.writeHead(204).end()
+        return
+      }
+      return s.transport.handleRequest(req, res, body)
+    }
+    if (req.method !== 'POST') return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
+    const { StreamableHTTPServerTransport, isInitializeRequest } = await loadTransportSdk()
+    if (!isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, 'Bad Request: no valid session; send initialize first')
+    if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
+    let id: string | undefined
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // Requests are answered with one JSON body (no per-call SSE stream): cheaper for both sides.
+      // Server-initiated messages still flow over the GET stream.
+      enableJsonResponse: true,
+      onsessioninitialized: (newId) => {
+        id = newId
+        this.sessions.set(newId, { kind: 'streamable-http', transport, server, lastSeen: this.o.clock.now() })
+      }
+    })
+    const server = await endpoint.createServer(() => id)
+    transport.onclose = () => { if (id) this.sessions.delete(id) }
+    await server.connect(transport)
+    await transport.handleRequest(req, res, body)
+  }
+
+  /** `GET /mcp/sse`: opens a legacy session; the first event names `messagePath`. */
+  async openSse (endpoint: McpEndpoint, res: Res, messagePath: string): Promise<void> {
+    if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
+    const { SSEServerTransport } = await loadTransportSdk()
+    const transport = new SSEServerTransport(messagePath, res)
+    const id = transport.sessionId
+    const server = await endpoint.createServer(() => id)
+    this.sessions.set(id, { kind: 'sse', transport, server, lastSeen: this.o.clock.now() })
+    transport.onclose = () => { this.sessions.delete(id) }
+    res.on('close', () => { void this.closeSession(id) })
+    await server.connect(transport)
+  }
+
+  /** `POST /mcp/message?sessionId=`. */
+  async postSse (req: Req, res: Res, sessionId: string | undefined, body: unknown): Promise<void> {
+    if (!sessionId) return sendJsonRpcError(res, 400, -32000, 'Bad Request: sessionId query parameter is required')
+    const s = this.touch(sessionId)
+    if (!s || s.kind !== 'sse') return sendJsonRpcError(res, 404, -32001, 'Session not found')
+    await s.transport.handlePostMessage(req, res, body)
+  }
+
+  private async closeSession (id: string): Promise<void> {
+    const s = this.sessions.get(id)
+    if (!s) return
+    this.sessions.delete(id)
+    try { await s.server.close() } catch (err) { this.o.log.debug(`MCP session ${id} close: ${errorText(err)}`) }
+  }
+
+  /** Closes sessions idle for 30 minutes (clients that vanished without DELETE). */
+  async sweep (): Promise<void> {
+    const limit = this.o.clock.now() - IDLE_MS
+    await Promise.all([...this.sessions].filter(([, s]) => s.lastSeen < limit).map(([id]) => this.closeSession(id)))
+  }
+
+  /** The body of GET /mcp/status. */
+  async status (endpoint: McpEndpoint, enabled: boolean): Promise<Record<string, unknown>> {
+    let sse = 0
+    for (const s of this.sessions.values()) if (s.kind === 'sse') sse++
+    return {
+      ...await endpoint.info(),
+      enabled,
+      activeSessions: this.sessions.size,
+      sessions: { streamableHttp: this.sessions.size - sse, sse },
+      transports: ['streamable-http', 'sse'],
+      endpoints: { streamableHttp: '/mcp/', sse: '/mcp/sse', message: '/mcp/message' }
+    }
+  }
+
+  async close (): Promise<void> {
+    this.o.clock.clearInterval(this.sweeper)
+    await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)))
+  }
+}

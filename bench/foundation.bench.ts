@@ -55,7 +55,7 @@ export async function run (): Promise<BenchRow[]> {
     await new Promise<void>((r) => bareServer.close(() => { r() }))
     const ratio = statusRps / bareRps
     const root = fileURLToPath(new URL('..', import.meta.url))
-    const loader = await import(pathToFileURL(join(root, 'lib/boot/load-plugin.mjs')).href) as { bundleFor(root: string): Promise<string> }
+    const loader = await import(pathToFileURL(join(root, 'boot/load-plugin.mjs')).href) as { bundleFor(root: string): Promise<string> }
     const b0 = performance.now()
     rmSync(await loader.bundleFor(root))
     await loader.bundleFor(root) // built once per version (first start after install or pull)

@@ -27,7 +27,7 @@ describe('loading without a build step', function () {
   let copy: string
   before(() => {
     copy = mkdtempSync(join(tmpdir(), 'lingxi-clone-'))
-    for (const part of ['index.js', 'index.ts', 'package.json', 'apps', 'lib', 'routes', 'config', 'resources', 'skills']) {
+    for (const part of ['index.js', 'index.ts', 'package.json', 'boot', 'apps', 'lib', 'routes', 'config', 'resources', 'skills']) {
       if (existsSync(join(repo, part))) cpSync(join(repo, part), join(copy, part), { recursive: true })
     }
     symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'))

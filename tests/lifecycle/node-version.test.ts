@@ -1,5 +1,5 @@
 // index.js refuses an unsupported Node.js in one log line before it imports anything else
-// (lib/boot/node-version.mjs); on Node 18 the plugin used to fail deep inside with
+// (boot/node-version.mjs); on Node 18 the plugin used to fail deep inside with
 // "Invalid flags supplied to RegExp constructor 'gv'".
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { MIN_NODE, nodeRefusal } from '../../lib/boot/node-version.mjs'
+import { MIN_NODE, nodeRefusal } from '../../boot/node-version.mjs'
 import { PLUGIN_ROOT } from '../support/plugin-host.js'
 
 const run = promisify(execFile)

@@ -6,7 +6,7 @@ import { copyFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Running } from '../../lib/lifecycle.js'
-import { bundleFor } from '../../lib/boot/load-plugin.mjs'
+import { bundleFor } from '../../boot/load-plugin.mjs'
 import { PLUGIN_ROOT, startPluginHost, type PluginHost } from '../support/plugin-host.js'
 
 type Lifecycle = typeof import('../../lib/lifecycle.js')

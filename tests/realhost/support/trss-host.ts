@@ -183,7 +183,7 @@ export function pluginLines (output: string): string {
 
 /**
  * Removes the bundle the plugin copy built into the shared node_modules/.cache/lingxi-plugin (named per
- * plugin folder by lib/boot/load-plugin.mjs): every run's temp folder would otherwise leave one behind.
+ * plugin folder by boot/load-plugin.mjs): every run's temp folder would otherwise leave one behind.
  */
 export function removePluginBundles (pluginDir: string): void {
   const dir = join(REPO_ROOT, 'node_modules', '.cache', 'lingxi-plugin')

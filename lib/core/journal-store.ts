@@ -401,6 +401,8 @@ export class JournalStore<R extends object, K extends string | number, M extends
 // Still one JSON document, so the older reader (Store, a whole-file parse) reads it too.
 const snapshotHead = (meta: object, covers: number): string => `{"meta":${JSON.stringify(meta)},"g":${covers},"records":[\n`
 const SNAPSHOT_TAIL = '\n]}\n'
+/** A head line longer than this is not one: the file is of another layout. */
+const MAX_HEAD_BYTES = 4 * 1024 * 1024
 
 /**
  * Reads a snapshot of the line layout into `into`, a chunk at a time; undefined (and `into` partly
@@ -413,12 +415,26 @@ async function readSnapshotLines<R, K, M> (file: string, key: (r: R) => K, into:
     if (!(await fh.stat()).isFile()) return undefined
     let head: { meta: M; g: number } | undefined
     let ended = false
-    let rest = Buffer.alloc(0)
+    // The unfinished line's pieces, joined only once its newline arrives: a long line costs its length,
+    // not its length times the number of chunks (a compact single-line file of the older layout).
+    let pending: Buffer[] = []
+    let pendingBytes = 0
     const chunk = Buffer.allocUnsafe(1024 * 1024)
     for (;;) {
       const { bytesRead } = await fh.read(chunk, 0, chunk.length, null)
       if (bytesRead === 0) break
-      const buf = rest.length ? Buffer.concat([rest, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead)
+      const read = chunk.subarray(0, bytesRead)
+      const firstNl = read.indexOf(0x0a)
+      if (firstNl === -1) {
+        pending.push(Buffer.from(read)) // a copy: `chunk` is reused by the next read
+        pendingBytes += bytesRead
+        // the head line is short: a file whose first line runs on is another layout (whole-file parse)
+        if (head === undefined && pendingBytes > MAX_HEAD_BYTES) return undefined
+        continue
+      }
+      const buf = pending.length ? Buffer.concat([...pending, read]) : read
+      pending = []
+      pendingBytes = 0
       let start = 0
       for (let nl = buf.indexOf(0x0a, start); nl !== -1; start = nl + 1, nl = buf.indexOf(0x0a, start)) {
         const line = buf.toString('utf8', start, nl)
@@ -434,9 +450,9 @@ async function readSnapshotLines<R, K, M> (file: string, key: (r: R) => K, into:
           into.set(key(rec), rec)
         }
       }
-      rest = Buffer.from(buf.subarray(start)) // a copy: `chunk` is reused by the next read
+      if (start < buf.length) { pending = [Buffer.from(buf.subarray(start))]; pendingBytes = buf.length - start } // a copy, as above
     }
-    if (rest.toString('utf8').trim() !== '') return undefined
+    if (Buffer.concat(pending).toString('utf8').trim() !== '') return undefined
     return ended ? head : undefined
   } catch { return undefined } finally { await fh.close() }
 }

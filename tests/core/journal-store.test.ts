@@ -54,6 +54,17 @@ describe('JournalStore', () => {
     await again.close()
   })
 
+  it('reads a compact one-line snapshot of the older layout (longer than a head line may be) whole', async () => {
+    const file = join(dir, 'compact.json')
+    const records = Array.from({ length: 30000 }, (_, i) => ({ id: i + 1, text: 'x'.repeat(200) }))
+    writeFileSync(file, JSON.stringify({ meta: { next: 30001 }, records })) // ~6.5 MB, no newline
+    const s = await open(file)
+    expect(s.size).to.equal(30000)
+    expect(s.get(30000)?.text).to.have.length(200)
+    expect(s.meta).to.deep.equal({ next: 30001 })
+    await s.close()
+  })
+
   it('drops a torn last line (an append that was never acked) and keeps appending after it', async () => {
     const file = join(dir, 't.json')
     const s = await open(file)

@@ -27,7 +27,7 @@ const LINES: Line[] = [
 ]
 
 /** The help text for a user (master lines only for masters), with the configured prefixes. */
-export function helpText (lang: Language, isMaster: boolean, chatPrefix: string): string {
+function helpText (lang: Language, isMaster: boolean, chatPrefix: string): string {
   const p = commandPrefix()
   const names = (l: Line): string[] => (lang === 'en' ? [l.en] : [l.zh, l.en])
   const fmt = (l: Line): string => `${names(l).map((c) => p + c).join(' / ')}  ${t(lang, l.what)}`

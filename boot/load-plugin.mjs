@@ -1,5 +1,5 @@
 // How index.js loads the TypeScript plugin. Hosts import index.js and never load .ts, and no build
-// output is committed (DECISIONS part 1). The sources are bundled once per version with esbuild into
+// output is committed (README, Install). The sources are bundled once per version with esbuild into
 // node_modules/.cache/lingxi-plugin/plugin-<hash>.mjs, where <hash> covers every source file's
 // content: a `git pull` changes the hash and the next start rebuilds (about 0.1 s). Loading one
 // bundle with Node's own loader starts much faster than compiling ~150 modules through tsx on every
@@ -77,22 +77,27 @@ export async function bundleFor (root) {
   const name = `${prefix}${sourceHash(root)}.mjs`
   const file = join(dir, name)
   if (existsSync(file)) return file
-  const { build } = await import('esbuild')
+  const { build, stop } = await import('esbuild')
   mkdirSync(dir, { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
-  await build({
-    entryPoints: [join(root, 'index.ts')],
-    outfile: tmp,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    plugins: [externals],
-    banner: { js: REQUIRE_BANNER },
-    // lib/core/paths.ts finds the plugin folder from its own location: keep that location in the bundle
-    define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'paths.ts')).href) },
-    logLevel: 'silent'
-  })
+  // esbuild keeps its service process (~86 MiB) alive after a build: stop it once the bundle is written
+  try {
+    await build({
+      entryPoints: [join(root, 'index.ts')],
+      outfile: tmp,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      plugins: [externals],
+      banner: { js: REQUIRE_BANNER },
+      // lib/core/paths.ts finds the plugin folder from its own location: keep that location in the bundle
+      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'paths.ts')).href) },
+      logLevel: 'silent'
+    })
+  } finally {
+    await stop()
+  }
   renameSync(tmp, file) // atomic: a concurrent start sees a whole bundle or none
   for (const old of readdirSync(dir)) if (old !== name && old.startsWith(prefix)) rmSync(join(dir, old), { force: true })
   return file

@@ -1,4 +1,4 @@
-// Spec 4.1 (style A): exchange a temporary login token for a session, verify, refresh, logout.
+// Authentication (docs/api.md; style A): exchange a temporary login token for a session, verify, refresh, logout.
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import type { Runtime } from '../lib/runtime.js'
 import { clearSessionCookie, sessionOf, setSessionCookie } from './_http/auth.js'
 import { A, styledRouter } from './_http/envelope.js'
 import { parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const loginBody = z.object({ token: z.string({ error: 'token is required' }).min(1, 'token is required').max(512) })
 
@@ -42,6 +43,7 @@ export function authRoutes (rt: Runtime): Router {
     rt.log.info('Dashboard login', { userId: grant.userId })
     return { token: session.token, expiresAt: session.expiresAt }
   }))
+  routeDoc(r, 'POST', '/login', { body: loginBody, summary: 'Log in with a one-time login token (from #lx面板)' })
 
   r.get('/verify', A((ctx) => {
     const s = sessionOf(ctx)

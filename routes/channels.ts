@@ -1,11 +1,13 @@
-// Spec 4.3 channel routes (style A): CRUD over the `channels` configuration section, a test request
+// Channel routes (docs/api.md; style A): CRUD over the `channels` configuration section, a test request
 // and the provider's model list. Registered before configRoutes (which owns /api/config/:section).
 import Router from '@koa/router'
 import { z } from 'zod'
+import { channelSchema } from '../lib/config/schema.js'
 import { redact } from '../lib/core/redact.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const testBody = z.object({
   model: z.string().min(1, 'model must not be empty').max(200).optional()
@@ -21,6 +23,7 @@ export function channelRoutes (rt: Runtime): Router {
     const ch = await channels().create(bodyOf(ctx))
     return reply({ name: ch.name, id: channels().idOf(ch) }, { message: `Channel ${ch.name} created` })
   }))
+  routeDoc(r, 'POST', '/', { body: channelSchema, summary: 'Create a channel' })
 
   r.get('/:name', A((ctx) => channels().view(channels().get(ctx.params.name ?? ''))))
 
@@ -28,6 +31,7 @@ export function channelRoutes (rt: Runtime): Router {
     const ch = await channels().update(ctx.params.name ?? '', bodyOf(ctx))
     return reply(channels().view(ch), { message: `Channel ${ch.name} updated` })
   }))
+  routeDoc(r, 'PUT', '/:name', { body: channelSchema.partial(), summary: 'Update a channel (masked keys sent back keep the stored ones)' })
 
   r.delete('/:name', A(async (ctx) => {
     await channels().remove(ctx.params.name ?? '')
@@ -43,6 +47,7 @@ export function channelRoutes (rt: Runtime): Router {
     // The reply of a relay may echo the key: redacted before it is cut (a cut key would escape the mask).
     return { latency: res.latencyMs, model: res.model, response: redact(res.content).slice(0, 100) }
   }))
+  routeDoc(r, 'POST', '/:name/test', { body: testBody, summary: 'Send a test request through a channel' })
 
   r.get('/:name/models', A(async (ctx) => rt.need('channels').gateway.listModels(channels().get(ctx.params.name ?? ''))))
 

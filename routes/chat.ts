@@ -1,5 +1,5 @@
-// Chat and conversations, variant A (spec 4.9, style A): send a message (JSON or SSE stream of
-// spec 6.5) and read or clear conversations. DELETE /api/conversations/:id is variant B's.
+// Chat and conversations, variant A (docs/api.md; style A): send a message (JSON or SSE stream,
+// docs/api.md Server-sent events) and read or clear conversations. DELETE /api/conversations/:id is variant B's.
 import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
@@ -11,6 +11,7 @@ import { sessionOf } from './_http/auth.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { intParam, parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const MAX_MESSAGE = 20000
 const idField = (name: string): z.ZodString => z.string().trim().max(64, `${name} is too long`).regex(/^[\w.@-]*$/, `${name} has invalid characters`)
@@ -41,6 +42,7 @@ export function chatRoutesA (rt: Runtime): Router {
     const body = parseBody(ctx, chatBody)
     return await chat().reply(scopeOf(ctx, body), body.message, body.preset ? { presetId: body.preset } : {})
   }))
+  routeDoc(r, 'POST', '/chat', { body: chatBody, summary: 'Send a chat message' })
 
   r.post('/chat/stream', A(async (ctx) => {
     // Everything that can fail before the first frame answers as JSON.
@@ -65,16 +67,18 @@ export function chatRoutesA (rt: Runtime): Router {
       sse.close()
     }
   }))
+  routeDoc(r, 'POST', '/chat/stream', { body: chatBody, summary: 'Send a chat message, answer streamed (SSE)' })
 
   r.get('/conversations', A((ctx) => {
     const q = ctx.query
     const str = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
     const userId = str(q.userId)
     const groupId = str(q.groupId)
-    const all = rt.need('conversations').store.summaries({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) })
     const offset = intParam(q.offset, 0, 0)
     const limit = intParam(q.limit, 50, 1, 1000)
-    return { conversations: all.slice(offset, offset + limit), total: all.length }
+    // from the store's recency order: one page built, nothing sorted
+    const { items, total } = rt.need('conversations').store.summaryPage({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) }, offset, limit)
+    return { conversations: items, total }
   }))
   r.get('/conversations/:id', A((ctx) => {
     const id = conversationIdParam(ctx.params.id)

@@ -1,5 +1,5 @@
-// Spec 4.3 (style A): variant 2 (nested partial, sections, reload, export/import, validate) plus
-// variant 1's `{path, value}` body on PUT /api/config, and per-group settings.
+// Configuration (docs/api.md, Groups of routes: config; style A): a nested partial, sections,
+// reload, export/import and validate, plus the older `{path, value}` body on PUT /api/config, and per-group settings.
 import Router from '@koa/router'
 import { z } from 'zod'
 import { own } from '../lib/core/dict.js'
@@ -10,6 +10,7 @@ import { isPlainObject } from '../lib/config/object-paths.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
 // A patch: no defaults, so fields left out keep their stored values.
@@ -92,6 +93,7 @@ export function configRoutes (rt: Runtime): Router {
     const { updated } = await cfg.update({ groups: { [id]: next } })
     return { ...groupView(cfg.get(), id), updated }
   }))
+  routeDoc(r, 'PUT', '/groups/:groupId', { body: groupPut, summary: 'Update one group\'s settings' })
 
   r.get('/:section', A((ctx) => maskSecrets(cfg.section(ctx.params.section ?? ''))))
 

@@ -1,12 +1,15 @@
-// Conversations and context, variant B (spec 4.9, style B): stored conversations and the in-memory
+// Conversations and context, variant B (docs/api.md, Groups of routes; style B): stored conversations and the in-memory
 // context state of the chat pipeline.
 import Router from '@koa/router'
 import { z } from 'zod'
 import { notFound } from '../lib/core/errors.js'
 import { clearAllConversations, clearConversation, clearUserContext, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
+import type { Conversation } from '../lib/chat/store.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, reply, styledRouter } from './_http/envelope.js'
+import { paged, pageParams } from './_http/paging.js'
 import { intParam, parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const userIdField = z.string().trim().min(1, 'userId must not be empty').max(64).regex(/^[\w.@-]+$/, 'userId has invalid characters')
 const clearBody = z.strictObject({
@@ -14,12 +17,21 @@ const clearBody = z.strictObject({
   conversationId: z.string().trim().regex(CONVERSATION_ID, 'conversationId is invalid').optional()
 }).refine((b) => b.userId !== undefined || b.conversationId !== undefined, { message: 'userId or conversationId is required', path: ['userId'] })
 
+const listItem = ({ messages, ...rest }: Conversation): Omit<Conversation, 'messages'> & { messageCount: number; lastMessage: string } =>
+  ({ ...rest, messageCount: messages.length, lastMessage: messages.at(-1)?.content ?? '' })
+
 export function conversationRoutesB (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api' })
   const c = () => rt.need('conversations')
 
   // Fixed paths before /:id.
-  r.get('/conversations/list', B(() => c().store.list().map(({ messages, ...rest }) => ({ ...rest, messageCount: messages.length, lastMessage: messages.at(-1)?.content ?? '' }))))
+  // the whole list (a plain array), or with `limit`/`offset` a page of it (routes/_http/paging.ts)
+  r.get('/conversations/list', B((ctx) => {
+    const p = pageParams(ctx)
+    if (!p) return c().store.list().map(listItem)
+    const { items, total } = c().store.page(p.offset, p.limit)
+    return paged(items.map(listItem), total, p)
+  }))
   r.delete('/conversations/clear-all', B(async () => {
     const deletedCount = await clearAllConversations(c())
     return { success: true, deletedCount }
@@ -42,5 +54,6 @@ export function conversationRoutesB (rt: Runtime): Router {
     await clearUserContext(c(), body)
     return reply({ success: true, message: 'Context cleared' }, { message: 'Context cleared' })
   }))
+  routeDoc(r, 'POST', '/context/clear', { body: clearBody, summary: 'Clear a conversation context' })
   return r
 }

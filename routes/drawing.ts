@@ -1,4 +1,4 @@
-// Drawing (spec 4.11, style B): image presets (builtin/custom/remote), drawing config, image API
+// Drawing (docs/api.md, image; style B): image presets (builtin/custom/remote), drawing config, image API
 // entries addressed by index (secrets masked; a masked key sent back keeps the stored one).
 import Router from '@koa/router'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import { imagePresetInput } from '../lib/drawing/types.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, created, styledRouter } from './_http/envelope.js'
 import { parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const imageConfigPut = z.strictObject({
   enabled: z.boolean(),
@@ -42,6 +43,7 @@ export function drawingRoutes (rt: Runtime): Router {
   r.get('/presets', B(() => d().all()))
   r.post('/presets/refresh', B(() => d().refreshRemote()))
   r.post('/presets/custom', B(async (ctx) => created(await d().addCustom(parseBody(ctx, imagePresetInput)))))
+  routeDoc(r, 'POST', '/presets/custom', { body: imagePresetInput, summary: 'Add a custom drawing preset' })
   r.delete('/presets/custom/:uid', B(async (ctx) => { await d().removeCustom(ctx.params.uid ?? ''); return { success: true } }))
 
   r.get('/config', B(config))
@@ -49,6 +51,7 @@ export function drawingRoutes (rt: Runtime): Router {
     await d().updateConfig(parseBody(ctx, imageConfigPut))
     return config()
   }))
+  routeDoc(r, 'PUT', '/config', { body: imageConfigPut, summary: 'Update the drawing settings' })
 
   r.get('/apis', B(() => maskSecrets(apis())))
   r.post('/apis', B(async (ctx) => {
@@ -56,6 +59,7 @@ export function drawingRoutes (rt: Runtime): Router {
     await writeApis([...apis(), entry])
     return created({ index: apis().length - 1, ...maskSecrets(entry) })
   }))
+  routeDoc(r, 'POST', '/apis', { body: apiEntry, summary: 'Add a drawing API' })
   r.put('/apis/:index', B(async (ctx) => {
     const i = index(ctx.params.index)
     const list = [...apis()]
@@ -65,6 +69,7 @@ export function drawingRoutes (rt: Runtime): Router {
     await writeApis(list)
     return { index: i, ...maskSecrets(list[i]) }
   }))
+  routeDoc(r, 'PUT', '/apis/:index', { body: apiEntry.partial(), summary: 'Update a drawing API (masked secrets kept)' })
   r.delete('/apis/:index', B(async (ctx) => {
     const i = index(ctx.params.index)
     await writeApis(apis().filter((_, j) => j !== i))

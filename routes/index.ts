@@ -1,10 +1,11 @@
 // The web part of the plugin: every group's router in order, and the web server's start as one part
-// of the composition root (lib/plugin.ts). Earlier routers win where paths overlap (DECISIONS part 2:
-// the variant named first wins).
+// of the composition root (lib/plugin.ts). Earlier routers win where paths overlap (the variant that
+// owns a path in docs/api.md, Groups of routes, comes first).
 import type Router from '@koa/router'
 import { errorText } from '../lib/core/errors.js'
 import type { Domain, Runtime } from '../lib/runtime.js'
 import { startWebServer, type WebServer } from './_http/server.js'
+import { openapiRoutes } from './_http/openapi.js'
 import { authRoutes } from './auth.js'
 import { channelRoutes } from './channels.js'
 import { configRoutes } from './config.js'
@@ -30,17 +31,18 @@ import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
 
 /** The web server when it runs, or why it does not (the bot keeps running without it). */
-export type WebState = { server: WebServer; error?: undefined } | { server?: undefined; error: string }
+type WebState = { server: WebServer; error?: undefined } | { server?: undefined; error: string }
 
 declare module '../lib/runtime.js' {
   interface Services { web: WebState }
 }
 
 export function buildRouters (rt: Runtime): Router[] {
-  // Order matters where paths overlap: the variant named first in DECISIONS part 2 comes first.
+  // Order matters where paths overlap: the variant that owns a path in docs/api.md comes first.
   return [
     mcpEndpointRoutes(rt), // first: /mcp overlaps nothing, and tool calls skip the /api routers' matching
     authRoutes(rt),
+    openapiRoutes(rt), // GET /api/openapi.json, the document of every router here
     systemRoutes(rt),
     statsRoutes(rt),
     logsRoutes(rt),
@@ -69,7 +71,7 @@ export function buildRouters (rt: Runtime): Router[] {
  * Starts the web server over every router. A server that cannot listen (the port and the next ones
  * taken, an address not available) is logged and leaves the bot running: `#lx面板` then says so.
  */
-export async function startWeb (rt: Runtime): Promise<void> {
+async function startWeb (rt: Runtime): Promise<void> {
   const routers = buildRouters(rt)
   let server: WebServer
   try {

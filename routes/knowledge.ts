@@ -1,11 +1,13 @@
-// Knowledge base (spec 4.10, style B) at /api/knowledge.
+// Knowledge base (docs/api.md, Groups of routes; style B) at /api/knowledge.
 import Router from '@koa/router'
 import { z } from 'zod'
 import { badRequest } from '../lib/core/errors.js'
 import { LIMITS } from '../lib/knowledge/types.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, created, styledRouter } from './_http/envelope.js'
+import { paged, pageParams } from './_http/paging.js'
 import { bodyOf, intParam, parseWith, requireFields } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const docFields = z.strictObject({
   title: z.string().max(LIMITS.title, `title is longer than ${LIMITS.title} characters`),
@@ -19,7 +21,13 @@ export function knowledgeRoutes (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api/knowledge' })
   const kb = () => rt.need('knowledge')
 
-  r.get('/', B(() => kb().list()))
+  // the whole list (a plain array), or with `limit`/`offset` a page of it (routes/_http/paging.ts)
+  r.get('/', B((ctx) => {
+    const p = pageParams(ctx)
+    if (!p) return kb().list()
+    const { items, total } = kb().page(p.offset, p.limit)
+    return paged(items, total, p)
+  }))
   r.get('/search', B(async (ctx) => {
     const query = qs(ctx.query.query) ?? qs(ctx.query.q)
     if (!query?.trim()) throw badRequest('query is required')
@@ -33,12 +41,14 @@ export function knowledgeRoutes (rt: Runtime): Router {
     const b = parseWith(docFields, bodyOf(ctx))
     return created(await kb().create({ title: b.title ?? '', content: b.content ?? '', ...(b.presetId !== undefined ? { presetId: b.presetId } : {}) }))
   }))
+  routeDoc(r, 'POST', '/', { body: docFields, summary: 'Add a knowledge document' })
   r.put('/:id', B(async (ctx) => {
     const body = bodyOf(ctx)
     const b = parseWith(docFields, body)
     if (Object.keys(b).length === 0) throw badRequest('Nothing to update: send title, content or presetId')
     return kb().update(ctx.params.id ?? '', b)
   }))
+  routeDoc(r, 'PUT', '/:id', { body: docFields, summary: 'Update a knowledge document' })
   r.delete('/:id', B(async (ctx) => {
     await kb().remove(ctx.params.id ?? '')
     return { success: true }

@@ -1,4 +1,5 @@
-// Spec 4.2 logs part (style A, variant 1) plus the log file list and template placeholders.
+// Logs (docs/api.md, Groups of routes: logs; style A) plus the log file list and template
+// placeholders.
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import Router from '@koa/router'
@@ -9,6 +10,7 @@ import type { Runtime } from '../lib/runtime.js'
 import { PLACEHOLDERS, renderTemplate } from '../lib/templates/placeholders.js'
 import { A, styledRouter } from './_http/envelope.js'
 import { intParam, parseBody, parseQuery } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const logsQuery = z.object({
   level: z.enum(LOG_LEVELS as ['error', 'warn', 'info', 'debug'], { error: 'level must be error, warn, info or debug' }).optional(),
@@ -43,12 +45,14 @@ export function logsRoutes (rt: Runtime): Router {
     const before = q.before === undefined ? undefined : /^\d+$/.test(q.before) ? Number(q.before) : Date.parse(q.before)
     return { logs: rt.log.query({ ...(q.level ? { level: q.level } : {}), limit: intParam(ctx.query.limit, 100, 1, 2000), ...(before !== undefined ? { before } : {}) }) }
   }))
+  routeDoc(r, 'GET', '/', { query: logsQuery, summary: 'Recent plugin log entries' })
 
   r.get('/tools', A((ctx) => {
     const q = parseQuery(ctx, toolLogsQuery)
     const limit = intParam(ctx.query.limit, 50, 1, 1000)
     return { logs: rt.optional('tools')?.registry.log.query({ ...q, limit }).logs ?? [] }
   }))
+  routeDoc(r, 'GET', '/tools', { query: toolLogsQuery, summary: 'Tool call log entries' })
 
   r.get('/errors', A((ctx) => ({ errors: rt.log.errors(intParam(ctx.query.limit, 100, 1, 500)) })))
 
@@ -73,6 +77,7 @@ export function logsRoutes (rt: Runtime): Router {
     const { template, context } = parseBody(ctx, previewBody)
     return { template, result: renderTemplate(template, context, rt.clock.now()) }
   }))
+  routeDoc(r, 'POST', '/placeholders/preview', { body: previewBody, summary: 'Render a template with placeholders' })
 
   return r
 }

@@ -1,7 +1,7 @@
-// Our own MCP endpoint at /mcp (spec 4.7 last table). Not behind the dashboard login: its own API key
+// Our own MCP endpoint at /mcp (docs/api.md, MCP endpoint). Not behind the dashboard login: its own API key
 // (config mcp.server.apiKey, `Authorization: Bearer` or `X-API-Key`, constant-time compare, wrong keys
 // rate limited per client address). While no
-// key is set it answers 503 saying how to turn it on (DECISIONS part 4). The SDK transports write
+// key is set it answers 503 saying how to turn it on. The SDK transports write
 // to the raw node response, so handlers set ctx.respond = false and pass the parsed body.
 import Router from '@koa/router'
 import type { Next, ParameterizedContext } from 'koa'

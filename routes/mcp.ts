@@ -1,6 +1,6 @@
-// MCP server management: spec 4.7 variant B at /api/mcp (style B) with variant A's connect and
-// disconnect (style A), and the /api/skills/mcp/servers* rows of spec 4.6 (B, plus A's connect,
-// disconnect and reload in style A). DECISIONS part 2.
+// MCP server management (docs/api.md, Groups of routes: mcp): variant B at /api/mcp (style B) with
+// variant A's connect and disconnect (style A), and /api/skills/mcp/servers* (B, plus A's connect,
+// disconnect and reload in style A).
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import { dict } from '../lib/core/dict.js'
@@ -62,7 +62,7 @@ function serverRoutes (rt: Runtime, r: Router): void {
   }))
 }
 
-/** Variant A's connect/disconnect (style A, spec part 3 states). */
+/** Variant A's connect/disconnect (style A; states connecting, connected, disconnected, error). */
 function connectRoutes (rt: Runtime, r: Router, withReload: boolean): void {
   r.post('/servers/:name/connect', A(async (ctx) => {
     const s = await mcpOf(rt).connect(param(ctx))

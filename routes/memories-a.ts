@@ -1,13 +1,15 @@
-// Memory, variant A (spec 4.8, style A) at /api/memories over the same store as variant B; categories
+// Memory, variant A (docs/api.md; style A) at /api/memories over the same store as variant B; categories
 // are shown with variant A's names (basic_info, preferences, events, relationships, interests, custom).
 import Router from '@koa/router'
 import { summarizeMemories } from '../lib/memory/summarize.js'
-import { CATEGORIES, CATEGORY_INFO, type MemoryRecord } from '../lib/memory/types.js'
+import { CATEGORIES, CATEGORY_INFO, type MemoryRecord, type UserEntry } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, created, styledRouter } from './_http/envelope.js'
+import { paged, pageParams } from './_http/paging.js'
 import { bodyOf, intParam, requireFields } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 import { badRequest } from '../lib/core/errors.js'
-import { A_CATEGORIES, categoryOf, fromA, memoryId, parseMemoryFields, patchOf, switchOn, toA, truthy, userIdParam } from './_http/memory-adapter.js'
+import { A_CATEGORIES, categoryOf, fromA, memoryFields, memoryId, parseMemoryFields, patchOf, switchOn, toA, truthy, userIdParam } from './_http/memory-adapter.js'
 
 const view = (r: MemoryRecord): Record<string, unknown> => ({ ...r, category: toA(r.category) })
 const qs = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
@@ -16,7 +18,14 @@ export function memoriesRoutesA (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api/memories' })
   const m = () => rt.need('memory')
 
-  r.get('/users', A(() => m().users().map((u) => ({ userId: u.userId, memoryCount: u.count }))))
+  // whole lists (plain arrays), or with `limit`/`offset` a page and its `total` (routes/_http/paging.ts)
+  r.get('/users', A((ctx) => {
+    const entry = (u: UserEntry): { userId: string; memoryCount: number } => ({ userId: u.userId, memoryCount: u.count })
+    const p = pageParams(ctx)
+    if (!p) return m().users().map(entry)
+    const { items, total } = m().usersPage(p.offset, p.limit)
+    return paged(items.map(entry), total, p)
+  }))
   r.get('/stats', A(() => {
     const s = m().stats()
     return { totalMemories: s.total, totalUsers: s.users, categories: Object.fromEntries(CATEGORIES.map((c) => [toA(c), s.byCategory[c]])) }
@@ -32,9 +41,12 @@ export function memoriesRoutesA (rt: Runtime): Router {
     const hits = await m().search({ query, ...(userId ? { userId } : {}), limit: intParam(ctx.query.limit, 20, 1, 100) })
     return hits.map((h) => ({ ...view(h), score: h.score }))
   }))
-  r.get('/user/:userId', A((ctx) => m().list({
-    userId: userIdParam(ctx.params.userId), category: categoryOf(qs(ctx.query.category)), limit: intParam(ctx.query.limit, 100, 1, 1000)
-  }).map(view)))
+  r.get('/user/:userId', A((ctx) => {
+    const all = m().list({ userId: userIdParam(ctx.params.userId), category: categoryOf(qs(ctx.query.category)) })
+    const p = pageParams(ctx, 100, 1000)
+    if (!p) return all.slice(0, 100).map(view)
+    return paged(all.slice(p.offset, p.offset + p.limit).map(view), all.length, p)
+  }))
   r.post('/user/:userId/summarize', A(async (ctx) => {
     const b = bodyOf(ctx) as Record<string, unknown>
     return summarizeMemories(m(), rt.chat.models, userIdParam(ctx.params.userId), { useLLM: switchOn(b.useLLM), cleanup: switchOn(b.cleanup) })
@@ -49,6 +61,7 @@ export function memoriesRoutesA (rt: Runtime): Router {
       ...(f.metadata !== undefined ? { metadata: f.metadata } : {})
     })))
   }))
+  routeDoc(r, 'POST', '/user/:userId', { body: memoryFields, summary: 'Add a memory for a user' })
   r.delete('/user/:userId', A(async (ctx) => ({ deleted: await m().clearUser(userIdParam(ctx.params.userId), truthy(ctx.query.hard)) })))
   r.put('/:id', A(async (ctx) => view(await m().update(memoryId(ctx.params.id), patchOf(bodyOf(ctx))))))
   r.delete('/:id', A(async (ctx) => {

@@ -1,4 +1,4 @@
-// Memory, variant B (spec 4.8, style B) at /api/memory. Numeric `:id` paths are always primary keys;
+// Memory, variant B (docs/api.md; style B) at /api/memory. Numeric `:id` paths are always primary keys;
 // a user's memories live under /user/:userId.
 import Router from '@koa/router'
 import { dict, type Dict } from '../lib/core/dict.js'
@@ -8,9 +8,11 @@ import { badRequest } from '../lib/core/errors.js'
 import { summarizeMemories } from '../lib/memory/summarize.js'
 import { CATEGORIES, CATEGORY_INFO, type MemoryRecord } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
-import { B, created, styledRouter } from './_http/envelope.js'
+import { B, created, reply, styledRouter } from './_http/envelope.js'
+import { paged, pageParams } from './_http/paging.js'
 import { bodyOf, intParam, parseWith, requireFields } from './_http/validate.js'
-import { categoryOf, memoryId, parseMemoryFields, patchOf, switchOn, toA, truthy, userIdParam } from './_http/memory-adapter.js'
+import { routeDoc } from './_http/route-docs.js'
+import { categoryOf, memoryFields, memoryId, parseMemoryFields, patchOf, switchOn, toA, truthy, userIdParam } from './_http/memory-adapter.js'
 
 const searchBody = z.looseObject({
   query: z.string().max(1000),
@@ -40,30 +42,45 @@ function shaped (ctx: Context, records: MemoryRecord[]): unknown {
 
 const qs = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
 
+/** A user's records (newest first, at most `limit`, default 1000), shaped; with `offset` or `limit` the envelope adds the paging figures. */
+function userPage (ctx: Context, records: MemoryRecord[]): unknown {
+  const p = pageParams(ctx, 1000, 10000)
+  if (!p) return shaped(ctx, records.slice(0, 1000))
+  return reply(shaped(ctx, records.slice(p.offset, p.offset + p.limit)), { extra: { total: records.length, limit: p.limit, offset: p.offset } })
+}
+
 export function memoryRoutes (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api/memory' })
   const m = () => rt.need('memory')
 
-  r.get('/users', B(() => m().users()))
+  // whole lists (plain arrays), or with `limit`/`offset` a page and its `total` (routes/_http/paging.ts)
+  r.get('/users', B((ctx) => {
+    const p = pageParams(ctx)
+    if (!p) return m().users()
+    const { items, total } = m().usersPage(p.offset, p.limit)
+    return paged(items, total, p)
+  }))
   r.get('/stats', B(() => m().stats()))
   r.get('/categories', B(() => CATEGORIES.map((id) => ({ id, ...CATEGORY_INFO[id], aliases: [toA(id)] }))))
 
   r.get('/user/:userId/stats', B((ctx) => m().userStats(userIdParam(ctx.params.userId))))
-  r.get('/user/:userId/group/:groupId', B((ctx) => shaped(ctx, m().list({
-    userId: userIdParam(ctx.params.userId), groupId: ctx.params.groupId ?? '', category: categoryOf(qs(ctx.query.category)), limit: intParam(ctx.query.limit, 1000, 1, 10000)
+  r.get('/user/:userId/group/:groupId', B((ctx) => userPage(ctx, m().list({
+    userId: userIdParam(ctx.params.userId), groupId: ctx.params.groupId ?? '', category: categoryOf(qs(ctx.query.category))
   }))))
-  r.get('/user/:userId', B((ctx) => shaped(ctx, m().list({
+  r.get('/user/:userId', B((ctx) => userPage(ctx, m().list({
     userId: userIdParam(ctx.params.userId),
     ...(qs(ctx.query.groupId) !== undefined ? { groupId: qs(ctx.query.groupId) } : {}),
-    category: categoryOf(qs(ctx.query.category)),
-    limit: intParam(ctx.query.limit, 1000, 1, 10000)
+    category: categoryOf(qs(ctx.query.category))
   }))))
-  r.get('/group/:groupId', B((ctx) => m().list({
-    groupId: ctx.params.groupId ?? '',
-    ...(qs(ctx.query.userId) !== undefined ? { userId: qs(ctx.query.userId) } : {}),
-    category: categoryOf(qs(ctx.query.category)),
-    limit: intParam(ctx.query.limit, 100, 1, 1000)
-  })))
+  r.get('/group/:groupId', B((ctx) => {
+    const all = m().list({
+      groupId: ctx.params.groupId ?? '',
+      ...(qs(ctx.query.userId) !== undefined ? { userId: qs(ctx.query.userId) } : {}),
+      category: categoryOf(qs(ctx.query.category))
+    })
+    const p = pageParams(ctx, 100, 1000)
+    return p ? paged(all.slice(p.offset, p.offset + p.limit), all.length, p) : all.slice(0, 100)
+  }))
 
   r.post('/search', B(async (ctx) => {
     requireFields(bodyOf(ctx), ['query'])
@@ -76,6 +93,7 @@ export function memoryRoutes (rt: Runtime): Router {
       limit: intParam(b.limit, 20, 1, 100)
     })
   }))
+  routeDoc(r, 'POST', '/search', { body: searchBody, summary: 'Search memories' })
 
   r.post('/user/:userId/cleanup', B(async (ctx) => m().cleanup(userIdParam(ctx.params.userId))))
   r.post('/user/:userId/summarize', B(async (ctx) => {
@@ -85,6 +103,7 @@ export function memoryRoutes (rt: Runtime): Router {
       useLLM: switchOn(b.useLLM), cleanup: switchOn(b.cleanup), ...(b.groupId !== undefined ? { groupId: b.groupId } : {}), ...(b.model ? { model: b.model } : {})
     })
   }))
+  routeDoc(r, 'POST', '/user/:userId/summarize', { body: summarizeBody, summary: 'Summarize a user\'s memories' })
   r.post('/user/:userId', B(async (ctx) => {
     const userId = userIdParam(ctx.params.userId)
     requireFields(bodyOf(ctx), ['content'])
@@ -96,6 +115,7 @@ export function memoryRoutes (rt: Runtime): Router {
       ...(f.expiresAt !== undefined ? { expiresAt: f.expiresAt } : {})
     })
   }))
+  routeDoc(r, 'POST', '/user/:userId', { body: memoryFields, summary: 'Add a memory for a user' })
   r.post('/batch', B(async (ctx) => {
     const body = bodyOf(ctx)
     const items = Array.isArray(body) ? body : (body as { memories?: unknown }).memories
@@ -127,6 +147,7 @@ export function memoryRoutes (rt: Runtime): Router {
       source: 'manual', confidence: 0.9, ...(f.metadata !== undefined ? { metadata: f.metadata } : {})
     }))
   }))
+  routeDoc(r, 'POST', '/', { body: memoryFields, summary: 'Add a memory' })
 
   r.delete('/user/:userId', B(async (ctx) => {
     const deleted = await m().clearUser(userIdParam(ctx.params.userId), truthy(ctx.query.hard))

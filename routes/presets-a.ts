@@ -1,4 +1,4 @@
-// Presets, variant A (style A) at /api/presets (spec 4.4): list/get/create/update/delete, copy,
+// Presets, variant A (style A) at /api/presets (docs/api.md, Groups of routes): list/get/create/update/delete, copy,
 // set-default, YAML export (download) and import (multipart upload, or a raw YAML body).
 import { readFile, rm } from 'node:fs/promises'
 import Router from '@koa/router'
@@ -8,6 +8,7 @@ import { AppError } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, created, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseQuery } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const listQuery = z.object({
   type: z.enum(['system', 'user', 'all']).default('all'),
@@ -49,6 +50,7 @@ export function presetRoutesA (rt: Runtime): Router {
       .filter((x) => !s || [x.id, x.name, x.description, x.category].some((f) => f.toLowerCase().includes(s)))
     return { presets }
   }))
+  routeDoc(r, 'GET', '/', { query: listQuery, summary: 'List presets' })
 
   r.post('/import', A(async (ctx) => {
     const { text, overwrite } = await importInput(ctx)

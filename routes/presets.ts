@@ -1,4 +1,4 @@
-// Presets, variant B (style B): /api/preset/... and /api/presets/config|builtin|categories (spec 4.4),
+// Presets, variant B (style B): /api/preset/... and /api/presets/config|builtin|categories (docs/api.md),
 // plus GET /api/config/presets (style A, {id,name,description} for the dashboard's pickers).
 import Router from '@koa/router'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
 import { A, B, created, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody, parseQuery } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const promptQuery = z.object({
   userId: z.string().max(64).optional(),
@@ -46,6 +47,7 @@ export function presetRoutesB (rt: Runtime): Router[] {
     const scope = { ...q, userId: q.userId ?? s?.sub ?? '' }
     return { prompt: renderPrompt(preset.systemPrompt, scope, rt.config.get().language === 'en' ? 'Lingxi' : '灵犀', rt.clock.now(), preset.name) }
   }))
+  routeDoc(r, 'GET', '/:id/prompt', { query: promptQuery, summary: 'The system prompt a preset builds' })
 
   const c = styledRouter('B', { prefix: '/api/presets' })
   const view = (): z.output<typeof presetsConfig> => ({ ...rt.config.get().presets })
@@ -54,6 +56,7 @@ export function presetRoutesB (rt: Runtime): Router[] {
     await p().updateSettings(parseBody(ctx, presetsConfig))
     return view()
   }))
+  routeDoc(c, 'PUT', '/config', { body: presetsConfig, summary: 'Update the preset settings' })
   c.get('/builtin', B(() => p().builtins()))
   c.get('/categories', B(() => CATEGORIES.map((cat) => ({ ...cat, count: p().list().filter((x) => x.category === cat.id).length }))))
 

@@ -1,4 +1,4 @@
-// Spec 4.6 variant B, the tool side of /api/skills: listing, search, discovery, recommendation,
+// Skills variant B (docs/api.md), the tool side of /api/skills: listing, search, discovery, recommendation,
 // execution and switches. Each handler parses and calls lib/skills (tool-admin.ts, search.ts); the
 // switches write through the tools domain (lib/tools/switches.ts). Mounted after skills.ts.
 import type Router from '@koa/router'
@@ -11,6 +11,7 @@ import { requireToolAdmin, toolAdminOf } from '../lib/skills/tool-admin.js'
 import { sessionOf } from './_http/auth.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { intParam, parseBody, parseQuery } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const enabledBody = z.object({ enabled: z.boolean({ error: 'enabled must be a boolean' }) }, { error: 'body must be a JSON object' })
 const argsSchema = z.record(z.string(), z.unknown(), { error: 'args must be an object' }).default({})
@@ -48,6 +49,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     const tools = await admin.listEnabled(sessionOf(ctx), { includeBuiltin: q.includeBuiltin === 'true', includeMcp: q.includeMcp === 'true', presetId: q.presetId })
     return { count: tools.length, tools }
   }))
+  routeDoc(r, 'GET', '/tools', { query: toolsQuery, summary: 'List tools' })
 
   r.get('/tools/by-source', B(() => {
     const group = () => ({ count: 0, tools: [] as Array<{ name: string; description: string }> })
@@ -65,11 +67,13 @@ export function skillToolRoutes (rt: Runtime): Router {
     const result = await requireToolAdmin(rt).execute(sessionOf(ctx), body.toolName, body.args, body.presetId)
     return { content: result.content, isError: result.isError }
   }))
+  routeDoc(r, 'POST', '/execute', { body: executeBody, summary: 'Run a tool' })
 
   r.post('/execute/batch', B(async (ctx) => {
     const body = parseBody(ctx, batchBody)
     return requireToolAdmin(rt).executeBatch(sessionOf(ctx), body.calls)
   }))
+  routeDoc(r, 'POST', '/execute/batch', { body: batchBody, summary: 'Run several tools' })
 
   r.get('/search', B((ctx) => searchSkillsAndTools(toolAdminOf(rt), rt.need('skills'), {
     q: typeof ctx.query.q === 'string' ? ctx.query.q.trim() : '',
@@ -101,6 +105,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     const body = parseBody(ctx, recommendBody)
     return recommend(toolAdminOf(rt), rt.need('skills'), body.context, body.limit)
   }))
+  routeDoc(r, 'POST', '/recommend', { body: recommendBody, summary: 'Recommend tools for a text' })
 
   r.get('/categories', B(() => (toolAdminOf(rt)?.categories() ?? []).map(({ key, name, toolCount, enabled }) => ({ key, name, toolCount, enabled }))))
 
@@ -110,6 +115,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     await requireToolAdmin(rt).setCategory(key, enabled)
     return { category: key, enabled }
   }))
+  routeDoc(r, 'POST', '/categories/:key/toggle', { body: enabledBody, summary: 'Switch a tool category on or off' })
 
   r.post('/tools/:name/toggle', B(async (ctx) => {
     const { enabled } = parseBody(ctx, enabledBody)
@@ -117,6 +123,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     await requireToolAdmin(rt).setTool(name, enabled)
     return { tool: name, name, enabled }
   }))
+  routeDoc(r, 'POST', '/tools/:name/toggle', { body: enabledBody, summary: 'Switch a tool on or off' })
 
   r.post('/enable-all', B(async () => requireToolAdmin(rt).setAll(true)))
   r.post('/disable-all', B(async () => requireToolAdmin(rt).setAll(false)))

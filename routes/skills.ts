@@ -1,4 +1,4 @@
-// Spec 4.6 (skills): variant B at /api/skills (style B) with the live stream of 6.2, plus variant A's
+// Skills (docs/api.md, Groups of routes): variant B at /api/skills (style B) with the live stream, plus variant A's
 // POST /toggle-category and /toggle-tool (style A). The tool-side routes are in skills-tools.ts
 // (mounted after this router by routes/index.ts);
 // /api/skills/mcp/servers* belong to the MCP routes.
@@ -13,11 +13,12 @@ import { requireToolAdmin, toolAdminOf } from '../lib/skills/tool-admin.js'
 import { A, B, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { parseBody, parseWith } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
-export const HEARTBEAT_MS = 30_000
+const HEARTBEAT_MS = 30_000
 
 
-/** The seven context fields of spec 2.12 that POST /context-config may change. */
+/** The seven context fields of a skill that POST /context-config may change. */
 const contextFields = z.object({
   maxTokens: z.number({ error: 'maxTokens must be a number' }).int('maxTokens must be an integer').min(0, 'maxTokens must be >= 0'),
   maxMessages: z.number({ error: 'maxMessages must be a number' }).int('maxMessages must be an integer').min(1, 'maxMessages must be >= 1').max(1000, 'maxMessages must be <= 1000'),
@@ -39,7 +40,7 @@ const toggleToolBody = z.object({
   enabled: z.boolean({ error: 'enabled must be a boolean' })
 }, { error: 'body must be a JSON object' })
 
-/** The service, or a 500 when the skills domain did not start (spec 7.2). */
+/** The service, or a 500 when the skills domain did not start. */
 function skillsOf (rt: Runtime): SkillService {
   const s = rt.optional('skills')
   if (!s) throw new AppError('INTERNAL_ERROR', 'Skills are not initialized')
@@ -96,6 +97,7 @@ export function skillsRoutes (rt: Runtime): Router {
     if (Object.keys(fields).length > 0) await updateContextSettings(rt.config, fields)
     return reply(fields, { message: 'Context config updated' })
   }))
+  routeDoc(r, 'POST', '/context-config', { body: contextFields.partial(), summary: 'Update the context settings' })
 
   r.get('/loaded', B(() => {
     const skills = rt.optional('skills')
@@ -125,11 +127,13 @@ export function skillsRoutes (rt: Runtime): Router {
     await requireToolAdmin(rt).setCategory(body.category, body.enabled)
     return { category: body.category, enabled: body.enabled }
   }))
+  routeDoc(r, 'POST', '/toggle-category', { body: toggleCategoryBody, summary: 'Switch a tool category on or off' })
   r.post('/toggle-tool', A(async (ctx) => {
     const body = parseBody(ctx, toggleToolBody)
     await requireToolAdmin(rt).setTool(body.toolName, body.enabled)
     return { toolName: body.toolName, enabled: body.enabled }
   }))
+  routeDoc(r, 'POST', '/toggle-tool', { body: toggleToolBody, summary: 'Switch a tool on or off' })
 
   return r
 }

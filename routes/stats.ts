@@ -1,9 +1,10 @@
-// Spec 4.2 statistics part (style A), read from the daily rollups of the stats store.
+// Statistics (docs/api.md, Groups of routes: stats; style A), read from the daily rollups of the stats store.
 import Router from '@koa/router'
 import { z } from 'zod'
 import type { Runtime } from '../lib/runtime.js'
 import { A, styledRouter } from './_http/envelope.js'
 import { intParam, parseQuery } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const summaryQuery = z.object({
   period: z.enum(['day', 'week', 'month', 'all'], { error: 'period must be day, week, month or all' }).default('all'),
@@ -18,12 +19,14 @@ export function statsRoutes (rt: Runtime): Router {
     const q = parseQuery(ctx, summaryQuery)
     return rt.stats.summary(q.period, q.groupId)
   }))
+  routeDoc(r, 'GET', '/', { query: summaryQuery, summary: 'Usage summary' })
   r.get('/models', A(() => ({ models: rt.stats.models() })))
   r.get('/tools', A(() => ({ tools: rt.stats.tools() })))
   r.get('/users', A((ctx) => {
     const { sort } = parseQuery(ctx, usersQuery)
     return { users: rt.stats.users(intParam(ctx.query.limit, 20, 1, 500), sort) }
   }))
+  routeDoc(r, 'GET', '/users', { query: usersQuery, summary: 'Usage per user' })
   r.get('/groups', A((ctx) => ({ groups: rt.stats.groups(intParam(ctx.query.limit, 20, 1, 500)) })))
   r.get('/channels', A(() => {
     const recorded = new Map(rt.stats.channels().map((c) => [c.id, c]))

@@ -1,4 +1,4 @@
-// Spec 4.2 system part (style A): status, info, health (public) and the live event stream.
+// System (docs/api.md, Groups of routes: system; style A): status, info, health (public) and the live event stream.
 import Router from '@koa/router'
 import type { LogEntry } from '../lib/core/event-bus.js'
 import type { Runtime } from '../lib/runtime.js'

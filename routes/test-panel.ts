@@ -1,4 +1,4 @@
-// Spec 4.12 test panel (style B): batch test and quick test as SSE (frames of spec 6.3), soft stop,
+// Test panel (style B): batch test and quick test as SSE (frames: docs/api.md, Server-sent events), soft stop,
 // active tests and the last results per channel. The logic lives in lib/channels/batch-test.ts.
 import Router from '@koa/router'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import type { Runtime } from '../lib/runtime.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const channelId = z.string({ error: 'channelId is required' }).trim().min(1, 'channelId is required').max(100)
 
@@ -45,8 +46,10 @@ export function testPanelRoutes (rt: Runtime): Router {
     })
     sse.close()
   }))
+  routeDoc(r, 'POST', '/batch-test', { body: batchBody, summary: 'Start a batch test (SSE progress)' })
 
   r.post('/batch-test-stop', B((ctx) => tests().stop(parseBody(ctx, stopBody).testId)))
+  routeDoc(r, 'POST', '/batch-test-stop', { body: stopBody, summary: 'Stop a batch test' })
 
   r.get('/active-tests', B(() => tests().active()))
 
@@ -59,6 +62,7 @@ export function testPanelRoutes (rt: Runtime): Router {
     await tests().quick(ch, model, body.message, (event, data) => { sse.send(event, redactDeep(data)) })
     sse.close()
   }))
+  routeDoc(r, 'POST', '/quick-test', { body: quickBody, summary: 'One test request' })
 
   r.get('/channel-models/:id', B((ctx) => tests().channelModels(ctx.params.id ?? '')))
 

@@ -1,4 +1,4 @@
-// Spec 4.5 variant A (style A, DECISIONS part 2): GET /api/tools, GET /api/tools/:name, the toggles
+// Tools variant A (style A, docs/api.md, Groups of routes): GET /api/tools, GET /api/tools/:name, the toggles
 // and POST /api/tools/call; plus variant B's deprecated endpoints (style B, `deprecated: true`).
 import type Router from '@koa/router'
 import { dict } from '../lib/core/dict.js'
@@ -11,6 +11,7 @@ import { argsField, enabledField, toolsConfigPatch } from '../lib/tools/schemas.
 import { apiContext, checkArgs, toolView } from '../lib/tools/views.js'
 import { sessionOf } from './_http/auth.js'
 import { parseBody } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const toggleBody = z.object({ enabled: enabledField }, { error: 'body must be a JSON object' })
 const optionalToggle = z.object({ enabled: enabledField.optional() }, { error: 'body must be a JSON object' })
@@ -30,6 +31,7 @@ export function toolRoutesA (rt: Runtime): Router {
   // Deprecated (variant B): registered before /:name, which would take GET /enabled.
   r.get('/enabled', B(() => reply({ ...sw().config }, { extra: deprecated('GET /api/tools/builtin/config') })))
   r.put('/enabled', B(async (ctx) => reply({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) }, { message: 'Configuration saved', extra: deprecated('PUT /api/tools/builtin/config') })))
+  routeDoc(r, 'PUT', '/enabled', { body: toolsConfigPatch, summary: 'Update the tools settings (deprecated)' })
   r.post('/toggle/:name', B(async (ctx) => {
     const name = ctx.params.name ?? ''
     if (!reg().get(name)) throw notFound(`Tool ${name} does not exist`, 'TOOL_NOT_FOUND')
@@ -37,6 +39,7 @@ export function toolRoutesA (rt: Runtime): Router {
     await sw().setTool(name, enabled ?? !reg().isEnabled(name))
     return reply({ toolName: name, enabled: reg().isEnabled(name) }, { extra: deprecated('POST /api/tools/builtin/tool/toggle') })
   }))
+  routeDoc(r, 'POST', '/toggle/:name', { body: optionalToggle, summary: 'Switch a tool on or off (deprecated)' })
 
   r.get('/', A(() => {
     const categories = dict<{ name: string; enabled: boolean }>() // keys: tool categories (scripts choose theirs)
@@ -58,12 +61,14 @@ export function toolRoutesA (rt: Runtime): Router {
     }
     return { result, duration }
   }))
+  routeDoc(r, 'POST', '/call', { body: callBody, summary: 'Call a tool' })
   r.put('/category/:category/toggle', A(async (ctx) => {
     const category = ctx.params.category ?? ''
     const { enabled } = parseBody(ctx, toggleBody)
     const toolCount = await sw().setCategory(category, enabled)
     return { category, enabled: reg().isCategoryEnabled(category), toolCount }
   }))
+  routeDoc(r, 'PUT', '/category/:category/toggle', { body: toggleBody, summary: 'Switch a tool category on or off' })
   r.get('/:name', A((ctx) => {
     const t = reg().get(ctx.params.name ?? '')
     if (!t) throw new AppError('TOOL_NOT_FOUND', `Tool ${ctx.params.name} does not exist`)
@@ -76,5 +81,6 @@ export function toolRoutesA (rt: Runtime): Router {
     await sw().setTool(name, enabled)
     return { name, enabled: reg().isEnabled(name) }
   }))
+  routeDoc(r, 'PUT', '/:name/toggle', { body: toggleBody, summary: 'Switch a tool on or off' })
   return r
 }

@@ -1,4 +1,4 @@
-// Spec 4.5 variant B: custom tools (`/api/tools/custom`, JSON configurations) and script tools
+// Tools variant B (docs/api.md): custom tools (`/api/tools/custom`, JSON configurations) and script tools
 // (`/api/tools/js`, source files in <data>/tools, hot-reloaded). Style B.
 import type Router from '@koa/router'
 import { z } from 'zod'
@@ -10,6 +10,7 @@ import { toolKitOf } from '../lib/tools/index.js'
 import { parseScriptName } from '../lib/tools/scripts.js'
 import { B, created, reply, styledRouter } from './_http/envelope.js'
 import { parseBody, parseWith } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const MAX_SOURCE = 256 * 1024
 const source = z.string({ error: 'source is required' }).max(MAX_SOURCE, `source must be at most ${MAX_SOURCE} bytes`)
@@ -31,7 +32,7 @@ const updateScript = z.object({
 
 const OFF_NOTE = 'disabled: not offered to chat until the master enables it'
 
-/** Header values are secrets (DECISIONS part 4): masked when read. */
+/** Header values are secrets (README, "Security model"): masked when read. */
 const masked = (t: StoredCustomTool): StoredCustomTool =>
   t.action.type === 'http' ? { ...t, action: { ...t.action, headers: maskSecrets(t.action.headers, true) } } : t
 
@@ -54,6 +55,7 @@ export function toolFileRoutes (rt: Runtime): Router {
     const stored = await kit().custom.create(cfg, (n) => kit().registry.get(n) !== undefined)
     return created(masked(stored), 'Custom tool created')
   }))
+  routeDoc(r, 'POST', '/custom', { body: customToolSchema, summary: 'Create a custom (HTTP) tool' })
   r.put('/custom/:name', B(async (ctx) => {
     const name = ctx.params.name ?? ''
     const old = kit().custom.find(name)
@@ -65,6 +67,7 @@ export function toolFileRoutes (rt: Runtime): Router {
     if (cfg.action.type === 'http' && old.action.type === 'http') cfg.action.headers = keepMaskedSecrets(cfg.action.headers, old.action.headers, true)
     return reply(masked(await kit().custom.replace(name, cfg)), { message: 'Custom tool saved' })
   }))
+  routeDoc(r, 'PUT', '/custom/:name', { body: customToolSchema, summary: 'Replace a custom tool' })
   r.delete('/custom/:name', B(async (ctx) => {
     await kit().custom.remove(ctx.params.name ?? '')
     return reply({ name: ctx.params.name }, { message: 'Custom tool deleted' })
@@ -85,6 +88,7 @@ export function toolFileRoutes (rt: Runtime): Router {
     const state = await kit().scripts.write(name, ext ?? '.js', body.source)
     return created({ name, filename: `${name}${ext ?? '.js'}`, ...state, ...settings }, `Script tool ${name} created, ${OFF_NOTE}`)
   }))
+  routeDoc(r, 'POST', '/js', { body: createScript, summary: 'Create a script tool' })
   r.put('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')
     const body = parseBody(ctx, updateScript)
@@ -107,6 +111,7 @@ export function toolFileRoutes (rt: Runtime): Router {
     const message = state.error ? `Script tool ${name} saved, but it failed to load: ${state.error}` : `Script tool ${name} saved and hot-reloaded${off}`
     return reply({ name, filename: `${name}${found.ext}`, ...state, ...settings }, { message })
   }))
+  routeDoc(r, 'PUT', '/js/:name', { body: updateScript, summary: 'Update a script tool' })
   r.delete('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')
     await kit().scripts.remove(name)

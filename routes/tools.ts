@@ -1,5 +1,5 @@
-// Spec 4.5 variant B (style B) at /api/tools: listings, built-in tool switches and configuration,
-// the test stream of 6.4, logs, dangerous tools, event probability, watcher and stats. Custom and
+// Tools variant B (style B, docs/api.md) at /api/tools: listings, built-in tool switches and
+// configuration, the test stream, logs, dangerous tools, event probability, watcher and stats. Custom and
 // script tools are in tools-files.ts, variant A and the deprecated endpoints in tools-a.ts (each
 // mounted on its own by routes/index.ts). Every switch and config write goes through
 // lib/tools/switches.ts.
@@ -15,6 +15,7 @@ import { sessionOf } from './_http/auth.js'
 import { B, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { bodyOf, intParam, parseBody, parseWith } from './_http/validate.js'
+import { routeDoc } from './_http/route-docs.js'
 
 const categoryToggle = z.object({ category: z.string({ error: 'category is required' }).min(1, 'category is required').max(100), enabled: enabledField }, { error: 'body must be a JSON object' })
 const toolToggle = z.object({ toolName: toolNameField, enabled: enabledField }, { error: 'body must be a JSON object' })
@@ -49,17 +50,20 @@ export function toolsRoutes (rt: Runtime): Router {
   r.get('/builtin/categories', B(() => reg().categories((t) => t.source === 'builtin')))
   r.get('/builtin/config', B(() => ({ ...sw().config })))
   r.put('/builtin/config', B(async (ctx) => reply({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) }, { message: 'Configuration saved' })))
+  routeDoc(r, 'PUT', '/builtin/config', { body: toolsConfigPatch, summary: 'Update the tools settings' })
   r.post('/builtin/category/toggle', B(async (ctx) => {
     const { category, enabled } = parseBody(ctx, categoryToggle)
     await sw().setCategory(category, enabled)
     return { category, enabled: reg().isCategoryEnabled(category) }
   }))
+  routeDoc(r, 'POST', '/builtin/category/toggle', { body: categoryToggle, summary: 'Switch a built-in tool category on or off' })
   r.post('/builtin/tool/toggle', B(async (ctx) => {
     const { toolName, enabled } = parseBody(ctx, toolToggle)
     findTool(toolName)
     await sw().setTool(toolName, enabled)
     return { toolName, enabled: reg().isEnabled(toolName) }
   }))
+  routeDoc(r, 'POST', '/builtin/tool/toggle', { body: toolToggle, summary: 'Switch a built-in tool on or off' })
   r.post('/builtin/refresh', B(() => { kit().builtin.refresh(); return { count: builtinTools(rt).length } }))
   r.post('/builtin/enable-all', B(async () => ({ count: await sw().setTools(builtinTools(rt), true) })))
   r.post('/builtin/disable-all', B(async () => ({ count: await sw().setTools(builtinTools(rt), false) })))
@@ -71,7 +75,7 @@ export function toolsRoutes (rt: Runtime): Router {
     return { count: reg().list({ includeDisabled: true }).length, scripts }
   }))
 
-  // Spec 6.4: `start`, then `result` or `error`; administrator context.
+  // SSE: `start`, then `result` or `error` (docs/api.md, Server-sent events); administrator context.
   r.post('/test', B(async (ctx) => {
     const body = bodyOf(ctx) as { toolName?: unknown; arguments?: unknown; args?: unknown } | null
     const sse = openSse(ctx, rt.bus)
@@ -103,6 +107,7 @@ export function toolsRoutes (rt: Runtime): Router {
     // Both variants read this path: variant A names the entry's tool `tool`, the domain `toolName`.
     return { logs: logs.map((e) => ({ ...e, tool: e.toolName })), total }
   }))
+  routeDoc(r, 'GET', '/logs', { query: logsQuery, summary: 'Tool call logs' })
   r.delete('/logs', B(() => reply({ cleared: reg().log.clear() }, { message: 'Tool logs cleared' })))
 
   r.get('/dangerous', B(() => dangerousView(reg())))
@@ -115,6 +120,7 @@ export function toolsRoutes (rt: Runtime): Router {
     })
     return { dangerousTools: c.dangerousTools, allowDangerous: c.allowDangerous }
   }))
+  routeDoc(r, 'PUT', '/dangerous', { body: dangerousPatch, summary: 'Update the dangerous tool settings' })
   r.post('/dangerous/toggle', B(async (ctx) => {
     const { toolName, dangerous } = parseBody(ctx, dangerousToggle)
     const t = findTool(toolName)
@@ -122,6 +128,7 @@ export function toolsRoutes (rt: Runtime): Router {
     await sw().setDangerous(toolName, next)
     return { toolName, dangerous: reg().isDangerous(t) }
   }))
+  routeDoc(r, 'POST', '/dangerous/toggle', { body: dangerousToggle, summary: 'Mark a tool dangerous or not' })
 
   r.get('/event-probability', B(() => ({ probability: sw().config.eventProbability })))
   r.put('/event-probability', B(async (ctx) => {
@@ -129,6 +136,7 @@ export function toolsRoutes (rt: Runtime): Router {
     await sw().update({ eventProbability: probability })
     return { probability }
   }))
+  routeDoc(r, 'PUT', '/event-probability', { body: probabilityBody, summary: 'Set the event tool probability' })
 
   const watcherStatus = (): Record<string, unknown> => {
     const s = kit().scripts
@@ -141,6 +149,7 @@ export function toolsRoutes (rt: Runtime): Router {
     await updateToolsConfig(kit(), { watchScripts: next })
     return watcherStatus()
   }))
+  routeDoc(r, 'POST', '/watcher/toggle', { body: watcherToggle, summary: 'Switch the script file watcher on or off' })
 
   r.get('/stats', B(() => toolStats(reg(), rt.stats.tools())))
 

@@ -1,4 +1,4 @@
-// The global `Bot` per profile (host-contract §4): Miao's is the single account itself
+// The global `Bot` per profile: Miao's is the single account itself
 // (`Bot[Bot.uin] === Bot`); TRSS's is a proxy over many accounts with its own API and HTTP server.
 import { EventEmitter } from 'node:events'
 import type { Server } from 'node:http'
@@ -17,9 +17,9 @@ export function createMiaoBot(account: Account): MiaoBot {
 }
 
 /** TRSS `Bot.uin`: an array whose string form is one account id. */
-export type UinList = string[]
+type UinList = string[]
 
-export interface TrssBotApi {
+interface TrssBotApi {
   bots: Record<string, Account>
   uin: UinList
   adapter: unknown[]

@@ -1,5 +1,5 @@
 // Host configuration: the YAML files written into the host root and the object the
-// `lib/config/config.js` stub exports (host-contract §4: Miao `getGroup(group_id)`, TRSS
+// `lib/config/config.js` stub exports (Miao `getGroup(group_id)`, TRSS
 // `getGroup(bot_id, group_id)` and `master: {[bot_id]: string[]}`).
 import { stringify } from 'yaml'
 import { hostId } from './ids.js'
@@ -17,7 +17,7 @@ export interface HostConfigInput {
   server?: { port: number; url: string }
 }
 
-export const DEFAULT_GROUP: GroupConfig = { onlyReplyAt: 0, botAlias: [], enable: [], disable: [] }
+const DEFAULT_GROUP: GroupConfig = { onlyReplyAt: 0, botAlias: [], enable: [], disable: [] }
 
 export class HostConfig {
   readonly profile: Profile

@@ -1,5 +1,5 @@
-// Module-level context state behind plugin.setContext/getContext/finish/awaitContext (host-contract
-// §2.2). One store per host instance: the real hosts keep it in a private variable of plugin.js,
+// Module-level context state behind plugin.setContext/getContext/finish/awaitContext (as in the
+// hosts' plugin.js). One store per host instance: the real hosts keep it in a private variable of plugin.js,
 // which is per process; several standalone hosts may live in one test process.
 import type { Profile, StandaloneEvent } from './types.js'
 

@@ -1,4 +1,4 @@
-// Cron schedules with node-schedule's syntax as the hosts use it (host-contract §2.4): 5 fields,
+// Cron schedules with node-schedule's syntax as the hosts use it: 5 fields,
 // or 6 with seconds first; `*`, lists, ranges and steps. Day-of-month and day-of-week combine with
 // OR when both are restricted, as in classic cron.
 

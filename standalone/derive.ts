@@ -1,4 +1,4 @@
-// Fields the hosts derive on every event (host-contract §3 and §2.3 steps 4–5): msg, img, at,
+// Fields the hosts derive on every event (the hosts' loader does so before plugins run): msg, img, at,
 // atBot, isGroup/isPrivate, isMaster, sender defaults, alias stripping, the @/alias gate and the
 // game-prefix rewrite.
 import type { GroupConfig, Id, Profile, StandaloneEvent } from './types.js'
@@ -12,7 +12,7 @@ export interface DeriveOptions {
 }
 
 /** One text segment, trimmed, with a leading `＃`/`井` run made `#` and `＊`/`※` made `*`. */
-export function normaliseText(text: string): string {
+function normaliseText(text: string): string {
   return text.replace(/^\s*[＃井#]+\s*/, '#').replace(/^\s*[＊※*]+\s*/, '*').trim()
 }
 

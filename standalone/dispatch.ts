@@ -1,4 +1,4 @@
-// Event dispatch, `deal(e)` (host-contract §2.3, §2.5, §7.2 item 7): black/white lists, cooldowns,
+// Event dispatch, `deal(e)`: black/white lists, cooldowns,
 // enable/disable and event filters, the context hook, the @/alias gate, accept(), then rules in
 // priority order with permission checks. The profile decides how instances are made: Miao builds
 // every class anew per event, TRSS filters with the load-time instance and builds one per call.
@@ -30,7 +30,7 @@ interface Candidate {
 }
 
 /** `event` is compared part by part with post_type, message/notice/request type and sub_type; `*` matches anything. */
-export function filtEvent(e: StandaloneEvent, event: string): boolean {
+function filtEvent(e: StandaloneEvent, event: string): boolean {
   const have = [e.post_type, e.message_type ?? e.notice_type ?? e.request_type, e.sub_type]
   return event.split('.').every((want, i) => want === '*' || want === have[i])
 }
@@ -48,7 +48,7 @@ function disabled(name: string, group: GroupConfig): boolean {
 }
 
 /** The refusal text, or undefined when the rule's permission allows the sender. */
-export function permissionRefusal(profile: Profile, permission: RuleSpec['permission'] | undefined, e: StandaloneEvent): string | undefined {
+function permissionRefusal(profile: Profile, permission: RuleSpec['permission'] | undefined, e: StandaloneEvent): string | undefined {
   if (!permission || permission === 'all') return undefined
   if (permission === 'master') return e.isMaster ? undefined : REFUSAL_MASTER
   if (profile === 'trss' && e.isMaster) return undefined // TRSS masters pass every level

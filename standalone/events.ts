@@ -1,4 +1,4 @@
-// Builds message events the way an adapter would (host-contract §3, §7.2 item 4): flattened
+// Builds message events the way an adapter would: flattened
 // `{type, ...}` segments, ids, `sender`, and `bot`/`friend`/`group`/`member` objects whose sends
 // land in the transcript. Derived fields (msg, isMaster, ...) are added later by derive.ts.
 import type { Account } from './account.js'

@@ -1,11 +1,11 @@
-// A tiny Express-compatible app for TRSS's `Bot.express` (host-contract §5): `use(prefix, handler)`
+// A tiny Express-compatible app for TRSS's `Bot.express`: `use(prefix, handler)`
 // mounts a handler; like Express, the prefix is stripped from `req.url` while the handler runs.
 // TRSS holds requests until the bot is online and adds a catch-all afterwards, so routes mounted
 // after `online()` are never reached.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-export type MiniRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string }
-export type Next = (err?: unknown) => void
+type MiniRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string }
+type Next = (err?: unknown) => void
 export type Handler = (req: MiniRequest, res: ServerResponse, next: Next) => unknown
 
 interface Layer { prefix: string; handler: Handler }

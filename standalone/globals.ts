@@ -1,4 +1,4 @@
-// Installs the host globals before the plugin is imported (host-contract §7.2 item 1) and puts the
+// Installs the host globals before the plugin is imported and puts the
 // previous values back on stop, so hosts can follow one another in a test process.
 type Globals = Record<string, unknown>
 

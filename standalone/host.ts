@@ -31,7 +31,7 @@ import type {
   StandaloneEvent, TranscriptEntry
 } from './types.js'
 
-export const PLUGIN_KEY = 'lingxi-plugin'
+const PLUGIN_KEY = 'lingxi-plugin'
 
 export interface HostOptions {
   profile: Profile
@@ -58,7 +58,7 @@ export interface HostOptions {
   print?: LogLevel | false
 }
 
-export interface SendOptions {
+interface SendOptions {
   /** group messages: start with an @bot segment */
   at?: boolean
   nickname?: string

@@ -1,4 +1,4 @@
-// Ids may be numbers or strings (host-contract §3). Miao/icqq uses numbers, TRSS keeps what the adapter gives.
+// Ids may be numbers or strings. Miao/icqq uses numbers, TRSS keeps what the adapter gives.
 import type { Id, Profile } from './types.js'
 
 export function hostId(profile: Profile, id: Id): Id {

@@ -1,4 +1,4 @@
-// In-memory stand-in for the global `redis` (the node-redis v4 subset in host-contract §4) with TTLs.
+// In-memory stand-in for the global `redis` (the node-redis v4 subset plugins use) with TTLs.
 // Expiry is checked lazily against Date.now(), so fake timers drive it and no timers are left behind.
 
 export interface SetOptions { EX?: number; PX?: number; NX?: boolean; XX?: boolean; KEEPTTL?: boolean }

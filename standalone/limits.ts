@@ -1,5 +1,5 @@
 // Cooldowns and the duplicate-message throttle that run before plugins see a message
-// (host-contract §3). On by default with the profile's numbers; tests and the console may turn them off.
+// (the hosts' loader does the same). On by default with the profile's numbers; tests and the console may turn them off.
 import { LIMITS, type LimitDefaults } from './profile.js'
 import type { Profile, StandaloneEvent } from './types.js'
 

@@ -1,4 +1,4 @@
-// Plugin discovery and loading (host-contract §1, §2.4): plugins/<dir>/index.js only, else each
+// Plugin discovery and loading: plugins/<dir>/index.js only, else each
 // top-level .js file; the `apps` export rule; `new p()` without an event; init() with its "return"
 // skip; tasks collected per profile; a stable sort by ascending priority.
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url'
 import type { StandaloneLogger } from './logger.js'
 import type { PluginClass, PluginInstance, Profile, RuleSpec, TaskOption } from './types.js'
 
-export interface CompiledRule extends RuleSpec { regExp: RegExp }
+interface CompiledRule extends RuleSpec { regExp: RegExp }
 
 export interface PluginEntry {
   class: PluginClass

@@ -1,4 +1,4 @@
-// The global `logger`: seven level methods plus colour helpers (host-contract §4). Every line is
+// The global `logger`: seven level methods plus colour helpers. Every line is
 // recorded for tests; printing to the console is optional.
 import { format } from 'node:util'
 import { LOG_LEVELS, type LogEntry, type LogLevel, type Profile } from './types.js'
@@ -17,7 +17,7 @@ export type StandaloneLogger = Record<LogLevel, (...args: unknown[]) => void> & 
 
 // eslint-disable-next-line no-control-regex
 const ANSI_RE = /\u001b\[[0-9;]*m/g
-export const stripAnsi = (s: string): string => s.replace(ANSI_RE, '')
+const stripAnsi = (s: string): string => s.replace(ANSI_RE, '')
 
 /** `print`: lowest level echoed to the console, or false for silence (tests). */
 export function createLogger(profile: Profile, sink: (entry: LogEntry) => void, print: LogLevel | false): StandaloneLogger {

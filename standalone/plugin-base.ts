@@ -1,4 +1,4 @@
-// The global `plugin` base class (host-contract §2.1, §2.2, §2.4). There is one class per process,
+// The global `plugin` base class. There is one class per process,
 // like the hosts' module-level class: its profile, context store and logger come from the host that
 // is running now. This matters in a test process that runs several hosts one after another:
 // modules a plugin imports may stay cached between hosts (tsx's tsImport re-evaluates only the
@@ -9,7 +9,7 @@ import { isEmptyMessage } from './segments.js'
 import type { StandaloneLogger } from './logger.js'
 import type { PluginClass, PluginInstance, PluginOptions, Profile, ReplyOpts, RuleSpec, Sendable, StandaloneEvent, TaskOption } from './types.js'
 
-export const RESOLVE_CONTEXT = 'resolveContext'
+const RESOLVE_CONTEXT = 'resolveContext'
 
 export interface PluginRuntime { profile: Profile; store: ContextStore; logger: StandaloneLogger | Console }
 

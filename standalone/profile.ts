@@ -1,4 +1,4 @@
-// Numbers and formats that differ between the emulated hosts (host-contract §2, §3).
+// Numbers and formats that differ between the emulated hosts.
 import type { Profile } from './types.js'
 
 export interface LimitDefaults {

@@ -1,4 +1,4 @@
-// The host's `e.reply(msg, quote?, {at?, recallMsg?})` wrapper (host-contract §3).
+// The host's `e.reply(msg, quote?, {at?, recallMsg?})` wrapper.
 import type { StandaloneLogger } from './logger.js'
 import { isEmptyMessage, toSegments } from './segments.js'
 import type { TimerSet } from './timers.js'

@@ -1,4 +1,4 @@
-// The global `segment` per profile (host-contract §4) and helpers to normalise and render messages.
+// The global `segment` per profile and helpers to normalise and render messages.
 // Miao's icqq segment has text/face but no reply/file; TRSS's shim has reply/file but no text/face.
 import type { Id, Profile, Seg, Sendable } from './types.js'
 
@@ -48,7 +48,7 @@ export function toSegments(msg: Sendable | unknown): Seg[] {
   })
 }
 
-/** True when a reply would send nothing (host-contract §3: `e.reply('')` returns false). */
+/** True when a reply would send nothing (the hosts' `e.reply('')` returns false). */
 export function isEmptyMessage(msg: unknown): boolean {
   if (msg === undefined || msg === null || msg === '') return true
   return Array.isArray(msg) && msg.length === 0

@@ -49,7 +49,7 @@ export interface Member {
   info?: { role: string }
 }
 
-export interface Target {
+interface Target {
   sendMsg(msg: Sendable, quote?: Id): Promise<SendResult>
   recallMsg(id: Id): Promise<boolean>
   makeForwardMsg(nodes: ForwardNode[]): Promise<Seg>
@@ -133,7 +133,7 @@ export interface OtherConfig {
 }
 
 /** How a dispatch ended; `stage` names the step that stopped it. */
-export type DealStage =
+type DealStage =
   | 'blacklist' | 'cooldown' | 'duplicate' | 'context' | 'gate' | 'accept'
   | 'handled' | 'refused' | 'error' | 'unhandled'
 export interface DealResult { stage: DealStage; plugin?: string; fnc?: string; error?: unknown }

@@ -5,7 +5,7 @@ import { type Clock, systemClock } from '../core/clock.js'
 
 export interface LoginGrant { userId: string; isMaster: boolean }
 
-export const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000
+const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000
 
 export class LoginTokens {
   private readonly tokens = new Map<string, LoginGrant & { expiresAt: number }>()

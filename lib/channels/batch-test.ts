@@ -1,4 +1,4 @@
-// Test panel (spec 4.12, 6.3): batch tests of a channel's models with a pool of `concurrency`
+// Test panel (frames: docs/api.md, Server-sent events): batch tests of a channel's models with a pool of `concurrency`
 // in-flight requests, soft stop, active tests, and quick tests. The caller gives an `emit` function
 // (the SSE stream); this file knows nothing of HTTP.
 import { randomBytes } from 'node:crypto'
@@ -9,12 +9,12 @@ import type { ChannelGateway } from './gateway.js'
 import { channelKeys, type KeyInfo } from './keys.js'
 import { CHANNEL_NOT_FOUND, type ChannelService } from './service.js'
 
-/** The fixed test message of every batch-tested model (spec 4.12). */
+/** The fixed test message of every batch-tested model. */
 export const BATCH_TEST_MESSAGE = '你好，请用一句话简单介绍一下你自己。'
-export const BATCH_MAX_TOKENS = 50
-export const QUICK_MAX_TOKENS = 100
-export const TEST_TEMPERATURE = 0.7
-export const RESPONSE_PREVIEW_CHARS = 100
+const BATCH_MAX_TOKENS = 50
+const QUICK_MAX_TOKENS = 100
+const TEST_TEMPERATURE = 0.7
+const RESPONSE_PREVIEW_CHARS = 100
 
 export type Emit = (event: string, data: unknown) => void
 
@@ -58,7 +58,7 @@ export class BatchTests {
   newTestId (): string { return `test_${this.rt.clock.now()}_${randomBytes(4).toString('hex')}` }
 
   /**
-   * Runs a batch test, emitting the frames of spec 6.3 in order. `closed()` true (client gone)
+   * Runs a batch test, emitting the frames of docs/api.md (Server-sent events) in order. `closed()` true (client gone)
    * stops scheduling like a stop does. Resolves after the `complete` frame.
    */
   async run (ch: ChannelConfig, models: string[], opts: { concurrency: number; clearPrevious: boolean; emit: Emit; closed?: () => boolean; testId?: string }): Promise<{ testId: string; results: BatchResult[]; aborted: boolean }> {
@@ -155,7 +155,7 @@ export class BatchTests {
     }
   }
 
-  /** Quick test of one model (spec 6.3): not recorded in statistics. */
+  /** Quick test of one model: not recorded in statistics. */
   async quick (ch: ChannelConfig, model: string, message: string, emit: Emit): Promise<void> {
     emit('start', { model, channel: ch.name, message })
     const started = this.rt.clock.now()

@@ -35,7 +35,7 @@ const CACHED_CLIENTS = 64
 const clients = new Map<string, OpenAI>()
 
 /** The URL a custom path points to: absolute URLs are used as they are, paths are appended to baseUrl. */
-export function customUrl (baseUrl: string, customPath: string): string {
+function customUrl (baseUrl: string, customPath: string): string {
   if (/^https?:\/\//i.test(customPath)) return customPath
   return `${trimSlash(baseUrl)}/${customPath.replace(/^\/+/, '')}`
 }

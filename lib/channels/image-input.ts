@@ -3,7 +3,7 @@
 // base64:// form. Never local paths: the source comes from a chat message.
 import { AppError } from '../core/errors.js'
 
-export const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024
+const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024
 
 export interface InputImage { data: Buffer; type: string; name: string }
 

@@ -4,7 +4,7 @@ import { BatchTests } from './batch-test.js'
 import { ChannelGateway } from './gateway.js'
 import { ChannelService } from './service.js'
 
-export interface ChannelsDomain {
+interface ChannelsDomain {
   service: ChannelService
   gateway: ChannelGateway
   tests: BatchTests
@@ -14,7 +14,7 @@ declare module '../runtime.js' {
   interface Services { channels: ChannelsDomain }
 }
 
-export function initChannels (rt: Runtime): void {
+function initChannels (rt: Runtime): void {
   const service = new ChannelService(rt)
   const gateway = new ChannelGateway(rt, service)
   rt.provide('channels', { service, gateway, tests: new BatchTests(rt, service, gateway) })

@@ -1,7 +1,6 @@
 // Model channels over the `channels` configuration section: CRUD written through rt.config.update
 // (atomic, validated, masked secrets kept), the live status of each channel, and the choice of the
 // best available channel for a request.
-import { z } from 'zod'
 import { channelSchema, type ChannelConfig, type ChannelInput } from '../config/schema.js'
 import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
 import { sameJson } from '../config/object-paths.js'
@@ -196,5 +195,3 @@ function compact (ch: ChannelConfig): ChannelInput {
   }
   return out
 }
-
-export const channelNameSchema = z.string().min(1).max(64)

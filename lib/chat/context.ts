@@ -1,4 +1,4 @@
-// Builds the model context of a turn from stored history (context settings, spec 2.7 and 2.12):
+// Builds the model context of a turn from stored history (config `context`, README "Configuration"):
 // - the last `maxMessages` messages (sliding window), starting with a user message;
 // - with a token budget (`maxTokens` > 0), compression once the context passes `compressionThreshold`
 //   of it: the oldest messages go (`truncate`: one by one; `sliding-window` and `summarize`: whole
@@ -17,7 +17,7 @@ export async function updateContextSettings (config: ConfigService, patch: Secti
 }
 
 /** Rough token estimate (about 4 characters a token; CJK about 1 a character). */
-export function estimateTokens (text: string): number {
+function estimateTokens (text: string): number {
   let cjk = 0
   for (const ch of text) if (ch.charCodeAt(0) > 0x2e80) cjk++
   return cjk + Math.ceil((text.length - cjk) / 4)

@@ -2,8 +2,9 @@
 // the pipeline and the model gateway; presets, tools, skills, memory and knowledge plug in here
 // through `rt.chat` (see lib/runtime.ts). Keep these types stable: several domains depend on them.
 
-/** One message in OpenAI chat format (what the gateway sends to the model). */
+/** The role of a chat message. @public (part of the chat contract) */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool'
+/** One message in OpenAI chat format (what the gateway sends to the model). */
 export interface ChatMessage {
   role: ChatRole
   content: string

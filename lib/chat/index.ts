@@ -3,7 +3,7 @@ import type { Domain, Runtime } from '../runtime.js'
 import { ChatPipeline } from './service.js'
 import { ConversationStore } from './store.js'
 
-export interface ConversationsDomain {
+interface ConversationsDomain {
   store: ConversationStore
   pipeline: ChatPipeline
 }
@@ -12,7 +12,7 @@ declare module '../runtime.js' {
   interface Services { conversations: ConversationsDomain }
 }
 
-export async function initChat (rt: Runtime): Promise<void> {
+async function initChat (rt: Runtime): Promise<void> {
   const store = await ConversationStore.open(rt)
   const pipeline = new ChatPipeline(rt, store)
   rt.provide('conversations', { store, pipeline })

@@ -4,6 +4,7 @@
 // conversation stores it whole (it holds only those messages). See lib/core/journal-store.ts.
 import { join } from 'node:path'
 import { type FoldReport, JournalStore } from '../core/journal-store.js'
+import { RecencyOrder } from '../core/recency-order.js'
 import type { Runtime } from '../runtime.js'
 
 export interface StoredMessage { role: 'user' | 'assistant'; content: string; timestamp: number }
@@ -30,8 +31,29 @@ export interface ConversationSummary {
   updatedAt: number
 }
 
+/** Which conversations a list holds (both filters optional; groupId '' = private ones). */
+export interface ConversationFilter { userId?: string; groupId?: string }
+
 export class ConversationStore {
-  private constructor (private readonly rt: Runtime, private readonly store: JournalStore<Conversation, string>) {}
+  /** ids by updatedAt, kept on every write: pages never sort the store */
+  private readonly order: RecencyOrder<string>
+  /** ids per user and per group ('' = private): a filtered list reads its share, not the store */
+  private readonly byUser = new IdSets()
+  private readonly byGroup = new IdSets()
+
+  private constructor (private readonly rt: Runtime, private readonly store: JournalStore<Conversation, string>) {
+    const entries: Array<[string, number]> = []
+    for (const c of store.values()) {
+      entries.push([c.id, c.updatedAt])
+      this.link(c)
+    }
+    this.order = new RecencyOrder(entries)
+  }
+
+  private link (c: Conversation): void {
+    this.byUser.add(c.userId, c.id)
+    this.byGroup.add(c.groupId ?? '', c.id)
+  }
 
   static async open (rt: Runtime): Promise<ConversationStore> {
     const store = await JournalStore.open<Conversation, string>(join(rt.paths.dataDir, 'conversations.json'), {
@@ -50,14 +72,48 @@ export class ConversationStore {
   /** Messages of a conversation, oldest first ([] when unknown). */
   history (id: string): StoredMessage[] { return this.get(id)?.messages ?? [] }
 
+  get size (): number { return this.store.size }
+
+  /** Every conversation, most recently updated first. */
   list (): Conversation[] {
-    return [...this.store.values()].sort((a, b) => b.updatedAt - a.updatedAt)
+    return this.conversations(this.order.newest())
   }
 
-  summaries (filter: { userId?: string; groupId?: string } = {}): ConversationSummary[] {
-    return this.list()
-      .filter((c) => (filter.userId === undefined || c.userId === filter.userId) && (filter.groupId === undefined || (c.groupId ?? '') === filter.groupId))
-      .map(summaryOf)
+  /** One page of the conversations, most recently updated first, and how many there are. */
+  page (offset: number, limit: number): { items: Conversation[]; total: number } {
+    return { items: this.conversations(this.order.page(offset, limit)), total: this.order.size }
+  }
+
+  summaries (filter: ConversationFilter = {}): ConversationSummary[] {
+    return this.summaryPage(filter, 0, Number.MAX_SAFE_INTEGER).items
+  }
+
+  /** A page of summaries matching the filter, newest first, and how many match (one pass, no sort). */
+  summaryPage (filter: ConversationFilter, offset: number, limit: number): { items: ConversationSummary[]; total: number } {
+    if (filter.userId === undefined && filter.groupId === undefined) {
+      const p = this.page(offset, limit)
+      return { items: p.items.map(summaryOf), total: p.total }
+    }
+    // the smaller share of the two filters, then the other filter, ordered like the whole list
+    const user = filter.userId !== undefined ? this.byUser.ids(filter.userId) : undefined
+    const group = filter.groupId !== undefined ? this.byGroup.ids(filter.groupId) : undefined
+    const ids = user && group ? (group.length < user.length ? group : user) : user ?? group ?? []
+    const matches = (id: string): boolean => {
+      const c = this.store.get(id)
+      return c !== undefined && (filter.userId === undefined || c.userId === filter.userId) && (filter.groupId === undefined || (c.groupId ?? '') === filter.groupId)
+    }
+    // a large share (all private conversations): one walk of the order beats sorting it
+    const matching = ids.length * 16 > this.order.size ? [...this.order.newest()].filter(matches) : this.order.sortNewest(ids).filter(matches)
+    return { items: this.conversations(matching.slice(offset, offset + limit)).map(summaryOf), total: matching.length }
+  }
+
+  private conversations (ids: Iterable<string>): Conversation[] {
+    const out: Conversation[] = []
+    for (const id of ids) {
+      const c = this.store.get(id)
+      if (c) out.push(c)
+    }
+    return out
   }
 
   async append (owner: { id: string; userId: string; groupId?: string }, messages: StoredMessage[]): Promise<void> {
@@ -65,11 +121,15 @@ export class ConversationStore {
     const now = this.rt.clock.now()
     // decided and applied synchronously: two turns racing on a new conversation both land
     if (this.store.has(owner.id)) {
+      this.order.set(owner.id, now)
       await this.store.appendTo(owner.id, 'messages', messages, { max, set: { updatedAt: now } })
       return
     }
     const fresh = messages.length > max ? messages.slice(messages.length - max) : messages
-    await this.store.put({ id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: fresh })
+    const conv: Conversation = { id: owner.id, userId: owner.userId, ...(owner.groupId ? { groupId: owner.groupId } : {}), createdAt: now, updatedAt: now, messages: fresh }
+    this.order.set(owner.id, now)
+    this.link(conv)
+    await this.store.put(conv)
   }
 
   /** Stores the context summary of a conversation (ignored when the conversation is gone meanwhile). */
@@ -79,6 +139,12 @@ export class ConversationStore {
 
   /** Deletes a conversation; false when it did not exist. */
   async delete (id: string): Promise<boolean> {
+    const c = this.store.get(id)
+    if (c) {
+      this.byUser.remove(c.userId, id)
+      this.byGroup.remove(c.groupId ?? '', id)
+    }
+    this.order.delete(id)
     return await this.store.delete(id)
   }
 
@@ -87,9 +153,35 @@ export class ConversationStore {
 
   async clearAll (): Promise<number> {
     const n = this.store.size
+    this.order.clear()
+    this.byUser.clear()
+    this.byGroup.clear()
     await this.store.clear()
     return n
   }
+}
+
+/** Ids under a key; a key with one id holds it as a string (most users have one conversation). */
+class IdSets {
+  private readonly m = new Map<string, string | Set<string>>()
+  add (key: string, id: string): void {
+    const v = this.m.get(key)
+    if (v === undefined) this.m.set(key, id)
+    else if (typeof v === 'string') { if (v !== id) this.m.set(key, new Set([v, id])) } else v.add(id)
+  }
+
+  remove (key: string, id: string): void {
+    const v = this.m.get(key)
+    if (v === id) this.m.delete(key)
+    else if (typeof v !== 'string' && v?.delete(id) && v.size === 1) this.m.set(key, v.values().next().value!)
+  }
+
+  ids (key: string): string[] {
+    const v = this.m.get(key)
+    return v === undefined ? [] : typeof v === 'string' ? [v] : [...v]
+  }
+
+  clear (): void { this.m.clear() }
 }
 
 export function summaryOf (c: Conversation): ConversationSummary {

@@ -19,7 +19,7 @@ const PROMPT = [
   'Write in the language of the conversation, as plain sentences, at most about 200 words. No preamble.'
 ].join(' ')
 
-export function summarizingEnabled (cfg: { cleaningStrategy: string; compressionStrategy: string }): boolean {
+function summarizingEnabled (cfg: { cleaningStrategy: string; compressionStrategy: string }): boolean {
   return cfg.cleaningStrategy === 'summarize' || cfg.compressionStrategy === 'summarize'
 }
 

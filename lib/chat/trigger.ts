@@ -1,4 +1,4 @@
-// When the bot answers a message (spec 2.7): private chats `always`/`prefix`, groups `at`/`prefix`/
+// When the bot answers a message (config `trigger`): private chats `always`/`prefix`, groups `at`/`prefix`/
 // `both`, a per-group override (groups.<id>.trigger, enabled flag) and a random join rate.
 import type { Config } from '../config/schema.js'
 

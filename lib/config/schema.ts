@@ -1,11 +1,9 @@
-// The one schema every configuration write is validated against (DECISIONS part 5). Sections are
+// The one schema every configuration write is validated against (lib/config/README.md). Sections are
 // strict so a misspelt key is reported with its path instead of being silently ignored.
 import { z } from 'zod'
 import { notReserved, toDict } from '../core/dict.js'
 
-const id = z.string().min(1).max(100)
-
-export const channelKeySchema = z.strictObject({
+const channelKeySchema = z.strictObject({
   name: z.string().max(100).default(''),
   key: z.string().min(1),
   enabled: z.boolean().default(true)
@@ -172,7 +170,6 @@ export type ConfigInput = z.input<typeof configSchema>
 export type ChannelConfig = z.infer<typeof channelSchema>
 /** A channel as written (keys with a default may be left out). */
 export type ChannelInput = z.input<typeof channelSchema>
-export type GroupConfig = z.infer<typeof groupConfigSchema>
 export type SectionName = keyof Config
 
 /** Sections addressable by GET/PUT /api/config/:section (every object or list section). */

@@ -1,12 +1,12 @@
 // Secrets never leave the plugin: they are shown masked (sk-****abcd) and a masked value sent back
-// keeps the stored secret (DECISIONS part 4).
+// keeps the stored secret (README, "Security model").
 import { own, setOwn } from '../core/dict.js'
 
 const SECRET_KEYS = new Set(['apikey', 'key', 'secret', 'jwtsecret', 'password', 'token', 'accesstoken'])
 /** Objects whose every value is secret (MCP env and headers, request header templates). */
 const SECRET_MAPS = new Set(['env', 'headers', 'headerstemplate'])
 
-export function isSecretKey (key: string): boolean {
+function isSecretKey (key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase())
 }
 
@@ -16,7 +16,7 @@ export function maskSecret (value: string): string {
   return `${value.slice(0, 3)}****${value.slice(-4)}`
 }
 
-export function looksMasked (value: unknown): value is string {
+function looksMasked (value: unknown): value is string {
   return typeof value === 'string' && value.includes('****')
 }
 

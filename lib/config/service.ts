@@ -31,7 +31,7 @@ export interface UpdateResult { updated: string[] }
  * A nested partial of a configuration value as written: any key may be left out, `null` removes the
  * user's override (the default applies again); arrays and scalars are replaced whole.
  */
-export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> | null } : T
+type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> | null } : T
 
 /** A write to the whole configuration (keys as the schema takes them: defaulted ones may be left out). */
 export type ConfigPatch = DeepPartial<ConfigInput>

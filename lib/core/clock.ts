@@ -15,5 +15,3 @@ export const systemClock: Clock = {
   setInterval: (fn, ms) => setInterval(fn, ms),
   clearInterval: (t) => clearInterval(t)
 }
-
-export const isoNow = (clock: Clock = systemClock): string => new Date(clock.now()).toISOString()

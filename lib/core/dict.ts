@@ -44,7 +44,7 @@ export function setOwn<T> (rec: Record<string, T>, key: string, value: NoInfer<T
  * tools, MCP servers): the members of Object.prototype plus `prototype`. Ids from chat (QQ users and
  * groups, models) are never refused: they are stored in records built by `dict()`.
  */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'])
+const RESERVED_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'])
 
 export function isReservedName (name: string): boolean { return RESERVED_NAMES.has(name) }
 

@@ -1,4 +1,4 @@
-// Named error codes and their HTTP statuses (DECISIONS part 3). Domain code throws AppError; the web
+// Named error codes and their HTTP statuses (docs/api.md, Errors). Domain code throws AppError; the web
 // layer turns it into the envelope of the group that answered. Messages pass the redactor
 // (lib/core/redact.ts): an upstream that echoed a stored secret into an error never shows it.
 import { redact } from './redact.js'
@@ -61,10 +61,6 @@ export const badRequest = (message: string, errors?: FieldError[]): AppError =>
   new AppError('INVALID_ARGS', message, errors ? { errors } : {})
 
 export const notFound = (message: string, code: ErrorCode = 'NOT_FOUND'): AppError => new AppError(code, message)
-
-export function isAppError (e: unknown): e is AppError {
-  return e instanceof AppError
-}
 
 /** A readable one-line message of any thrown value (for logs, never for clients), secrets redacted. */
 export function errorText (e: unknown): string {

@@ -5,9 +5,9 @@ import { redactDeep } from './redact.js'
 export interface BusEvents {
   /** Every plugin log entry (feeds the live log tail). */
   log: [entry: LogEntry]
-  /** System stream events of spec 6.1: status, metric, error, channel. */
+  /** System stream events (docs/api.md, Server-sent events): status, metric, error, channel. */
   system: [name: 'status' | 'metric' | 'error' | 'channel', data: unknown]
-  /** Skills/tools stream events of spec 6.2 (variant B names; A names are derived by the route). */
+  /** Events of /api/skills/sse (docs/api.md; variant B names; A names are derived by the route). */
   skills: [name: string, data: Record<string, unknown>]
   /** The configuration changed; `paths` are the dotted paths that changed. */
   config: [paths: string[]]

@@ -4,7 +4,7 @@ import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensurePrivateDirSync } from './private-file.js'
 
-export const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface Paths {
   pluginDir: string
@@ -31,7 +31,7 @@ export function resolvePaths (env: NodeJS.ProcessEnv = process.env): Paths {
 
 /**
  * Resolves `name` inside `root` and refuses anything that escapes it (`..`, absolute paths, NUL).
- * Every path built from user input goes through here (DECISIONS part 4).
+ * Every path built from user input goes through here (README, "Security model").
  */
 export function containedPath (root: string, name: string): string {
   if (name.includes('\0')) throw new Error('invalid path')

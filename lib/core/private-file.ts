@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path'
 import { AppError } from './errors.js'
 
 export const FILE_MODE = 0o600
-export const DIR_MODE = 0o700
+const DIR_MODE = 0o700
 
 const WINDOWS = process.platform === 'win32'
 // Windows has no O_NOFOLLOW (nor POSIX modes); there a symlink is detected with lstat before opening.

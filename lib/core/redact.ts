@@ -11,7 +11,7 @@
 import { maskSecret, maskSecrets } from '../config/secrets.js'
 
 /** Values shorter than this are never treated as secrets (they would mangle ordinary text). */
-export const MIN_SECRET_LENGTH = 6
+const MIN_SECRET_LENGTH = 6
 const REDACTED = '[redacted]'
 /** Deep redaction stops here (cycles, absurd nesting). */
 const MAX_DEPTH = 24

@@ -1,4 +1,4 @@
-// One lowdb JSON file per domain (DECISIONS part 5). Writes are atomic (a fresh temp file + rename) and
+// One lowdb JSON file per domain (README, Configuration). Writes are atomic (a fresh temp file + rename) and
 // concurrent writes on one instance coalesce into few file writes. Files are private (mode 0600) and
 // never read through a symlink (lib/core/private-file.ts). A corrupt file at start, or a symlink
 // planted in its place, is moved aside as <name>.corrupt-<time>.json (a link is moved, its target is

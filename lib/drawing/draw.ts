@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js'
 import { renderTemplate } from '../templates/placeholders.js'
 import type { ImagePreset } from './types.js'
 
-export function promptFor (preset: ImagePreset, input: string): string {
+function promptFor (preset: ImagePreset, input: string): string {
   const hasSlot = /\{\{\s*input\s*\}\}/.test(preset.prompt)
   const p = renderTemplate(preset.prompt, { input }).trim()
   return hasSlot || !input ? p : `${p}\n${input}`
@@ -36,7 +36,7 @@ export async function drawImages (rt: Runtime, preset: ImagePreset, input: strin
 }
 
 /** The enabled, usable entries of image.apis (stored loosely: each is checked here). */
-export function imageApis (entries: Array<Record<string, unknown>>): Array<{ api: NonNullable<ImageRequest['api']>; model?: string }> {
+function imageApis (entries: Array<Record<string, unknown>>): Array<{ api: NonNullable<ImageRequest['api']>; model?: string }> {
   const out: Array<{ api: NonNullable<ImageRequest['api']>; model?: string }> = []
   entries.forEach((e, i) => {
     if (e.enabled === false || typeof e.baseUrl !== 'string' || !/^https?:\/\//i.test(e.baseUrl)) return

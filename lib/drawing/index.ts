@@ -6,12 +6,10 @@ declare module '../runtime.js' {
   interface Services { drawing: DrawingService }
 }
 
-export async function initDrawing (rt: Runtime): Promise<void> {
+async function initDrawing (rt: Runtime): Promise<void> {
   const drawing = await DrawingService.open(rt)
   rt.provide('drawing', drawing)
   if (rt.config.get().image.remotePresetsUrl) drawing.refreshRemote().catch(() => { /* logged; last copy kept */ })
 }
 
 export const drawingDomain: Domain = { name: 'drawing', provides: ['drawing'], needs: [], start: initDrawing }
-
-export { DrawingService } from './service.js'

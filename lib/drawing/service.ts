@@ -13,7 +13,7 @@ import { remotePreset, type imagePresetInput, type ImagePreset, type RemotePrese
 export interface DrawingData { custom: ImagePreset[]; remote: RemotePresets }
 
 /** How long a remote source may take (ms). */
-export const REMOTE_TIMEOUT_MS = 10_000
+const REMOTE_TIMEOUT_MS = 10_000
 const MAX_REMOTE_BYTES = 1024 * 1024
 
 export interface PresetMatch { preset: ImagePreset; input: string }
@@ -102,7 +102,7 @@ export class DrawingService {
 }
 
 /** Accepts `[...]`, `{presets: [...]}` or `{data: [...]}`; invalid entries are skipped. */
-export function parseRemote (doc: unknown): ImagePreset[] {
+function parseRemote (doc: unknown): ImagePreset[] {
   const list = Array.isArray(doc) ? doc : (doc && typeof doc === 'object' ? ((doc as { presets?: unknown }).presets ?? (doc as { data?: unknown }).data) : undefined)
   if (!Array.isArray(list)) throw new Error('expected a JSON array of presets')
   const out: ImagePreset[] = []

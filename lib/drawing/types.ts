@@ -1,4 +1,4 @@
-// Drawing (spec 2.17): image presets matched by keywords, and the drawing configuration.
+// Drawing: image presets matched by keywords, and the drawing configuration.
 import { z } from 'zod'
 
 export interface ImagePreset {

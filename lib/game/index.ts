@@ -6,10 +6,8 @@ declare module '../runtime.js' {
   interface Services { game: GameService }
 }
 
-export async function initGame (rt: Runtime): Promise<void> {
+async function initGame (rt: Runtime): Promise<void> {
   rt.provide('game', await GameService.open(rt))
 }
 
 export const gameDomain: Domain = { name: 'game', provides: ['game'], needs: [], optional: ['conversations'], start: initGame }
-
-export { GameService } from './service.js'

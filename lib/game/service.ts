@@ -18,7 +18,7 @@ export interface GameData { presets: CharacterPreset[]; sessions: Dict<GameSessi
 
 export interface Player { userId: string; groupId?: string }
 
-export const playerKey = (p: Player): string => `${p.groupId ?? 'private'}:${p.userId}`
+const playerKey = (p: Player): string => `${p.groupId ?? 'private'}:${p.userId}`
 
 export class GameService {
   /** Replaceable in tests (probability). */

@@ -1,4 +1,4 @@
-// Visual-novel game (spec 2.18): character presets and each player's game state.
+// Visual-novel game: character presets and each player's game state.
 import { z } from 'zod'
 
 export interface CharacterPreset {
@@ -10,7 +10,7 @@ export interface CharacterPreset {
   updatedAt: string
 }
 
-export interface GameMessage { role: 'user' | 'assistant'; content: string }
+interface GameMessage { role: 'user' | 'assistant'; content: string }
 
 /** One player's game: who they play with and the story so far (used when no ChatService exists). */
 export interface GameSession {

@@ -35,7 +35,7 @@ export function pluginBase(): PluginCtor {
 }
 
 /** Root folder of the host (its cwd). */
-export function hostRoot(): string {
+function hostRoot(): string {
   return process.cwd()
 }
 
@@ -134,10 +134,6 @@ export function sharedExpress(): SharedExpress | undefined {
 export function sharedBaseUrl(): string | undefined {
   const url = g.Bot?.url
   return typeof url === 'string' && url ? url.replace(/\/$/, '') : undefined
-}
-
-export function isSelfMessage(e: HostEvent): boolean {
-  return String(e.user_id) === String(e.self_id)
 }
 
 export type { HostEvent, Id, Sendable }

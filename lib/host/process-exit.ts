@@ -28,7 +28,7 @@ function state (): ExitState {
 }
 
 /** Runs every registered flush; one failing never stops the others (nor the exit). */
-export function runExitFlushes (): void {
+function runExitFlushes (): void {
   for (const fn of [...state().fns]) {
     try { fn() } catch (err) {
       try { console.error('[lingxi] flush on exit failed:', err instanceof Error ? err.message : err) } catch { /* stderr gone */ }

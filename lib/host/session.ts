@@ -5,7 +5,7 @@
 // instead of the raw fields, so "is this a group?" has one answer.
 import type { HostEvent, ReplyOpts, Sendable, SendResult } from './types.js'
 
-export type MemberRole = 'owner' | 'admin' | 'member'
+type MemberRole = 'owner' | 'admin' | 'member'
 
 export interface HostSession {
   kind: 'message' | 'notice'

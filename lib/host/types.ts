@@ -1,5 +1,5 @@
 // Types of the host surface the plugin uses (Miao-Yunzai, TRSS-Yunzai, the standalone host).
-// Hand-written after notes/host-contract.md §7.1; only what the plugin touches.
+// Hand-written from what Miao-Yunzai and TRSS-Yunzai give plugins; only what the plugin touches.
 
 export type Id = number | string
 export interface Seg { type: string; [k: string]: unknown }
@@ -60,8 +60,8 @@ export interface RuleSpec {
   log?: boolean
   event?: string
 }
-export interface TaskSpec { name: string; cron: string; fnc: () => unknown; log?: boolean }
-export interface PluginOptions {
+interface TaskSpec { name: string; cron: string; fnc: () => unknown; log?: boolean }
+interface PluginOptions {
   name: string
   dsc?: string
   event?: string
@@ -70,7 +70,7 @@ export interface PluginOptions {
 }
 
 /** The instance surface of the host's global `plugin` class that we use. */
-export interface PluginBase {
+interface PluginBase {
   e: HostEvent
   name: string
   dsc: string

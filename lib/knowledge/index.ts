@@ -9,7 +9,7 @@ declare module '../runtime.js' {
   interface Services { knowledge: KnowledgeService }
 }
 
-export async function initKnowledge (rt: Runtime): Promise<void> {
+async function initKnowledge (rt: Runtime): Promise<void> {
   const knowledge = await KnowledgeService.open(join(rt.paths.dataDir, 'knowledge.json'), { clock: rt.clock, log: rt.log })
   rt.provide('knowledge', knowledge)
   rt.chat.contributors.push(knowledgeContributor(knowledge, () => rt.config.get().knowledge))
@@ -17,5 +17,3 @@ export async function initKnowledge (rt: Runtime): Promise<void> {
 }
 
 export const knowledgeDomain: Domain = { name: 'knowledge', provides: ['knowledge'], needs: [], start: initKnowledge }
-
-export { KnowledgeService } from './service.js'

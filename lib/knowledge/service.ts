@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
+import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Bm25Index } from '../search/bm25.js'
 import { snippet } from '../search/snippet.js'
@@ -22,9 +23,14 @@ export class KnowledgeService {
   private readonly indexReady: Promise<void>
   private indexed = false
   private readonly perPreset = new Map<string, Set<string>>()
+  /** ids by creation time, kept on write: list pages never sort the store */
+  private readonly order = new RecencyOrder<string>()
 
   private constructor (private readonly store: JournalStore<KnowledgeDoc, string>, private readonly clock: Clock, log: PluginLogger) {
-    for (const d of store.values()) this.count(d, 1)
+    for (const d of store.values()) {
+      this.count(d, 1)
+      this.order.set(d.id, rankOf(d))
+    }
     // documents written meanwhile are indexed by the write itself (and skipped here)
     const index = this.index
     const docs = (function * (s: JournalStore<KnowledgeDoc, string>): Generator<[string, string]> {
@@ -48,9 +54,21 @@ export class KnowledgeService {
 
   /** Newest first, content cut to its first 500 characters. */
   list (): KnowledgeListItem[] {
-    return [...this.store.values()]
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      .map((d) => ({ ...d, content: head(d.content, LIST_CHARS), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS }))
+    return this.items(this.order.newest())
+  }
+
+  /** One page of the list (newest first) and the number of documents. */
+  page (offset: number, limit: number): { items: KnowledgeListItem[]; total: number } {
+    return { items: this.items(this.order.page(offset, limit)), total: this.order.size }
+  }
+
+  private items (ids: Iterable<string>): KnowledgeListItem[] {
+    const out: KnowledgeListItem[] = []
+    for (const id of ids) {
+      const d = this.store.get(id)
+      if (d) out.push({ ...d, content: head(d.content, LIST_CHARS), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS })
+    }
+    return out
   }
 
   get (id: string): KnowledgeDoc {
@@ -68,6 +86,7 @@ export class KnowledgeService {
     const written = this.store.put(doc)
     this.index.add(doc.id, indexText(doc))
     this.count(doc, 1)
+    this.order.set(doc.id, rankOf(doc))
     await written
     return doc
   }
@@ -95,6 +114,7 @@ export class KnowledgeService {
     const old = this.get(id)
     this.index.remove(id, indexText(old))
     this.count(old, -1)
+    this.order.delete(id)
     await this.store.delete(id)
   }
 
@@ -140,6 +160,12 @@ export class KnowledgeService {
     else ids.delete(d.id)
     if (ids.size === 0) this.perPreset.delete(d.presetId)
   }
+}
+
+/** A document's place in the list: its creation time (an unparsable one sorts oldest). */
+function rankOf (d: KnowledgeDoc): number {
+  const t = Date.parse(d.createdAt)
+  return Number.isNaN(t) ? -Infinity : t
 }
 
 /** The first n UTF-16 units, never splitting a surrogate pair. */

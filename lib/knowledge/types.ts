@@ -1,4 +1,4 @@
-// Knowledge documents (spec 2.16).
+// Knowledge documents.
 export interface KnowledgeDoc {
   id: string
   title: string

@@ -10,7 +10,7 @@ import { redact } from '../core/redact.js'
 import { requireCommand } from './command.js'
 import type { McpToolInfo, ServerConfig } from './types.js'
 
-export const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_TIMEOUT_MS = 30_000
 const STDERR_LINES = 20
 
 export interface ConnectionOptions {

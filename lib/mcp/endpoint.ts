@@ -6,7 +6,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { errorText } from '../core/errors.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 
-export const ENDPOINT_NAME = 'lingxi-plugin'
+const ENDPOINT_NAME = 'lingxi-plugin'
 
 // The server half of the SDK is loaded on first use: it is one of the heaviest imports and most
 // installations never open /mcp (start time, see bench/foundation.bench.ts).
@@ -14,7 +14,7 @@ let serverSdk: Promise<{
   Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server
   types: typeof import('@modelcontextprotocol/sdk/types.js')
 }> | undefined
-export function loadServerSdk (): NonNullable<typeof serverSdk> {
+function loadServerSdk (): NonNullable<typeof serverSdk> {
   return (serverSdk ??= Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/types.js')

@@ -15,7 +15,7 @@ export function toolRegistryOf (rt: Runtime): ToolRegistryApi | undefined {
   return rt.optional('tools')?.registry
 }
 
-export function initMcp (rt: Runtime): void {
+function initMcp (rt: Runtime): void {
   const manager = new McpManager({
     config: rt.config,
     bus: rt.bus,

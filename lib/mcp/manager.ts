@@ -1,6 +1,6 @@
 // The MCP client manager: the configured servers (config `mcp.servers`) and the built-in ones, their
-// connections and states (spec part 3), health checks, reconnect with back-off and the events of
-// spec 6.2 on the bus's `skills` stream. Connected servers' tools are sources of the tool registry.
+// connections and states (connecting, connected, disconnected, error), health checks, reconnect
+// with back-off and the server events of /api/skills/sse (docs/api.md) on the bus's `skills` stream. Connected servers' tools are sources of the tool registry.
 import type { Clock } from '../core/clock.js'
 import { dict } from '../core/dict.js'
 import { AppError, errorText } from '../core/errors.js'

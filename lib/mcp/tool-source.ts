@@ -4,8 +4,8 @@ import { AppError } from '../core/errors.js'
 import type { RegisteredTool, ToolSource } from '../tools/types.js'
 import type { McpConnection } from './connection.js'
 
-export const mcpToolName = (server: string, tool: string): string => `mcp:${server}:${tool}`
-export const sourceId = (server: string): string => `mcp:${server}`
+const mcpToolName = (server: string, tool: string): string => `mcp:${server}:${tool}`
+const sourceId = (server: string): string => `mcp:${server}`
 
 /** Splits `mcp:<server>:<tool>`; tool names may themselves contain colons. */
 export function parseMcpToolName (name: string): { server: string; tool: string } | undefined {

@@ -1,9 +1,9 @@
-// MCP server configurations (spec 2.13) and their validation. Stored in config `mcp.servers`
+// MCP server configurations and their validation. Stored in config `mcp.servers`
 // (name -> config); env and headers are secrets (masked on read by lib/config/secrets.ts).
 import { z } from 'zod'
 
-export const SERVER_TYPES = ['stdio', 'npm', 'npx', 'sse', 'http', 'streamable-http'] as const
-export type ServerType = typeof SERVER_TYPES[number]
+const SERVER_TYPES = ['stdio', 'npm', 'npx', 'sse', 'http', 'streamable-http'] as const
+type ServerType = typeof SERVER_TYPES[number]
 
 /** Server names become part of tool names (`mcp:<server>:<tool>`), so no colons. */
 export const SERVER_NAME = /^[\w.-]{1,64}$/
@@ -22,17 +22,17 @@ const args = z.array(z.string({ error: 'args must be strings' }), { error: 'args
 const env = stringMap.optional()
 const url = z.url({ protocol: /^https?$/, error: 'url must be a valid http(s) URL' })
 
-export const stdioConfig = z.strictObject({
+const stdioConfig = z.strictObject({
   type: z.literal('stdio'),
   command: z.string({ error: 'command is required' }).min(1, 'command is required'),
   args, env, cwd: z.string().optional(), ...common
 })
-export const packageConfig = z.strictObject({
+const packageConfig = z.strictObject({
   type: z.enum(['npm', 'npx']),
   package: z.string({ error: 'package is required' }).min(1, 'package is required').regex(/^[^\s]+$/, 'package must not contain spaces'),
   args, env, ...common
 })
-export const remoteConfig = z.strictObject({
+const remoteConfig = z.strictObject({
   type: z.enum(['sse', 'http', 'streamable-http']),
   url: z.string({ error: 'url is required' }).min(1, 'url is required').pipe(url),
   headers: stringMap.optional(),
@@ -83,7 +83,7 @@ export function checkType (raw: unknown): { ok: true } | { ok: false; message: s
 
 export interface McpToolInfo { name: string; description: string; inputSchema: Record<string, unknown> }
 
-/** A server as listed by the routes (spec 2.13 plus variant B extras). Config is masked. */
+/** A server as listed by the routes (its config and state plus variant B extras). Config is masked. */
 export interface ServerView {
   name: string
   type: ServerType

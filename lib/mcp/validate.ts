@@ -1,4 +1,4 @@
-// Validation of server names and configs (spec 2.13), with the spec's messages: `name is required`,
+// Validation of server names and configs, with the messages of docs/api.md (Errors): `name is required`,
 // `Unsupported server type: {type}`.
 import { isReservedName, reservedNameMessage } from '../core/dict.js'
 import { AppError } from '../core/errors.js'

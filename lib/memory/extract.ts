@@ -1,4 +1,4 @@
-// Background extraction of memories from chat (spec 8: poll interval, default 5 minutes). Answered
+// Background extraction of memories from chat (config `memory.pollIntervalMinutes`, default 5). Answered
 // turns are queued per user and group; every interval the model reads each queue together with the
 // user's existing memories and answers new facts as JSON. A fact that restates an existing memory
 // refreshes that record instead of adding a duplicate. A failed extraction keeps the turns for the
@@ -122,7 +122,7 @@ export class MemoryExtractor implements TurnObserver {
   }
 }
 
-export function extractionPrompt (existing: string[], turns: QueuedTurn[]): string {
+function extractionPrompt (existing: string[], turns: QueuedTurn[]): string {
   return [
     'Extract long-term facts about the USER from the conversation below: profile (name, age, job, place),',
     'preferences, events (with dates), relations (people, pets), recurring topics. Skip small talk, the',

@@ -10,7 +10,7 @@ declare module '../runtime.js' {
   interface Services { memory: MemoryService; memoryExtractor: MemoryExtractor }
 }
 
-export async function initMemory (rt: Runtime): Promise<void> {
+async function initMemory (rt: Runtime): Promise<void> {
   const memory = await MemoryService.open(join(rt.paths.dataDir, 'memories.json'), { clock: rt.clock, log: rt.log })
   const settings = (): ReturnType<Runtime['config']['get']>['memory'] => rt.config.get().memory
   const extractor = new MemoryExtractor({ memory, models: () => rt.chat.models, clock: rt.clock, log: rt.log, settings })
@@ -28,5 +28,3 @@ export async function initMemory (rt: Runtime): Promise<void> {
 }
 
 export const memoryDomain: Domain = { name: 'memory', provides: ['memory', 'memoryExtractor'], needs: [], start: initMemory }
-
-export { MemoryService } from './service.js'

@@ -1,4 +1,4 @@
-// The memory store (spec 2.14, 4.8): records in a JournalStore (`memories.json` + journal), a per-user
+// The memory store: records in a JournalStore (`memories.json` + journal), a per-user
 // id index and running totals (counts by category and by user, each user's last update) kept on every
 // write, so stats and the users list cost what they return, and a BM25 index for search partitioned by
 // user. The index is built in the background at start in slices of a few milliseconds; a search issued
@@ -8,6 +8,7 @@
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
+import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Bm25Index } from '../search/bm25.js'
 import { SAME_FACT, similarity } from './similar.js'
@@ -21,7 +22,7 @@ export interface CleanupResult { removed: number; remaining: number; reasons: { 
 export interface MergeResult { merged: number; remaining: number }
 
 // Cleanup thresholds: what counts as a low-quality memory (documented in lib/memory/README.md).
-export const CLEANUP = { minConfidence: 0.3, maxAgeDays: 365, oldKeepsConfidence: 0.8, minChars: 2 }
+const CLEANUP = { minConfidence: 0.3, maxAgeDays: 365, oldKeepsConfidence: 0.8, minChars: 2 }
 const DAY = 86_400_000
 
 const emptyByCategory = (): Record<MemoryCategory, number> =>
@@ -34,12 +35,16 @@ interface UserTotals { count: number; lastUpdate: number; byCategory: Record<Mem
 
 export class MemoryService {
   private readonly byUser = new Map<string, Set<number>>()
+  /** live ids per group (records with a groupId): a group's list reads its share, not the store */
+  private readonly byGroup = new Map<string, Set<number>>()
   private readonly totals = new Map<string, UserTotals>()
   /** soft-deleted ids per user (erased by a hard clearUser) */
   private readonly softDeleted = new Map<string, Set<number>>()
   private readonly byCategory = emptyByCategory()
   private liveCount = 0
   private usersCache: UserEntry[] | undefined
+  /** users by their newest memory's time, kept on write (built once the store is loaded) */
+  private userOrder: RecencyOrder<string> | undefined
   private readonly index = new Bm25Index<number>()
   private readonly indexReady: Promise<void>
   private indexed = false
@@ -53,6 +58,7 @@ export class MemoryService {
       if (r.deleted) this.hide(r, true)
       else this.link(r)
     }
+    this.userOrder = new RecencyOrder([...this.totals].map(([userId, t]) => [userId, t.lastUpdate]))
     // partitioned by user: a search for one user's memories skips everybody else's. Records written
     // meanwhile are indexed by the write itself (and skipped here).
     const index = this.index
@@ -91,7 +97,8 @@ export class MemoryService {
   /** Live records of a user (or everyone), newest first. */
   list (q: MemoryQuery = {}): MemoryRecord[] {
     const out: MemoryRecord[] = []
-    for (const r of this.candidates(q.userId)) {
+    for (const r of this.candidates(q.userId, q.groupId)) {
+      if (q.userId !== undefined && r.userId !== q.userId) continue
       if (q.groupId !== undefined && r.groupId !== q.groupId) continue
       if (q.category && r.category !== q.category) continue
       out.push(r)
@@ -157,15 +164,24 @@ export class MemoryService {
 
   /** Users with live memories, most recently updated first (from the running totals; cached between writes). */
   users (): UserEntry[] {
-    if (!this.usersCache) {
-      const out: UserEntry[] = []
-      for (const [userId, t] of this.totals) {
-        // frozen: the cached entries are handed out as they are
-        out.push(Object.freeze({ userId, count: t.count, lastUpdate: t.lastUpdate, categories: Object.freeze(CATEGORIES.filter((c) => t.byCategory[c] > 0)) as MemoryCategory[] }))
-      }
-      this.usersCache = out.sort((a, b) => b.lastUpdate - a.lastUpdate)
-    }
+    this.usersCache ??= this.userEntries(this.userOrder?.newest() ?? [])
     return this.usersCache.slice()
+  }
+
+  /** One page of users(), without building the others, and the number of users. */
+  usersPage (offset: number, limit: number): { items: UserEntry[]; total: number } {
+    if (this.usersCache) return { items: this.usersCache.slice(offset, offset + limit), total: this.usersCache.length }
+    return { items: this.userEntries(this.userOrder?.page(offset, limit) ?? []), total: this.totals.size }
+  }
+
+  private userEntries (ids: Iterable<string>): UserEntry[] {
+    const out: UserEntry[] = []
+    for (const userId of ids) {
+      const t = this.totals.get(userId)
+      // frozen: the cached entries are handed out as they are
+      if (t) out.push(Object.freeze({ userId, count: t.count, lastUpdate: t.lastUpdate, categories: Object.freeze(CATEGORIES.filter((c) => t.byCategory[c] > 0)) as MemoryCategory[] }))
+    }
+    return out
   }
 
   stats (): MemoryStats {
@@ -266,12 +282,16 @@ export class MemoryService {
     return best
   }
 
-  private * candidates (userId: string | undefined): Generator<MemoryRecord> {
-    if (userId === undefined) {
+  private * candidates (userId: string | undefined, groupId?: string): Generator<MemoryRecord> {
+    // the smaller of the user's and the group's share (a group '' = private records: not indexed)
+    const user = userId !== undefined ? this.byUser.get(userId) ?? new Set<number>() : undefined
+    const group = groupId ? this.byGroup.get(groupId) ?? new Set<number>() : undefined
+    const ids = user && group ? (group.size < user.size ? group : user) : user ?? group
+    if (ids === undefined) {
       for (const r of this.store.values()) if (!r.deleted) yield r
       return
     }
-    for (const id of this.byUser.get(userId) ?? []) {
+    for (const id of ids) {
       const r = this.store.get(id)
       if (r && !r.deleted) yield r
     }
@@ -310,11 +330,17 @@ export class MemoryService {
     if (!ids) this.byUser.set(r.userId, (ids = new Set()))
     if (ids.has(r.id)) return
     ids.add(r.id)
+    if (r.groupId) {
+      let g = this.byGroup.get(r.groupId)
+      if (!g) this.byGroup.set(r.groupId, (g = new Set()))
+      g.add(r.id)
+    }
     let t = this.totals.get(r.userId)
     if (!t) this.totals.set(r.userId, (t = { count: 0, lastUpdate: 0, byCategory: emptyByCategory() }))
     t.count++
     t.byCategory[r.category]++
     if (r.updatedAt > t.lastUpdate) t.lastUpdate = r.updatedAt
+    this.userOrder?.set(r.userId, t.lastUpdate)
     this.byCategory[r.category]++
     this.liveCount++
     this.usersCache = undefined
@@ -323,6 +349,8 @@ export class MemoryService {
   private unlink (r: MemoryRecord): void {
     const ids = this.byUser.get(r.userId)
     if (!ids?.delete(r.id)) return
+    const g = r.groupId ? this.byGroup.get(r.groupId) : undefined
+    if (g?.delete(r.id) && g.size === 0) this.byGroup.delete(r.groupId)
     this.byCategory[r.category]--
     this.liveCount--
     this.usersCache = undefined
@@ -332,9 +360,11 @@ export class MemoryService {
     if (ids.size === 0) {
       this.byUser.delete(r.userId)
       this.totals.delete(r.userId)
+      this.userOrder?.delete(r.userId)
     } else if (r.updatedAt >= t.lastUpdate) { // the newest went: recount over this user's share
       t.lastUpdate = 0
       for (const id of ids) t.lastUpdate = Math.max(t.lastUpdate, this.store.get(id)?.updatedAt ?? 0)
+      this.userOrder?.set(r.userId, t.lastUpdate)
     }
   }
 

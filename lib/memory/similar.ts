@@ -2,7 +2,7 @@
 // high overlap of search tokens (Jaccard over the tokenizer's words and CJK bigrams).
 import { tokenize } from '../search/tokenize.js'
 
-export const normalizeText = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '')
+const normalizeText = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '')
 
 export function similarity (a: string, b: string): number {
   const na = normalizeText(a)

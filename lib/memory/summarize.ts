@@ -1,5 +1,5 @@
-// Summarize a user's memories (spec 4.8): optionally clean up first, then either let the model rewrite
-// them as `[category] content` lines (categories limited to the six of 2.14; its reasoning is dropped)
+// Summarize a user's memories: optionally clean up first, then either let the model rewrite
+// them as `[category] content` lines (categories limited to the domain's six; its reasoning is dropped)
 // or merge them deterministically. The model's lines replace the old records only once they parsed:
 // a failed or empty answer leaves the memories untouched.
 import type { ModelGateway } from '../chat/contracts.js'
@@ -20,7 +20,7 @@ export interface SummarizeResult {
 
 const line = (r: Pick<MemoryRecord, 'category' | 'content'>): string => `[${r.category}] ${r.content}`
 
-export function summarizePrompt (memories: MemoryRecord[]): string {
+function summarizePrompt (memories: MemoryRecord[]): string {
   return [
     'You maintain long-term memories about one chat user. Merge the memories below: combine duplicates,',
     'drop contradictions in favour of the newer one (listed first), keep concrete facts (names, dates, likes).',

@@ -1,4 +1,4 @@
-// Memory records (spec 2.14) and the one category vocabulary of the domain. The API's variant A
+// Memory records and the one category vocabulary of the domain. The API's variant A
 // speaks other names for the same six; routes/_http/memory-adapter.ts maps them at the edge.
 
 export const CATEGORIES = ['profile', 'preference', 'event', 'relation', 'topic', 'custom'] as const

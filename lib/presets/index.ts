@@ -10,7 +10,7 @@ declare module '../runtime.js' {
   }
 }
 
-export async function initPresets (rt: Runtime): Promise<void> {
+async function initPresets (rt: Runtime): Promise<void> {
   const presets = await PresetService.open(rt)
   const resolver = new PresetResolution(rt, presets)
   rt.provide('presets', presets)
@@ -19,6 +19,3 @@ export async function initPresets (rt: Runtime): Promise<void> {
 }
 
 export const presetsDomain: Domain = { name: 'presets', provides: ['presets', 'presetResolver'], needs: [], start: initPresets }
-
-export { PresetService } from './service.js'
-export { PresetResolution, renderPrompt } from './resolver.js'

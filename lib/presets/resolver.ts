@@ -49,7 +49,7 @@ export class PresetResolution implements PresetResolver {
   }
 }
 
-export function toResolved (rec: PresetRecord, systemPrompt: string): ResolvedPreset {
+function toResolved (rec: PresetRecord, systemPrompt: string): ResolvedPreset {
   const r: ResolvedPreset = {
     id: rec.id,
     name: rec.name,

@@ -26,7 +26,7 @@ function invalid (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; mess
 }
 
 /** Validates preset fields (INVALID_PRESET naming the first bad field). */
-export function checkFields (body: unknown): PresetPatch {
+function checkFields (body: unknown): PresetPatch {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('INVALID_PRESET', 'Preset must be an object')
   const { isDefault, ...rest } = body as Record<string, unknown>
   // Derived fields a client may send back unchanged (GET then PUT, export then import).
@@ -106,7 +106,7 @@ export class PresetService {
     return this.view(rec)
   }
 
-  /** Creates a user preset. `strict`: variant A id rules (spec 8). */
+  /** Creates a user preset. `strict`: variant A id rules (3-50 letters, digits and hyphens). */
   async create (id: unknown, body: unknown, opts: { strict?: boolean; keepTimes?: boolean } = {}): Promise<PresetView> {
     const pid = checkId(id, opts.strict ? strictId : looseId)
     const patch = checkFields(body)
@@ -159,7 +159,7 @@ export class PresetService {
     if (wasDefault) await this.setDefault('default')
   }
 
-  /** Writes the default to presets.defaultId and llm.defaultChatPresetId (spec 4.4). */
+  /** Writes the default to presets.defaultId and llm.defaultChatPresetId. */
   async setDefault (id: string): Promise<void> {
     await this.updateSettings({ defaultId: id })
   }

@@ -1,9 +1,9 @@
-// Preset (persona) shape shared by both route variants (spec 2.9, 2.10) and its validation (spec 8).
+// Preset (persona) shape shared by both route variants (docs/api.md, Groups of routes: presets) and its validation.
 import { z } from 'zod'
 
-export const APPROVAL_MODES = ['auto', 'manual', 'deny', 'allow'] as const
+const APPROVAL_MODES = ['auto', 'manual', 'deny', 'allow'] as const
 
-export interface PresetTools {
+interface PresetTools {
   enabled: boolean
   allowedTools: string[]
   excludedTools: string[]
@@ -40,10 +40,10 @@ export interface PresetView extends PresetRecord {
   isDefault: boolean
 }
 
-/** Ids that name other routes under /api/presets and /api/preset (DECISIONS part 2). */
+/** Ids that name other routes under /api/presets and /api/preset (docs/api.md, Groups of routes). */
 export const RESERVED_IDS = new Set(['config', 'builtin', 'categories', 'import', 'list', 'from-builtin'])
 
-/** Variant A ids (spec 8): 3-50 letters, digits and hyphens. */
+/** Variant A ids: 3-50 letters, digits and hyphens. */
 export const strictId = z.string().regex(/^[A-Za-z0-9-]{3,50}$/, 'id must be 3-50 letters, digits or hyphens')
 /** Variant B ids also allow underscores (`custom_<builtinId>_<timestamp>`). */
 export const looseId = z.string().regex(/^[A-Za-z0-9_-]{3,80}$/, 'id must be 3-80 letters, digits, hyphens or underscores')
@@ -67,7 +67,7 @@ export const presetFields = z.object({
     allowedTools: names,
     excludedTools: names,
     allowDangerous: z.boolean(),
-    // null = remove the override (spec 4.4 variant B)
+    // null = remove the override (variant B, PUT /api/presets/config)
     toolApprovalMode: z.enum(APPROVAL_MODES).nullable()
   }).partial(),
   voice: z.object({ enabled: z.boolean(), voiceId: z.string().max(200), speed: z.number().min(0.1).max(10) }).partial(),

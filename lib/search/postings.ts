@@ -10,10 +10,10 @@ export const TF_MAX = 255
 const LONG = 2048
 const INT32_MAX = 2 ** 31 - 1
 
-export interface LongPosting { a: Int32Array | Float64Array; n: number }
+interface LongPosting { a: Int32Array | Float64Array; n: number }
 export type Posting = number | number[] | LongPosting
 
-export const pack = (doc: number, tf: number): number => doc * 256 + Math.min(tf, TF_MAX)
+const pack = (doc: number, tf: number): number => doc * 256 + Math.min(tf, TF_MAX)
 export const docOf = (entry: number): number => Math.floor(entry / 256)
 export const tfOf = (entry: number): number => entry % 256
 

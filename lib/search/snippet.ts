@@ -6,7 +6,7 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&${({ '&
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** Match intervals [start, end) of the query's tokens in `text`, merged where they overlap. */
-export function matchRanges (text: string, query: string): Array<[number, number]> {
+function matchRanges (text: string, query: string): Array<[number, number]> {
   const terms = queryTokens(query).sort((a, b) => b.length - a.length)
   if (terms.length === 0) return []
   const re = new RegExp(terms.map(escapeRe).join('|'), 'giu')

@@ -8,11 +8,11 @@ const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Sc
 const RUNS = new RegExp(`[${CJK}]+|[[\\p{L}\\p{N}]--[${CJK}]]+`, 'gv')
 const IS_CJK = new RegExp(`^[${CJK}]`, 'v')
 
-export const STOP_WORDS = new Set(['a', 'an', 'the', 'of', 'and', 'or', 'to', 'is', 'are', 'was', 'in', 'on', 'at', 'for', 'it', 'be', 'as', 'by', 'with'])
+const STOP_WORDS = new Set(['a', 'an', 'the', 'of', 'and', 'or', 'to', 'is', 'are', 'was', 'in', 'on', 'at', 'for', 'it', 'be', 'as', 'by', 'with'])
 
 export const isCjk = (s: string): boolean => IS_CJK.test(s)
 
-export function normalizeForSearch (text: string): string {
+function normalizeForSearch (text: string): string {
   return text.normalize('NFKC').toLowerCase()
 }
 

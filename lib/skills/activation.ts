@@ -2,7 +2,7 @@
 import type { Skill } from './types.js'
 
 /** The skills' own tools stay usable whatever an active skill allows, so a skill can always be left or switched. */
-export const SKILL_TOOL_NAMES = ['list_skills', 'load_skill', 'get_skill_info'] as const
+const SKILL_TOOL_NAMES = ['list_skills', 'load_skill', 'get_skill_info'] as const
 
 // Triggers are checked on every message: each `/re/` trigger is compiled once (null: not a regex or invalid).
 const compiled = new Map<string, RegExp | null>()

@@ -6,7 +6,7 @@ import type { SkillService } from './service.js'
 
 const guarded = new WeakSet<ToolProvider>()
 
-export function guardProvider (inner: ToolProvider, skills: SkillService): ToolProvider {
+function guardProvider (inner: ToolProvider, skills: SkillService): ToolProvider {
   if (guarded.has(inner)) return inner
   const outer: ToolProvider = {
     definitionsFor: async (turn) => skills.filterTools(await inner.definitionsFor(turn), turn),

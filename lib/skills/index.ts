@@ -20,7 +20,7 @@ export function toolRegistryOf (rt: Runtime): ToolRegistryApi | undefined {
 
 /**
  * The user's skills folder: config `skills.dir`, default `<data>/skills`. A relative path must stay
- * inside the data folder (DECISIONS part 4); an absolute path is the owner's explicit choice (e.g. a
+ * inside the data folder (README, "Security model"); an absolute path is the owner's explicit choice (e.g. a
  * cloned skills repository). A relative path that escapes falls back to the default, with a warning.
  */
 export function userSkillsDir (rt: Runtime): string {
@@ -36,11 +36,11 @@ export function userSkillsDir (rt: Runtime): string {
   }
 }
 
-export function skillRoots (rt: Runtime): SkillRoot[] {
+function skillRoots (rt: Runtime): SkillRoot[] {
   return [{ dir: rt.paths.bundledSkillsDir, origin: 'bundled' }, { dir: userSkillsDir(rt), origin: 'user' }]
 }
 
-export async function initSkills (rt: Runtime): Promise<void> {
+async function initSkills (rt: Runtime): Promise<void> {
   const skills = await SkillService.open({
     roots: () => skillRoots(rt),
     watch: () => rt.config.get().skills.watch && rt.config.get().context.autoReloadSkills,

@@ -1,6 +1,6 @@
 // Reads one skill definition file. SKILL.md front matter goes through gray-matter with only the YAML
 // engine: `---js` (and coffee) front matter would be eval'd by gray-matter's default engines
-// (notes/deps.md §9), so those engines throw and the file is reported as an error instead.
+// (they run the front matter as code), so those engines throw and the file is reported as an error instead.
 import { basename, dirname } from 'node:path'
 import matter from 'gray-matter'
 import { parse as parseYaml } from 'yaml'
@@ -27,7 +27,7 @@ const stringList = z.union([
   z.string().max(2000).transform((s) => s.split(/[,，]/).map((x) => x.trim()).filter(Boolean))
 ]).default([])
 
-export const SKILL_NAME = /^[\w\-.\u4e00-\u9fff]{1,64}$/
+const SKILL_NAME = /^[\w\-.\u4e00-\u9fff]{1,64}$/
 
 const skillFields = z.object({
   name: z.string().trim().regex(SKILL_NAME, 'name: letters, digits, - _ . or Chinese, 1-64 characters').optional(),

@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js'
 import { presetOffers } from '../tools/preset-filter.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { toolsSection, ToolSwitches } from '../tools/switches.js'
-import type { RegisteredTool, ToolCallContext, ToolRegistryApi } from '../tools/types.js'
+import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 import { adminTestContext, type DashboardUser } from '../tools/views.js'
 import { toolRegistryOf } from './index.js'
 
@@ -174,7 +174,7 @@ export class ToolAdmin {
  * The tool settings of a preset as the master would get them in chat. An unknown preset named by the
  * client is PRESET_NOT_FOUND; the implicit `default` never blocks (undefined = no preset limit).
  */
-export async function presetToolsOf (rt: Runtime, user: DashboardUser, presetId: string): Promise<ResolvedPreset['tools'] | undefined> {
+async function presetToolsOf (rt: Runtime, user: DashboardUser, presetId: string): Promise<ResolvedPreset['tools'] | undefined> {
   const resolver = rt.chat.presets
   if (!resolver) return undefined
   const scope = { userId: user.sub, isMaster: true, via: 'api' as const, conversationId: `admin:${user.sub}` }

@@ -1,4 +1,4 @@
-// The skills' built-in tools for the model (spec 4.6): list_skills, load_skill, get_skill_info.
+// The skills' built-in tools for the model: list_skills, load_skill, get_skill_info.
 import type { ToolResult } from '../chat/contracts.js'
 import type { RegisteredTool, ToolSource } from '../tools/types.js'
 import type { SkillService } from './service.js'

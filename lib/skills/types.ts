@@ -1,9 +1,9 @@
-// Document skills (spec 2.12): instructions plus tool rules that a conversation can switch on.
+// Document skills: instructions plus tool rules that a conversation can switch on.
 
 /** Which folder a skill came from: the plugin's bundled `skills/` or the user's skills folder. */
 export type SkillOrigin = 'bundled' | 'user'
 
-/** The file form a skill was read from (spec 4.6 last paragraph). */
+/** The file form a skill was read from: `<dir>/SKILL.md`, `<name>.skill.yaml|json`, or `<dir>/skill.yaml|json`. */
 export type SkillFormat = 'SKILL.md' | 'skill-file' | 'folder-file'
 
 export interface Skill {
@@ -27,7 +27,7 @@ export interface Skill {
 /** A file that looked like a skill but could not be read (reported, never fatal). */
 export interface SkillLoadError { path: string; message: string }
 
-/** The document shape of spec 2.12 returned by the routes. */
+/** The document shape the skills routes return (docs/api.md, Groups of routes: skills). */
 export interface SkillDocument {
   name: string
   description: string

@@ -30,7 +30,7 @@ function groupDayOf (v: unknown): GroupDay {
 }
 
 /** A stored day bucket rebuilt with null-prototype records. */
-export function dayOf (v: unknown): DayBucket {
+function dayOf (v: unknown): DayBucket {
   const d = (v ?? {}) as Partial<DayBucket>
   return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf) }
 }

@@ -67,8 +67,3 @@ export function renderDeep<T>(value: T, context: Record<string, unknown>, now = 
   }
   return value
 }
-
-/** Placeholder names used in a template. */
-export function placeholdersIn (template: string): string[] {
-  return [...new Set([...template.matchAll(PATTERN)].map((m) => m[1] as string))]
-}

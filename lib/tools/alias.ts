@@ -2,7 +2,7 @@
 // `mcp:<server>:<tool>` are mapped to a safe, unique alias and back.
 import { createHash } from 'node:crypto'
 
-export const SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+const SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
 export class AliasMap {
   private toAlias = new Map<string, string>()

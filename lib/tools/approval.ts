@@ -1,4 +1,4 @@
-// Approval of dangerous tools in chat (spec 2.11): the gate posts a request to the chat the tool was
+// Approval of dangerous tools in chat (README, "Security model"): the gate posts a request to the chat the tool was
 // called from; the master answers `#lx同意 <id>` / `#lx拒绝 <id>` (apps/approval.ts). Unanswered
 // requests are refused after `approvalTimeoutMs` (timer from the injectable clock).
 import type { Clock } from '../core/clock.js'

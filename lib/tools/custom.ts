@@ -1,4 +1,4 @@
-// Custom tools (spec 4.5 `/api/tools/custom`): JSON configurations kept in `<data>/custom-tools.json`.
+// Custom tools (`/api/tools/custom`): JSON configurations kept in `<data>/custom-tools.json`.
 // An action is a fixed text reply or an HTTP request; both are templates where `{{arg}}` is replaced by
 // the call's argument (URL parts are URL-encoded). Header values are secrets (masked when read).
 import { join } from 'node:path'

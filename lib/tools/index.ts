@@ -45,7 +45,7 @@ export async function updateToolsConfig (kit: ToolKit, patch: ToolsPatch): Promi
 }
 
 /** The chat message asking the master; the answer is `#lx同意 <id>` / `#lx拒绝 <id>` (apps/approval.ts). */
-export function approvalText (rt: Runtime, req: ApprovalRequest): string {
+function approvalText (rt: Runtime, req: ApprovalRequest): string {
   const p = rt.config.get().commandPrefix
   const args = JSON.stringify(req.args).slice(0, 300)
   const secs = Math.round((req.expiresAt - req.createdAt) / 1000)
@@ -64,7 +64,7 @@ async function notifyInChat (rt: Runtime, req: ApprovalRequest): Promise<void> {
   }
 }
 
-export async function initTools (rt: Runtime): Promise<void> {
+async function initTools (rt: Runtime): Promise<void> {
   const registry = new ToolRegistry(rt)
   const builtin = builtinSource(rt)
   const custom = await CustomTools.open(rt)

@@ -1,4 +1,4 @@
-// Tool execution log (spec 2.6 entry + `groupId`): an in-memory ring buffer. Variant A's `tool` alias
+// Tool execution log (what `/api/tools/logs` answers, with `groupId`): an in-memory ring buffer. Variant A's `tool` alias
 // of `toolName` is added by the route that answers it (routes/tools.ts GET /api/tools/logs).
 import type { ToolResult } from '../chat/contracts.js'
 
@@ -11,7 +11,7 @@ export interface ToolLogEntry {
   duration: number
   userId: string
   groupId?: string
-  /** ISO string (spec 2.6). */
+  /** ISO string. */
   timestamp: string
 }
 

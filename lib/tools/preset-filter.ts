@@ -1,4 +1,4 @@
-// Which tools a preset offers (spec 2.9 `tools`): the one rule used by the chat (provider.ts) and by
+// Which tools a preset offers (the preset's `tools` lists): the one rule used by the chat (provider.ts) and by
 // the skills routes' preset-limited listing and execution. Tools that are switched off are filtered
 // by the registry's listing before this; this adds the preset's lists and the dangerous-tool rule.
 import type { ResolvedPreset } from '../chat/contracts.js'

@@ -1,6 +1,6 @@
 // The live tool registry (issue 5): sources (built-in, custom, script, one per MCP server) plug in;
 // switches and dangerous tools are read through `switches` (switches.ts, the only writer of config
-// `tools`); the approval configuration comes from config `tools` (spec 2.11).
+// `tools`); the approval configuration comes from config `tools`.
 // Listing is cached and rebuilt only when a source changes, so 500 tools list in well under 5 ms.
 import { randomUUID } from 'node:crypto'
 import type { ToolResult } from '../chat/contracts.js'

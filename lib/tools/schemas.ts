@@ -5,7 +5,7 @@ import { z } from 'zod'
 const names = z.array(z.string().max(200), { error: 'must be an array of tool names' }).max(5000)
 const risk = z.enum(['low', 'medium', 'high'], { error: 'must be low, medium or high' })
 
-/** The built-in tool configuration of spec 2.11 (+ this plugin's additions); every field optional. */
+/** The built-in tool configuration (config `tools`); every field optional. */
 export const toolsConfigPatch = z.strictObject({
   enabled: z.boolean(),
   enabledCategories: names,

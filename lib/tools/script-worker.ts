@@ -51,7 +51,7 @@ type Reply = { type: 'ready'; meta: ScriptMeta } | { type: 'failed'; error: stri
 
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
 
-export class ScriptTimeoutError extends Error {}
+class ScriptTimeoutError extends Error {}
 
 /** One script's worker: started on demand, terminated on time-out, reload, removal or stop. */
 export class ScriptRunner {

@@ -1,4 +1,4 @@
-// Script tools (spec 4.5 `/api/tools/js`): `<data>/tools/<name>.js|.ts`, one tool per file, named by
+// Script tools (`/api/tools/js`): `<data>/tools/<name>.js|.ts`, one tool per file, named by
 // the file. A script exports `description`, `inputSchema`, optional `category`, and `execute(args, ctx)`
 // (as named exports or one default object). What a script declares about its own `risk`/`dangerous`
 // is only a hint: the master's settings (`<data>/script-tools.json`, set through the script routes)
@@ -23,18 +23,18 @@ import type { RegisteredTool, SourceSwitch, ToolCallContext, ToolRisk, ToolSourc
 
 /** The master's settings of one script tool (absent: off, high risk, not dangerous). */
 export interface ScriptSettings { enabled: boolean; risk: ToolRisk; dangerous: boolean }
-export const DEFAULT_SCRIPT_SETTINGS: ScriptSettings = { enabled: false, risk: 'high', dangerous: false }
+const DEFAULT_SCRIPT_SETTINGS: ScriptSettings = { enabled: false, risk: 'high', dangerous: false }
 /** Stored as a list (script names such as `__proto__` are valid file names; no record keyed by them). */
 interface SettingsFile { scripts: Array<ScriptSettings & { name: string; updatedAt: string }> }
 /** Default time limit of a script's load and of each call (config `tools.scriptTimeoutMs`). */
-export const DEFAULT_SCRIPT_TIMEOUT_MS = 10_000
+const DEFAULT_SCRIPT_TIMEOUT_MS = 10_000
 
 /** A loaded script: what its module exported, and its worker. */
 interface Loaded { name: string; description: string; category: string; inputSchema: RegisteredTool['inputSchema']; declared: { risk?: ToolRisk; dangerous?: boolean }; runner: ScriptRunner
   /** The file and source it was loaded from: a watcher event for the same text keeps the running module. */
   file: string; source: string }
 
-export const SCRIPT_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+const SCRIPT_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const EXTS = ['.js', '.ts'] as const
 export type ScriptExt = typeof EXTS[number]
 
@@ -50,6 +50,18 @@ export function parseScriptName (raw: string): { name: string; ext?: ScriptExt }
   const name = ext ? raw.slice(0, -ext.length) : raw
   if (!SCRIPT_NAME.test(name)) throw new AppError('INVALID_ARGS', 'name must be 1-64 letters, digits, _ or - (optionally ending in .js or .ts)')
   return ext ? { name, ext } : { name }
+}
+
+let transforms = 0
+/** TS/JS to CommonJS; esbuild's service process (~86 MiB) is stopped once no transform is under way. */
+async function transpile (source: string, ext: ScriptExt, file: string): Promise<{ code: string }> {
+  const { transform, stop } = await import('esbuild') // loaded on first use: most starts have no scripts
+  transforms++
+  try {
+    return await transform(source, { loader: ext === '.ts' ? 'ts' : 'js', format: 'cjs', target: 'node20', sourcefile: file })
+  } finally {
+    if (--transforms === 0) await stop()
+  }
 }
 
 function toResult (v: unknown): ToolResult {
@@ -78,6 +90,8 @@ export class ScriptTools implements ToolSource {
   private errors = new Map<string, string>()
   private listeners: Array<() => void> = []
   private watcher: FSWatcher | undefined
+  /** the load under way per script name (see serial) */
+  private readonly loading = new Map<string, Promise<void>>()
   private timers = new Map<string, NodeJS.Timeout>()
   private cached: RegisteredTool[] | undefined
 
@@ -151,7 +165,7 @@ export class ScriptTools implements ToolSource {
     }
   }
 
-  /** The file of a script, contained in the tools folder (DECISIONS part 4). */
+  /** The file of a script, contained in the tools folder (README, "Security model"). */
   pathOf (name: string, ext: ScriptExt): string {
     parseScriptName(name)
     return containedPath(this.dir, `${name}${ext}`)
@@ -221,8 +235,19 @@ export class ScriptTools implements ToolSource {
   /** Stops every script's worker (plugin stop). */
   async stopAll (): Promise<void> { await Promise.all([...this.tools.values()].map((l) => l.runner.stop())) }
 
-  /** (Re)loads one script by name; a broken script is reported, never thrown. */
-  async load (name: string): Promise<void> {
+  /** (Re)loads one script by name, after any load of it under way (one at a time per script); a broken script is reported, never thrown. */
+  load (name: string): Promise<void> { return this.serial(name, () => this.loadNow(name)) }
+
+  // A save loads the script itself and the watcher's event follows: run them in turn, so the event
+  // sees the finished load (and keeps it when the text is the same) instead of racing it.
+  private serial (name: string, fn: () => Promise<void>): Promise<void> {
+    const next = (this.loading.get(name) ?? Promise.resolve()).then(fn, fn)
+    const tracked = next.finally(() => { if (this.loading.get(name) === tracked) this.loading.delete(name) })
+    this.loading.set(name, tracked)
+    return tracked
+  }
+
+  private async loadNow (name: string): Promise<void> {
     await this.openSettings()
     const found = await this.existing(name)
     if (!found) { this.drop(name); return }
@@ -251,8 +276,7 @@ export class ScriptTools implements ToolSource {
   /** Transpiles here, runs the module in a fresh worker (time-limited) and reads its exports. */
   private async compile (name: string, file: string, ext: ScriptExt): Promise<Loaded> {
     const source = await readPrivateText(file)
-    const { transform } = await import('esbuild') // loaded on first use: most starts have no scripts
-    const { code } = await transform(source, { loader: ext === '.ts' ? 'ts' : 'js', format: 'cjs', target: 'node20', sourcefile: file })
+    const { code } = await transpile(source, ext, file)
     const runner = new ScriptRunner(name, file, code, () => this.timeoutMs(), this.rt.clock)
     let m: ScriptMeta
     try {
@@ -276,14 +300,16 @@ export class ScriptTools implements ToolSource {
   }
 
   /** Watcher events: reloads only when the file's text changed (our own saves already loaded it). */
-  private async reloadIfChanged (name: string): Promise<void> {
-    const found = await this.existing(name)
-    const current = this.tools.get(name)
-    if (found && current && current.file === found.file) {
-      const source = await readPrivateText(found.file).catch(() => undefined)
-      if (source === current.source) return
-    }
-    await this.load(name)
+  private reloadIfChanged (name: string): Promise<void> {
+    return this.serial(name, async () => {
+      const found = await this.existing(name)
+      const current = this.tools.get(name)
+      if (found && current && current.file === found.file) {
+        const source = await readPrivateText(found.file).catch(() => undefined)
+        if (source === current.source) return
+      }
+      await this.loadNow(name)
+    })
   }
 
   // ---- watcher -------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // server, tools named `mcp:<server>:<tool>`).
 import type { ChatScope, ToolResult } from '../chat/contracts.js'
 
+/** Where a tool comes from. @public (part of the tool registry contract) */
 export type ToolSourceKind = 'builtin' | 'custom' | 'script' | 'mcp'
 export type ToolRisk = 'low' | 'medium' | 'high'
 

@@ -9,7 +9,7 @@ import type { RegisteredTool, ToolCallContext } from './types.js'
 /** The signed-in dashboard user (routes/_http/auth.ts `sessionOf`). */
 export interface DashboardUser { sub: string; isMaster: boolean }
 
-/** A tool as the dashboard sees it (spec 2.11 plus switches and where it comes from). */
+/** A tool as the dashboard sees it (its definition plus switches and where it comes from). */
 export function toolView (registry: ToolRegistry, t: RegisteredTool): Record<string, unknown> {
   return {
     name: t.name,
@@ -29,7 +29,7 @@ export function identityOf (provider: RegistryToolProvider, t: RegisteredTool): 
   return { source: t.source, ...(t.server ? { server: t.server } : {}), category: t.category, modelName: provider.aliasOf(t.name) }
 }
 
-/** Administrator context of the test panel (spec 4.5 `test`): the master testing a tool. */
+/** Administrator context of the test panel (`POST /api/tools/test`): the master testing a tool. */
 export function adminTestContext (user: DashboardUser): ToolCallContext {
   const scope: ChatScope = { userId: user.sub, isMaster: true, via: 'admin-test', conversationId: `admin:${user.sub}` }
   return { scope, userPermission: 'master', isMaster: true, isAdminTest: true }

@@ -44,19 +44,27 @@ async function send (path: string, opts: ReqOpts): Promise<Response> {
   return res
 }
 
-/** Unwraps either envelope; throws ApiError with the server's message on failure. */
-export async function api<T = any> (path: string, opts: ReqOpts = {}): Promise<T> {
+/** The fields of either envelope (style A `{success, data, message}`, style B `{code, data, message}`). */
+interface Envelope { success?: boolean, code?: number | string, data?: unknown, message?: string, errors?: Array<{ path: string, message: string }> }
+const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null
+
+/**
+ * Unwraps either envelope; throws ApiError with the server's message on failure. `T` is the route's
+ * `data` type (resources/src/contracts.ts); without one the answer is `unknown`.
+ */
+export async function api<T> (path: string, opts: ReqOpts = {}): Promise<T> {
   const res = await send(path, opts)
   const text = await res.text()
-  let body: any = text
+  let body: unknown = text
   try { body = JSON.parse(text) } catch { /* text answer (YAML export) */ }
-  const failed = !res.ok || (body && typeof body === 'object' && (body.success === false || (typeof body.code === 'number' && body.code !== 0)))
+  const env = isEnvelope(body) ? body : undefined
+  const failed = !res.ok || (env !== undefined && (env.success === false || (typeof env.code === 'number' && env.code !== 0)))
   if (failed) {
-    const msg = (body && typeof body === 'object' && body.message) || (typeof body === 'string' && body) || `HTTP ${res.status}`
-    throw new ApiError(String(msg), res.status, typeof body?.code === 'string' ? body.code : undefined, body?.errors)
+    const msg = env?.message || (typeof body === 'string' && body) || `HTTP ${res.status}`
+    throw new ApiError(String(msg), res.status, typeof env?.code === 'string' ? env.code : undefined, env?.errors)
   }
-  if (opts.raw || typeof body !== 'object' || body === null) return body as T
-  return ('data' in body ? body.data : body) as T
+  if (opts.raw || env === undefined) return body as T
+  return ('data' in env ? env.data : env) as T
 }
 
 export interface SseFrame { event: string, data: any }

@@ -5,7 +5,7 @@ import { api, errText } from './api'
 import { t } from './i18n'
 import { signal, useSignal } from './state'
 
-export const toasts = signal<Array<{ id: number, text: string, error: boolean }>>([])
+const toasts = signal<Array<{ id: number, text: string, error: boolean }>>([])
 let toastId = 0
 export function toast (text: string, error = false): void {
   const id = ++toastId
@@ -18,7 +18,7 @@ export function Toasts () {
 }
 
 export interface Loaded<T> { data: T | undefined, error: string | null, loading: boolean, reload: () => void }
-export function useLoad<T = any> (path: string | null): Loaded<T> {
+export function useLoad<T> (path: string | null): Loaded<T> {
   const [state, setState] = useState<{ data: T | undefined, error: string | null, loading: boolean }>({ data: undefined, error: null, loading: !!path })
   const [n, setN] = useState(0)
   useEffect(() => {
@@ -34,7 +34,7 @@ export function useLoad<T = any> (path: string | null): Loaded<T> {
 }
 
 export function Loading () { return <div class="muted loading">{t('loading')}</div> }
-export function Empty () { return <div class="muted empty">{t('empty')}</div> }
+function Empty () { return <div class="muted empty">{t('empty')}</div> }
 export function ErrorBox ({ error }: { error: string }) { return <div class="error" role="alert">{error}</div> }
 
 /** Renders the loading / error / empty states, else the children with the data. */
@@ -66,15 +66,7 @@ export function Table ({ cols, rows }: { cols: ComponentChildren[], rows: Compon
     <tbody>{rows.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j} data-label={typeof cols[j] === 'string' && cols[j] ? cols[j] : undefined}>{c}</td>)}</tr>)}</tbody></table></div>
 }
 
-export function parseJson (text: string): unknown {
-  try { return JSON.parse(text) } catch (e) { throw new Error(`JSON: ${(e as Error).message}`) }
-}
 export const fmt = (v: unknown): string => JSON.stringify(v, null, 2)
-export function asArray<T = any> (d: any, ...keys: string[]): T[] {
-  if (Array.isArray(d)) return d
-  for (const k of keys) if (d && Array.isArray(d[k])) return d[k]
-  return []
-}
 
 /** A status word from the API in the page language (unknown words as they are). */
 export function word (v: unknown): string {

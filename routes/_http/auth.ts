@@ -19,7 +19,7 @@ import type { Runtime } from '../../lib/runtime.js'
 export const SESSION_COOKIE = 'lingxi_session'
 
 /** The only /api paths reachable without a session, compared byte for byte with the raw path. */
-const PUBLIC_API = new Set(['/api/auth/login', '/api/system/health'])
+const PUBLIC_API = new Set(['/api/auth/login', '/api/system/health', '/api/openapi.json'])
 const MOUNT = '/lingxi'
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -56,7 +56,7 @@ function areaOf (raw: string): 'api' | 'mcp' | undefined {
 /**
  * The one path rule. `refuse`: an API or MCP path spelled in a way no client of ours sends
  * (capitals, encoded or doubled slashes in the prefix, the mount inside the app, dot segments);
- * `public`: login, health, the MCP endpoint (its own API key) and the dashboard's static files;
+ * `public`: login, health, the OpenAPI document, the MCP endpoint (its own API key) and the dashboard's static files;
  * `session`: everything else under /api.
  */
 export function gateOf (rawPath: string): GateDecision {
@@ -81,7 +81,7 @@ function originOf (value: string): string | undefined {
 function hostOf (origin: string): string { return new URL(origin).host }
 
 /** The origin the browser says the request came from: `Origin`, else the `Referer`'s origin. */
-export function requestOrigin (ctx: Context): string | undefined {
+function requestOrigin (ctx: Context): string | undefined {
   const o = ctx.get('Origin')
   if (o) return originOf(o)
   return originOf(ctx.get('Referer'))
@@ -91,7 +91,7 @@ export function requestOrigin (ctx: Context): string | undefined {
  * True when `origin` is the dashboard's own (the host:port the request was sent to, also through the
  * /lingxi mount or a proxy that keeps Host; web.publicUrl) or listed in web.allowedOrigins.
  */
-export function originAllowed (rt: Runtime, ctx: Context, origin: string | undefined): boolean {
+function originAllowed (rt: Runtime, ctx: Context, origin: string | undefined): boolean {
   if (!origin) return false
   const web = rt.config.get().web
   const own = new Set<string>()
@@ -128,17 +128,30 @@ export function authMiddleware (rt: Runtime): Middleware {
   // Tokens already verified skip the signature check (the dashboard sends the same token on every
   // request); expiry and revocation are still checked each time.
   const verified = new Map<string, SessionClaims>()
-  const admit = async (ctx: Context, next: Next, claims: SessionClaims, from: 'bearer' | 'cookie'): Promise<void> => {
+  const admit = (ctx: Context, next: Next, claims: SessionClaims, from: 'bearer' | 'cookie'): Promise<void> => {
     if (from === 'cookie' && !SAFE_METHODS.has(ctx.method)) {
       const origin = requestOrigin(ctx)
       if (!originAllowed(rt, ctx, origin)) throw refuseCrossSite(origin ?? (ctx.get('Origin') || undefined))
     }
     ctx.state.user = claims
     ctx.state.sessionEnds = sessionEndWatcher(rt, claims)
-    await next()
+    return next() // not awaited here: one promise less on every authenticated request
+  }
+  // The path rule is a pure function of the raw path: its decision is remembered for short paths.
+  const gates = new Map<string, GateDecision>()
+  const gateFor = (path: string): GateDecision => {
+    let g = gates.get(path)
+    if (g === undefined) {
+      g = gateOf(path)
+      if (path.length <= 256) {
+        if (gates.size >= 2000) gates.clear()
+        gates.set(path, g)
+      }
+    }
+    return g
   }
   return async function auth (ctx: Context, next: Next): Promise<void> {
-    const gate = gateOf(ctx.path)
+    const gate = gateFor(ctx.path)
     if (gate === 'refuse') throw new AppError('NOT_FOUND', `No API route ${ctx.method} ${ctx.path.slice(0, 200)}`)
     if (gate === 'public') return next()
     const found = tokenOf(ctx)

@@ -20,7 +20,7 @@ function newest (path: string): number {
   return max
 }
 
-export function dashboardSources (pluginDir: string): string[] {
+function dashboardSources (pluginDir: string): string[] {
   const res = join(pluginDir, 'resources')
   return [join(res, 'src'), join(res, 'index.html'), join(res, 'vite.config.ts')]
 }

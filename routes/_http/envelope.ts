@@ -1,4 +1,4 @@
-// The two response envelopes of spec 1.2, the handler wrappers that apply them, and the routers that
+// The two response envelopes (docs/api.md, Envelopes), the handler wrappers that apply them, and the routers that
 // declare them. Style A: { success, data?, message? } / { success:false, code, message, errors? }
 // Style B: { code: 0, data, message: 'ok' } / { code: -1, data: null, message }
 // A request's style is declared, never guessed from its path: each router is created with its group's
@@ -9,7 +9,7 @@
 import Router, { type RouterOptions } from '@koa/router'
 import type Koa from 'koa'
 import type { Context, Middleware } from 'koa'
-import { AppError, CODE_STATUS, type ErrorCode, type FieldError } from '../../lib/core/errors.js'
+import type { ErrorCode, FieldError } from '../../lib/core/errors.js'
 
 export type Style = 'A' | 'B'
 
@@ -79,11 +79,14 @@ function unmatchedStyle (path: string): Style {
 }
 
 /** The routers mounted on an app, in order (`router.routes()` marks its middleware with `.router`). */
-function mountedRouters (app: Koa): Router[] {
+export function mountedRouters (app: Koa): Router[] {
   const out: Router[] = []
   for (const mw of app.middleware) {
     const r = (mw as { router?: unknown }).router
     if (r instanceof Router) out.push(r)
+    // the one dispatcher of mount-routers.ts holds the group routers in order
+    const group = (mw as { routers?: unknown }).routers
+    if (Array.isArray(group)) for (const g of group) if (g instanceof Router) out.push(g)
   }
   return out
 }
@@ -100,6 +103,12 @@ function routeStyle (routers: Router[], path: string, method: string | undefined
   return undefined
 }
 
+/** The declared style of one route: its handler's (A() or B()), else its router's (undefined: neither declared). */
+export function declaredStyle (r: Router, layer: Router['stack'][number]): Style | undefined {
+  const handler = layer.stack.at(-1)
+  return (handler ? declared.get(handler) : undefined) ?? declared.get(r)
+}
+
 /**
  * The style of a request's answer: the handler's when one ran, else the declared style of the route the
  * request was for (the route of its method, or any route on its path for a 405), else the fallback.
@@ -111,5 +120,3 @@ export function styleOf (ctx: Context): Style {
   return routeStyle(routers, ctx.path, ctx.method) ?? routeStyle(routers, ctx.path, undefined) ?? unmatchedStyle(ctx.path)
 }
 
-export function statusOf (code: ErrorCode): number { return CODE_STATUS[code] }
-export { AppError }

@@ -2,7 +2,7 @@
 // style its route declared (styleOf in envelope.ts; the 404 of an unknown path and the 405s come here
 // too). Clients never see stack traces or internal paths; the log gets them.
 import type { Context, Next } from 'koa'
-import { AppError, CODE_STATUS, type ErrorCode } from '../../lib/core/errors.js'
+import { AppError, type ErrorCode } from '../../lib/core/errors.js'
 import type { PluginLogger } from '../../lib/core/logger.js'
 import { errorBody, styleOf } from './envelope.js'
 
@@ -14,7 +14,7 @@ const STATUS_CODE: Record<number, ErrorCode> = {
 }
 
 /** Maps anything thrown to a named code, status and a message safe for clients. */
-export function classify (err: unknown, path: string): { code: ErrorCode; status: number; message: string; errors?: AppError['errors'] } {
+function classify (err: unknown, path: string): { code: ErrorCode; status: number; message: string; errors?: AppError['errors'] } {
   if (err instanceof AppError) return { code: err.code, status: err.status, message: err.message, ...(err.errors ? { errors: err.errors } : {}) }
   const e = (err ?? {}) as HttpishError
   const status = e.status ?? e.statusCode ?? e.httpCode ?? 500
@@ -67,5 +67,3 @@ export function errorMiddleware (log: PluginLogger) {
     }
   }
 }
-
-export { CODE_STATUS }

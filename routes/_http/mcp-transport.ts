@@ -92,7 +92,7 @@ export class McpSessions {
       const s = this.touch(sid)
       if (!s || s.kind !== 'streamable-http') return sendJsonRpcError(res, 404, -32001, 'Session not found')
       if (req.method === 'DELETE') {
-        // The SDK answers 200; the spec wants 204.
+        // The SDK answers 200; we answer 204 (no body).
         await this.closeSession(sid)
         res.writeHead(204).end()
         return

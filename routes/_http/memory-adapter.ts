@@ -89,5 +89,5 @@ export function userIdParam (raw: string | undefined): string {
 /** true/1 (or a boolean true) */
 export const truthy = (v: unknown): boolean => v === true || v === 'true' || v === '1' || v === 1
 
-/** Spec 4.8 summarize switches: defaults true; false or the string 'false' turns them off. */
+/** Switches of POST /memory/user/:userId/summarize: defaults true; false or the string 'false' turns them off. */
 export const switchOn = (v: unknown): boolean => !(v === false || v === 'false' || v === 0 || v === '0')

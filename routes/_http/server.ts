@@ -11,13 +11,11 @@ import type { Runtime } from '../../lib/runtime.js'
 import { authMiddleware } from './auth.js'
 import { errorMiddleware } from './errors.js'
 import { hostParsedBody, sharedMountHandler } from './shared-mount.js'
+import { mountRouters } from './mount-routers.js'
 import { staticMiddleware } from './static.js'
 import { bodyParser } from './validate.js'
 
 export const SHARED_MOUNT = '/lingxi'
-
-/** Paths whose POST accepts multipart/form-data uploads; the body parser lives in validate.ts. */
-export { MULTIPART_PATHS } from './validate.js'
 
 export interface WebServer {
   app: Koa
@@ -30,9 +28,7 @@ export interface WebServer {
   close(): Promise<void>
 }
 
-export type RouterFactory = (rt: Runtime) => Router | Router[]
-
-export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware[] = []): Koa {
+function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware[] = []): Koa {
   // Proxy headers count only with web.trustProxy, read live; the last X-Forwarded-For entry is the one
   // our proxy appended (lib/core/rate-limit.ts clientAddress keys the rate limits the same way).
   const app = new Koa({ proxy: false, maxIpsCount: 1 })
@@ -44,7 +40,7 @@ export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware
     rt.log.error('Web server error', {}, err)
   })
   app.use(errorMiddleware(rt.log))
-  app.use(async (ctx, next) => {
+  app.use((ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff')
     ctx.set('X-Frame-Options', 'DENY')
     ctx.set('Referrer-Policy', 'no-referrer')
@@ -58,7 +54,7 @@ export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware
       if (ctx.method === 'OPTIONS') { ctx.status = 204; return }
     }
     if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store')
-    await next()
+    return next()
   })
   // The gate (path rule, session, origin rule) before any body is read; then the one body parser.
   app.use(authMiddleware(rt))
@@ -71,7 +67,7 @@ export function createApp (rt: Runtime, routers: Router[], extra: Koa.Middleware
       throw new AppError('NOT_FOUND', `No API route ${ctx.method} ${ctx.path}`)
     }
   })
-  for (const r of routers) { app.use(r.routes()); app.use(r.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed'), notImplemented: () => new AppError('METHOD_NOT_ALLOWED', 'Method not implemented') })) }
+  mountRouters(app, routers)
   app.use(staticMiddleware(rt.paths.pluginDir))
   return app
 }

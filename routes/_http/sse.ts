@@ -1,5 +1,5 @@
 // Server-Sent Events on the raw response (Koa's stream bodies log a spurious error on every client
-// disconnect, see notes/deps.md §4). Streams close when the client leaves, the plugin stops or the
+// disconnect). Streams close when the client leaves, the plugin stops or the
 // session that opened the stream is revoked (logout, refresh) or expires.
 import type { Context } from 'koa'
 import type { EventBus } from '../../lib/core/event-bus.js'
@@ -8,7 +8,7 @@ import { sessionEndsOf } from './auth.js'
 export interface SseStream {
   /** `event: name` + `data: json` frame. */
   send(event: string, data: unknown): boolean
-  /** A data-only frame (chat stream of spec 6.5). */
+  /** A data-only frame (the chat stream, docs/api.md, Server-sent events). */
   data(data: unknown): boolean
   comment(text: string): boolean
   close(): void
@@ -16,7 +16,7 @@ export interface SseStream {
   readonly closed: boolean
 }
 
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   // no-transform: a compressing proxy or host (TRSS's `compression`) passes the stream through unbuffered
   'Cache-Control': 'no-cache, no-transform',

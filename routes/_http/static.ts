@@ -14,7 +14,7 @@ export const DASHBOARD_CSP = [
   "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'"
 ].join('; ')
 
-export function dashboardRoot (pluginDir: string): string {
+function dashboardRoot (pluginDir: string): string {
   const dist = join(pluginDir, 'resources', 'dist')
   return existsSync(join(dist, 'index.html')) ? dist : join(pluginDir, 'resources', 'public')
 }

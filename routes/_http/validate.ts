@@ -33,7 +33,7 @@ export function intParam (raw: unknown, def: number, min = 1, max = Number.MAX_S
   return Math.min(max, Math.max(min, Math.trunc(n)))
 }
 
-/** Checks the required field first so its message is exactly `<field> is required` (spec 7.5). */
+/** Checks the required field first so its message is exactly `<field> is required` (docs/api.md, Errors). */
 export function requireFields (body: unknown, fields: string[]): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object')
   const o = body as Record<string, unknown>
@@ -50,9 +50,9 @@ export function requireFields (body: unknown, fields: string[]): void {
 // at most MAX_BODY_DEPTH deep, so no handler meets `null`, a bare number or a 20,000-deep nesting.
 
 /** Paths whose POST accepts multipart/form-data uploads (koa-body `ctx.request.files`). */
-export const MULTIPART_PATHS = new Set(['/api/presets/import'])
+const MULTIPART_PATHS = new Set(['/api/presets/import'])
 /** Paths whose POST reads a YAML (or plain) text body: the config and preset imports. */
-export const TEXT_PATHS = new Set(['/api/config/import', '/api/presets/import'])
+const TEXT_PATHS = new Set(['/api/config/import', '/api/presets/import'])
 const TEXT_TYPES = ['text/yaml', 'text/x-yaml', 'application/yaml', 'application/x-yaml', 'text/plain']
 const JSON_TYPES = ['application/json', '+json']
 export const MAX_BODY_DEPTH = 64

@@ -48,7 +48,7 @@ describe('channels: test panel /api/test-panel (style B, SSE)', () => {
     const done = frames.at(-1)!.data
     expect(done).to.include({ testId: frames[1]!.data.testId, total: 3, success: 2, failed: 1, aborted: false })
     expect(done.results.map((r: { index: number }) => r.index)).to.deep.equal([0, 1, 2])
-    // request parameters of spec 4.12
+    // request parameters of POST /api/test-panel/batch-test
     const sent = env.fake.chatRequests().map((r) => r.body)
     for (const b of sent) {
       expect(b.max_tokens).to.equal(50)

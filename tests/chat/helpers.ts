@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../support/server.js'
 
 export interface ChatEnv { s: TestServer; fake: FakeOpenAI; close(): Promise<void> }
 
-export async function useFakeChannel (s: TestServer, fake: FakeOpenAI): Promise<void> {
+async function useFakeChannel (s: TestServer, fake: FakeOpenAI): Promise<void> {
   await s.lx.rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }] })
 }
 

@@ -229,7 +229,7 @@ describe('chat: pipeline and routes', function () {
     })
   })
 
-  describe('POST /api/chat/stream (SSE, spec 6.5)', () => {
+  describe('POST /api/chat/stream (SSE)', () => {
     it('sends start, content frames and end with usage, in that order', async () => {
       env.fake.enqueue({ content: 'streamed answer here', usage: { prompt_tokens: 4, completion_tokens: 5 } })
       const res = await post(env.s, '/api/chat/stream', { message: 'stream please', userId: 's1' })

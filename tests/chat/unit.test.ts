@@ -1,4 +1,4 @@
-// Trigger rules (spec 2.7), the per-key queue and the context window, without a server.
+// Trigger rules (config `trigger`), the per-key queue and the context window, without a server.
 import { expect } from 'chai'
 import { decideTrigger } from '../../lib/chat/trigger.js'
 import { KeyedQueue } from '../../lib/chat/queue.js'

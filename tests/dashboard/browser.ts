@@ -1,4 +1,4 @@
-// Debian's chromium for the dashboard tests (flags from ../shared/notes/deps.md). launch() gives each run a
+// Debian's chromium for the dashboard tests (flags that let it run headless in a container). launch() gives each run a
 // new empty profile that playwright removes on close.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'

@@ -463,6 +463,28 @@ describe('dashboard (chromium e2e)', function () {
     await shot('conversations')
   })
 
+  it('conversations: asks for pages of 50 and moves to the next page', async () => {
+    const store = s.lx.rt.need('conversations').store
+    const ids = Array.from({ length: 57 }, (_, i) => `private:pg${i}`)
+    for (const [i, id] of ids.entries()) await store.append({ id, userId: id.slice(8) }, [{ role: 'user', content: `page ${i}`, timestamp: Date.now() }])
+    const asked: string[] = []
+    const seen = (r: { url(): string }): void => { if (r.url().includes('/api/conversations/list')) asked.push(r.url()) }
+    page.on('request', seen)
+    await go('overview')
+    await go('conversations')
+    await page.waitForSelector('[data-testid="conv-private:pg56"]')
+    expect(await page.textContent('[data-testid="conv-pager-total"]')).to.match(/1-50\D+57/)
+    expect(await page.locator('[data-testid^="conv-delete-"]').count()).to.equal(50)
+    await page.click('[data-testid="conv-pager-next"]')
+    await page.waitForSelector('[data-testid="conv-private:pg0"]')
+    expect(await page.textContent('[data-testid="conv-pager-total"]')).to.match(/51-57\D+57/)
+    expect(await page.locator('[data-testid^="conv-delete-"]').count()).to.equal(7)
+    page.off('request', seen)
+    expect(asked.some((u) => /limit=50&offset=0/.test(u)) && asked.some((u) => /limit=50&offset=50/.test(u)), asked.join(' ')).to.equal(true)
+    expect(asked.every((u) => /limit=50/.test(u)), asked.join(' ')).to.equal(true)
+    for (const id of ids) await store.delete(id)
+  })
+
   it('game: adds a character preset', async function () {
     await go('game')
     await page.fill('[data-testid="game-name"]', 'E2E Heroine')

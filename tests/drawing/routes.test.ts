@@ -1,4 +1,4 @@
-// Spec 4.11 drawing (style B): presets (builtin/custom/remote with refresh), config, API entries.
+// The image group (style B): presets (builtin/custom/remote with refresh), config, API entries.
 import { expect } from 'chai'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,4 +1,4 @@
-// Spec 4.11 game (style B): character presets CRUD and the game config.
+// The game group (style B): character presets CRUD and the game config.
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { startTestServer, type TestServer } from '../support/server.js'

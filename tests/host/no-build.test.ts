@@ -1,4 +1,4 @@
-// DECISIONS part 1: hosts import index.js with plain node; after `git clone` + install, and after a
+// README, Install (no build step): hosts import index.js with plain node; after `git clone` + install, and after a
 // later `git pull` with no rebuild, the host must load the current TypeScript code.
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'

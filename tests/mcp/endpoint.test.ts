@@ -1,5 +1,5 @@
 // Our own /mcp endpoint with the SDK's real Client over streamable HTTP and the legacy SSE
-// transport, with and without the API key (DECISIONS part 4).
+// transport, with and without the API key (docs/api.md, MCP endpoint).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'

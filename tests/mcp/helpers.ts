@@ -16,7 +16,7 @@ export const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/se
 
 export const stdioEverything = (): Record<string, unknown> => ({ type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] })
 
-export async function freePort (): Promise<number> {
+async function freePort (): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)

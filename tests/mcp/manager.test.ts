@@ -154,7 +154,7 @@ describe('MCP manager', function () {
     expect(r.m.get('hung').status).to.equal('error')
   })
 
-  it('connect/disconnect move the states of spec part 3', async () => {
+  it('connect/disconnect move the server between its states', async () => {
     await r.m.add('ev', { ...stdioEverything(), enabled: false })
     expect(r.m.get('ev').status).to.equal('disconnected')
     const c = await r.m.connect('ev')

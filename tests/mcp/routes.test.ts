@@ -1,4 +1,4 @@
-// /api/mcp (spec 4.7 variant B + A's connect/disconnect) and /api/skills/mcp/servers* (spec 4.6)
+// /api/mcp (variant B + A's connect/disconnect) and /api/skills/mcp/servers* (docs/api.md, mcp)
 // through real HTTP, with the real server-everything over stdio.
 import { expect } from 'chai'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -44,7 +44,7 @@ describe('MCP management routes', function () {
     expect(cfg.text).to.not.include('very-secret-token')
   })
 
-  it('refuses bad input to POST /servers with the spec messages', async () => {
+  it('refuses bad input to POST /servers with the documented messages', async () => {
     const cases: Array<[unknown, number, RegExp]> = [
       [{ config: stdioEverything() }, 400, /^name is required$/],
       [{ name: '', config: stdioEverything() }, 400, /^name is required$/],

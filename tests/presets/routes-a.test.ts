@@ -1,4 +1,4 @@
-// Spec 4.4 variant A (style A) at /api/presets: CRUD, copy, set-default, YAML export/import.
+// Presets variant A (style A) at /api/presets: CRUD, copy, set-default, YAML export/import.
 import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -17,7 +17,7 @@ describe('presets routes, variant A', () => {
   }
   const stored = (): Array<{ id: string }> => (JSON.parse(readFileSync(join(s.dataDir, 'presets.json'), 'utf8')) as { presets: Array<{ id: string }> }).presets
 
-  it('POST /api/presets creates (spec 8 limits) and answers {id, message}', async () => {
+  it('POST /api/presets creates (id limits) and answers {id, message}', async () => {
     const r = await s.api('/api/presets', { method: 'POST', json: { id: 'helper-1', name: '助手一号', description: '测试', systemPrompt: '你好 {{nickname}}', temperature: 1.2, maxTokens: 2000, voice: { enabled: true, voiceId: 'v1', speed: 1.5 } } })
     expect(r.status).to.equal(201)
     expect(r.body).to.deep.equal({ success: true, data: { id: 'helper-1', message: 'Preset created' } })

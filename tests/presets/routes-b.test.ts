@@ -1,4 +1,4 @@
-// Spec 4.4 variant B (style B): /api/preset/..., /api/presets/config|builtin|categories, /api/config/presets.
+// Presets variant B (style B): /api/preset/..., /api/presets/config|builtin|categories, /api/config/presets.
 import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

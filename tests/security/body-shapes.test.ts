@@ -1,4 +1,4 @@
-// Every body shape answers 4xx, never 5xx (issue 14, part 6): JSON null, a bare number, string or
+// Every body shape answers 4xx, never 5xx (docs/api.md, Errors): JSON null, a bare number, string or
 // boolean, an array where an object is expected, nesting 20,000 deep. The body parser
 // (routes/_http/validate.ts) refuses the non-object shapes and anything deeper than MAX_BODY_DEPTH
 // before any route runs; the sweep sends them to every route that takes a body, with real ids.

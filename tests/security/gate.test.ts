@@ -1,4 +1,4 @@
-// The session gate (issue 14, part 1): one path rule in routes/_http/auth.ts decides on a canonical
+// The session gate (README, Security model): one path rule in routes/_http/auth.ts decides on a canonical
 // form of the path, so no spelling the routers or the static server accept reaches a route without a
 // session. Swept over every route of every router (event streams included) with spelling variants,
 // through raw HTTP so the path bytes are sent exactly as an attacker would send them.
@@ -8,7 +8,7 @@ import { canonicalPath, gateOf } from '../../routes/_http/auth.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { fill, raw, routesOf, spellings, type Route } from './raw-http.js'
 
-const PUBLIC = new Set(['POST /api/auth/login', 'GET /api/system/health'])
+const PUBLIC = new Set(['POST /api/auth/login', 'GET /api/system/health', 'GET /api/openapi.json'])
 
 describe('session gate: the path rule', () => {
   it('computes one canonical form for every spelling', () => {
@@ -20,6 +20,7 @@ describe('session gate: the path rule', () => {
   it('public only for the exact login and health paths, the MCP endpoint and the dashboard', () => {
     expect(gateOf('/api/auth/login')).to.equal('public')
     expect(gateOf('/api/system/health')).to.equal('public')
+    expect(gateOf('/api/openapi.json')).to.equal('public')
     expect(gateOf('/')).to.equal('public')
     expect(gateOf('/assets/index-abc.js')).to.equal('public')
     expect(gateOf('/channels')).to.equal('public')

@@ -1,4 +1,4 @@
-// Prototype pollution through names (issue 14, part 3): users, groups, models, channels, tools named
+// Prototype pollution through names (README, Security model): users, groups, models, channels, tools named
 // `__proto__`, `constructor`, `prototype`... Chat ids are stored safely (null-prototype records,
 // lib/core/dict.ts); names the master picks through the API are refused with a 400. Afterwards
 // Object.prototype is untouched and every strictly validated write still works.

@@ -1,4 +1,4 @@
-// Cross-site request forgery (issue 14, part 2): a cookie-authenticated request that changes state
+// Cross-site request forgery (README, Security model): a cookie-authenticated request that changes state
 // must come from the dashboard's own origin (or web.allowedOrigins); Bearer clients are not checked.
 // And the JSON API refuses form and text bodies except where a route reads text or an upload.
 import { expect } from 'chai'

@@ -1,4 +1,4 @@
-// Event streams end with their session (issue 14, part 6): logout and refresh revoke the session
+// Event streams end with their session (docs/api.md, Server-sent events): logout and refresh revoke the session
 // that opened a stream, and a session that expires ends it too (the injectable clock, rt.clock).
 import { request, type IncomingMessage } from 'node:http'
 import { expect } from 'chai'

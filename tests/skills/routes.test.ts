@@ -1,4 +1,4 @@
-// Spec 4.6 skills routes and the 6.2 stream through real HTTP, over the whole plugin. The tool
+// The skills routes and /api/skills/sse (docs/api.md) through real HTTP, over the whole plugin. The tool
 // registry is an in-memory ToolRegistryApi (helpers.ts) so the tool-side routes are deterministic.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -15,7 +15,7 @@ import { sseClient } from '../support/sse.js'
 import { FakeRegistry, fakeTool, nextSkillEvent } from './helpers.js'
 
 
-describe('skills: HTTP routes (spec 4.6) and stream (6.2)', function () {
+describe('skills: HTTP routes and stream', function () {
   let s: TestServer
   let rt: Runtime
   let previous: Services['tools'] | undefined

@@ -20,6 +20,7 @@ export interface Behavior {
   echoRequest?: boolean
 }
 
+/** One request the fake server received (`fake.requests`). @public (for tests that type them) */
 export interface RecordedRequest {
   path: string
   method: string
@@ -59,7 +60,7 @@ function lastUser (body: any): string {
 }
 
 /** What an echoing relay says: the Authorization header raw and URL-encoded, then every header. */
-export function echoText (req: IncomingMessage): string {
+function echoText (req: IncomingMessage): string {
   const auth = String(req.headers.authorization ?? '')
   return `Invalid request: received Authorization "${auth}" (${encodeURIComponent(auth)}), headers ${JSON.stringify(req.headers)}`
 }

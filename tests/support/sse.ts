@@ -39,13 +39,3 @@ export function parseFrame (raw: string): SseFrame {
   const text = data.join('\n')
   return { event: comment !== undefined && data.length === 0 ? 'comment' : event, data: text, ...(comment !== undefined ? { comment } : {}), json: () => JSON.parse(text) }
 }
-
-/** Collects frames until `until(frame)` is true (inclusive) or the stream ends. */
-export async function collect (frames: AsyncGenerator<SseFrame>, until: (f: SseFrame) => boolean = () => false): Promise<SseFrame[]> {
-  const out: SseFrame[] = []
-  for await (const f of frames) {
-    out.push(f)
-    if (until(f)) break
-  }
-  return out
-}

@@ -2,7 +2,7 @@ import type { ToolResult } from '../../lib/chat/contracts.js'
 import type { RegisteredTool, ToolSource } from '../../lib/tools/types.js'
 import { parseFrame, type SseFrame } from '../support/sse.js'
 
-export const ok = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: false })
+const ok = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: false })
 
 export function fakeTool (name: string, extra: Partial<RegisteredTool> = {}): RegisteredTool {
   return {

@@ -170,7 +170,7 @@ describe('tools: registry, provider and approval gate', () => {
     })
   })
 
-  describe('approval gate (spec 2.11)', () => {
+  describe('approval gate', () => {
     it('a dangerous tool called in chat waits for the master; approved, it runs', async () => {
       const pending = reg.call('wipe', { path: '/tmp' }, ctxOf(scope()))
       await Promise.resolve()

@@ -1,9 +1,9 @@
-// Spec 4.5 through real HTTP: variant B (style B), variant A (style A), deprecated endpoints.
+// The tools group (docs/api.md) through real HTTP: variant B (style B), variant A (style A), deprecated endpoints.
 import { expect } from 'chai'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { fakeSource, fakeTool, frames } from './helpers.js'
 
-describe('tools: HTTP routes (spec 4.5)', function () {
+describe('tools: HTTP routes', function () {
   let s: TestServer
   before(async () => {
     s = await startTestServer()
@@ -155,7 +155,7 @@ describe('tools: HTTP routes (spec 4.5)', function () {
   })
 
   describe('logs and stats', () => {
-    it('records every call in the log (spec 2.6 fields) and the stats store', async () => {
+    it('records every call in the log (every log field) and the stats store', async () => {
       await api('/logs', 'DELETE')
       await api('/test', 'POST', { toolName: 'get_current_time', arguments: {} })
       await api('/test', 'POST', { toolName: 'boom', arguments: {} })

@@ -1,4 +1,4 @@
-// Spec 4.1 and part 5, DECISIONS part 4: login tokens, sessions, revocation, cookie, rate limit.
+// docs/api.md, Authentication, and README, "Security model": login tokens, sessions, revocation, cookie, rate limit.
 import { expect } from 'chai'
 import jwt from 'jsonwebtoken'
 import sinon from 'sinon'

@@ -63,7 +63,7 @@ describe('bad input sweep over every route', function () {
             const where = `${route.method} ${path.slice(0, 80)}${query ? ' (bad query)' : ''} body=${JSON.stringify(body)?.slice(0, 40)}`
             if (res.status >= 500) failures.push(`${res.status} ${where}: ${text.slice(0, 160)}`)
             else if (path.startsWith('/api/') && !(res.headers.get('content-type') ?? '').includes('json') && res.status !== 204) {
-              // text answers are part of the spec only for exports (YAML, JSON files) and SSE
+              // text answers are part of the interface (docs/api.md) only for exports (YAML, JSON files) and SSE
               if (!/export|\.yaml|download/.test(path)) failures.push(`not JSON ${res.status} ${where}: ${text.slice(0, 80)}`)
             }
           }

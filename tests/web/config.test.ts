@@ -1,4 +1,4 @@
-// Spec 2.7 / 4.3 (variant 2 plus variant 1's body): config routes, validation, masking, comments kept.
+// The config group (docs/api.md; nested partials and `{path, value}`): config routes, validation, masking, comments kept.
 import { expect } from 'chai'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// DECISIONS part 3 and 4 through the real server: envelopes and statuses of failures, body limits,
+// docs/api.md (Envelopes, Errors), README "Security model", through the real server: envelopes and statuses of failures, body limits,
 // malformed JSON, unknown routes, CORS, security headers, the dashboard's static files.
 import { expect } from 'chai'
 import { startTestServer, type TestServer } from '../support/server.js'

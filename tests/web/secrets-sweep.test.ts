@@ -1,4 +1,4 @@
-// DECISIONS part 4: secrets (channel keys, MCP env and headers, the MCP API key, the JWT secret) are
+// README, "Security model": secrets (channel keys, MCP env and headers, the MCP API key, the JWT secret) are
 // never returned. Stores one of each, then reads every GET route of every router (with the names of
 // the stored things as path parameters) and the logs, and looks for any of the secrets in the answers.
 import { expect } from 'chai'

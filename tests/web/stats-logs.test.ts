@@ -1,4 +1,4 @@
-// Spec 2.5, 2.6, 4.2: statistics from the daily rollups, the log ring buffer, log files, placeholders.
+// Stats and logs (docs/api.md): statistics from the daily rollups, the log ring buffer, log files, placeholders.
 import { expect } from 'chai'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

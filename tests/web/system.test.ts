@@ -1,4 +1,4 @@
-// Spec 2.2-2.4, 4.2 system part and 6.1: status, info, public health, the live event stream.
+// docs/api.md, system group and Server-sent events: status, info, public health, the live event stream.
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { METRIC_INTERVAL_MS, HEARTBEAT_MS } from '../../routes/system.js'

@@ -1,10 +1,11 @@
 import { useRef, useState } from 'preact/hooks'
 import { api, errText, sse } from '../api'
 import { t } from '../i18n'
+import type { ChannelTestResult, ChannelView } from '../contracts'
 import { Act, Card, ErrorBox, Table, View, toast, useLoad, word } from '../ui'
 
 interface ApiKey { name: string, key: string, enabled: boolean }
-interface Channel { name: string, id: string, type: string, baseUrl: string, apiKey: string, apiKeys?: ApiKey[], model: string, models: string[], enabled: boolean, status: string, lastError?: string }
+type Channel = ChannelView
 const TYPES = ['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']
 
 /** More keys of a channel, tried in order with failover (masked ones sent back unchanged keep the stored key). */
@@ -108,8 +109,8 @@ export default function Channels () {
         <span class={c.status === 'active' ? 'ok' : 'bad'} data-status={c.enabled ? c.status : 'disabled'} title={c.lastError}>{word(c.enabled ? c.status : 'disabled')}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>,
         <div class="row">
           <button data-testid={`edit-${c.name}`} onClick={() => setEditing(c)}>{t('edit')}</button>
-          <Act testid={`test-${c.name}`} run={async () => { const r = await api(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>
-          <Act testid={`models-${c.name}`} run={async () => setModels({ name: c.name, list: await api(`/api/config/channels/${encodeURIComponent(c.name)}/models`) })}>{t('models')}</Act>
+          <Act testid={`test-${c.name}`} run={async () => { const r = await api<ChannelTestResult>(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>
+          <Act testid={`models-${c.name}`} run={async () => setModels({ name: c.name, list: await api<string[]>(`/api/config/channels/${encodeURIComponent(c.name)}/models`) })}>{t('models')}</Act>
           <button data-testid={`batch-${c.name}`} onClick={() => setBatch(c)}>{t('batchTest')}</button>
           <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/config/channels/${encodeURIComponent(c.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
         </div>])} />}</View>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, BASE, errText, session } from '../api'
 import { t } from '../i18n'
+import type { Config, ConfigSection, GroupView, ImportResult } from '../contracts'
 import { ObjectForm } from '../form'
 import { Act, Card, ErrorBox, View, toast, useLoad } from '../ui'
 
@@ -10,8 +11,8 @@ const CHOICES: Record<string, Record<string, readonly string[]>> = {
   context: { cleaningStrategy: ['sliding', 'truncate', 'summarize'], compressionStrategy: ['summarize', 'truncate', 'sliding-window'] }
 }
 
-function Section ({ name }: { name: string }) {
-  const load = useLoad<Record<string, any>>(`/api/config/${name}`)
+function Section ({ name }: { name: 'trigger' | 'context' }) {
+  const load = useLoad<Config[typeof name]>(`/api/config/${name}`)
   return <Card title={t(name)}>
     <View load={load} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid={`section-${name}`} value={d} choices={CHOICES[name]}
       onSave={async v => { await api('/api/config', { method: 'PUT', json: { [name]: v } }); load.reload() }} />}</View>
@@ -20,17 +21,17 @@ function Section ({ name }: { name: string }) {
 
 function Group () {
   const [gid, setGid] = useState('')
-  const [loaded, setLoaded] = useState<Record<string, any> | null>(null)
+  const [loaded, setLoaded] = useState<GroupView | null>(null)
   const [error, setError] = useState<string | null>(null)
   const open = async (): Promise<void> => {
     setError(null); setLoaded(null)
-    try { setLoaded(await api(`/api/config/groups/${encodeURIComponent(gid)}`)) } catch (e) { setError(errText(e)) }
+    try { setLoaded(await api<GroupView>(`/api/config/groups/${encodeURIComponent(gid)}`)) } catch (e) { setError(errText(e)) }
   }
   return <Card title={t('group')}>
     <div class="row"><input data-testid="group-id" placeholder={t('groupId')} value={gid} onInput={e => setGid((e.target as HTMLInputElement).value)} />
       <button data-testid="group-open" onClick={open} disabled={!gid}>{t('view')}</button></div>
     {error && <ErrorBox error={error} />}
-    {loaded && <ObjectForm key={gid} testid="group-form" value={{ preset: loaded.preset ?? '', enabled: loaded.enabled ?? true, trigger: loaded.trigger ?? {} }}
+    {loaded && <ObjectForm key={gid} testid="group-form" value={{ preset: loaded.preset, enabled: loaded.enabled, trigger: loaded.trigger }}
       onSave={v => api(`/api/config/groups/${encodeURIComponent(gid)}`, { method: 'PUT', json: v })} />}
   </Card>
 }
@@ -47,8 +48,8 @@ function Yaml () {
   const importYaml = async (): Promise<void> => {
     setError(null)
     try {
-      const r = await api('/api/config/import', { body: text, headers: { 'Content-Type': 'text/yaml' } })
-      toast(`${t('saved')} (${r?.changes ?? 0})`)
+      const r = await api<ImportResult>('/api/config/import', { body: text, headers: { 'Content-Type': 'text/yaml' } })
+      toast(`${t('saved')} (${r.changes})`)
     } catch (e) { setError(errText(e)) }
   }
   return <Card title="YAML" extra={<><Act run={exportYaml} testid="yaml-export">{t('export')}</Act><button data-testid="yaml-import" onClick={importYaml}>{t('import')}</button>

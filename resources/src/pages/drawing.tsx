@@ -2,12 +2,13 @@ import { useState } from 'preact/hooks'
 import { api } from '../api'
 import { t } from '../i18n'
 import { ObjectForm } from '../form'
-import { Act, Card, Table, View, asArray, useLoad } from '../ui'
+import type { ImageApi, ImageConfig, ImagePresets } from '../contracts'
+import { Act, Card, Table, View, useLoad } from '../ui'
 
 export default function Drawing () {
-  const config = useLoad('/api/image/config')
-  const presets = useLoad('/api/image/presets')
-  const apis = useLoad('/api/image/apis')
+  const config = useLoad<ImageConfig>('/api/image/config')
+  const presets = useLoad<ImagePresets>('/api/image/presets')
+  const apis = useLoad<ImageApi[]>('/api/image/apis')
   const [p, setP] = useState({ keywords: '', prompt: '', needImage: false })
   const [a, setA] = useState({ name: '', baseUrl: '', apiKey: '', models: '' })
   return <div>
@@ -23,13 +24,13 @@ export default function Drawing () {
         <Act kind="primary" testid="draw-add" run={async () => { await api('/api/image/presets/custom', { json: { ...p, keywords: p.keywords.split(',').map(s => s.trim()).filter(Boolean) } }); presets.reload() }}>{t('add')}</Act>
       </div>
       <View load={presets} isEmpty={() => false}>{d => <Table cols={['uid', t('keywords'), t('promptField'), '']}
-        rows={[...asArray(d?.custom).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt,
-          <Act kind="danger" testid={`draw-delete-${(x.keywords ?? [])[0] ?? x.uid}`} run={async () => { await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act>]),
-        ...asArray(d?.builtin).map((x: any) => [x.uid, (x.keywords ?? []).join(', '), x.prompt, <span class="muted">{t('builtin')}</span>])]} />}</View>
+        rows={[...d.custom.map(x => [x.uid, x.keywords.join(', '), x.prompt,
+          <Act kind="danger" testid={`draw-delete-${x.keywords[0] ?? x.uid}`} run={async () => { await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act>]),
+        ...d.builtin.map(x => [x.uid, x.keywords.join(', '), x.prompt, <span class="muted">{t('builtin')}</span>])]} />}</View>
     </Card>
     <Card title={t('apis')}>
       <p class="muted">{t('apisHint')}</p>
-      <View load={apis}>{d => <Table cols={['#', t('name'), 'Base URL', 'API key', t('models'), t('enabled'), '']} rows={asArray(d, 'apis').map((a: any, i) => [i + 1,
+      <View load={apis}>{d => <Table cols={['#', t('name'), 'Base URL', 'API key', t('models'), t('enabled'), '']} rows={d.map((a, i) => [i + 1,
         a.name ?? '', <code>{a.baseUrl}</code>, <code>{a.apiKey ?? ''}</code>, (a.models ?? []).join(', '),
         <input type="checkbox" checked={a.enabled !== false} onChange={async e => { await api(`/api/image/apis/${i}`, { method: 'PUT', json: { ...a, enabled: (e.target as HTMLInputElement).checked } }); apis.reload() }} />,
         <Act kind="danger" testid={`image-api-delete-${i}`} run={async () => { await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload() }}>{t('delete')}</Act>])} />}</View>

@@ -2,13 +2,14 @@ import { useState } from 'preact/hooks'
 import { api } from '../api'
 import { t } from '../i18n'
 import { ObjectForm } from '../form'
-import { Act, Card, Table, View, asArray, useLoad } from '../ui'
+import type { CharacterPreset, GameConfig } from '../contracts'
+import { Act, Card, Table, View, useLoad } from '../ui'
 
 export default function Game () {
-  const config = useLoad('/api/game/config')
-  const presets = useLoad('/api/game/presets')
+  const config = useLoad<GameConfig>('/api/game/config')
+  const presets = useLoad<CharacterPreset[]>('/api/game/presets')
   const [f, setF] = useState({ name: '', description: '', systemPrompt: '' })
-  const [editing, setEditing] = useState<any | null>(null)
+  const [editing, setEditing] = useState<CharacterPreset | null>(null)
   return <div>
     <Card title={t('config')}>
       <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="game-config" value={d}
@@ -21,9 +22,9 @@ export default function Game () {
       </div>
       <textarea data-testid="game-prompt" placeholder={t('systemPrompt')} rows={4} value={f.systemPrompt} onInput={e => setF({ ...f, systemPrompt: (e.target as HTMLTextAreaElement).value })} />
       <Act kind="primary" testid="game-add" run={async () => { await api('/api/game/presets', { json: f }); setF({ name: '', description: '', systemPrompt: '' }); presets.reload() }}>{t('add')}</Act>
-      {editing && <ObjectForm key={editing.id} value={{ name: editing.name ?? '', description: editing.description ?? '', systemPrompt: editing.systemPrompt ?? '' }}
+      {editing && <ObjectForm key={editing.id} value={{ name: editing.name, description: editing.description, systemPrompt: editing.systemPrompt }}
         onSave={async v => { await api(`/api/game/presets/${encodeURIComponent(editing.id)}`, { method: 'PUT', json: v }); setEditing(null); presets.reload() }} />}
-      <View load={presets}>{d => <Table cols={['id', t('name'), t('description'), '']} rows={asArray(d, 'presets').map((p: any) => [p.id, p.name, p.description,
+      <View load={presets}>{d => <Table cols={['id', t('name'), t('description'), '']} rows={d.map(p => [p.id, p.name, p.description,
         <div class="row"><button onClick={() => setEditing(p)}>{t('edit')}</button>
           <Act kind="danger" run={async () => { await api(`/api/game/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act></div>])} />}</View>
     </Card>

@@ -2,7 +2,9 @@ import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import { t } from '../i18n'
-import { Act, Card, ErrorBox, Table, View, asArray, toast, useLoad } from '../ui'
+import { Pager, usePage } from '../paging'
+import type { KnowledgeDoc, KnowledgeHit, KnowledgeListItem, PresetList } from '../contracts'
+import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
 
 /** Wraps every occurrence of the query's words in <mark>. */
 export function highlight (text: string, query: string): ComponentChildren {
@@ -12,12 +14,12 @@ export function highlight (text: string, query: string): ComponentChildren {
   return text.split(re).map((part, i) => i % 2 === 1 ? <mark key={i}>{part}</mark> : part)
 }
 
-function Editor ({ doc, onDone }: { doc: any | null, onDone: () => void }) {
+function Editor ({ doc, onDone }: { doc: KnowledgeDoc | null, onDone: () => void }) {
   const [f, setF] = useState({ title: doc?.title ?? '', content: doc?.content ?? '', presetId: doc?.presetId ?? '' })
   const [error, setError] = useState<string | null>(null)
   // documents bound to a preset are put into that preset's prompts
-  const presets = useLoad('/api/presets?type=all')
-  const presetIds: string[] = asArray(presets.data, 'presets').map((p: any) => String(p.id))
+  const presets = useLoad<PresetList>('/api/presets?type=all')
+  const presetIds: string[] = (presets.data?.presets ?? []).map(p => p.id)
   const save = async (): Promise<void> => {
     setError(null)
     try {
@@ -40,14 +42,14 @@ function Editor ({ doc, onDone }: { doc: any | null, onDone: () => void }) {
 }
 
 export default function Knowledge () {
-  const list = useLoad('/api/knowledge')
-  const [editing, setEditing] = useState<any | null | undefined>(undefined)
+  const list = usePage<KnowledgeListItem>('/api/knowledge')
+  const [editing, setEditing] = useState<KnowledgeDoc | null | undefined>(undefined)
   const [q, setQ] = useState('')
-  const [hits, setHits] = useState<{ q: string, items: any[] } | null>(null)
+  const [hits, setHits] = useState<{ q: string, items: KnowledgeHit[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const search = async (): Promise<void> => {
     setError(null)
-    try { setHits({ q, items: asArray(await api(`/api/knowledge/search?query=${encodeURIComponent(q)}&limit=10`), 'results', 'documents') }) } catch (e) { setError(errText(e)) }
+    try { setHits({ q, items: await api<KnowledgeHit[]>(`/api/knowledge/search?query=${encodeURIComponent(q)}&limit=10`) }) } catch (e) { setError(errText(e)) }
   }
   return <div>
     <Card title={t('search')}>
@@ -55,17 +57,18 @@ export default function Knowledge () {
         <button data-testid="kb-search" onClick={search}>{t('search')}</button></div>
       {error && <ErrorBox error={error} />}
       {hits && (hits.items.length === 0 ? <p class="muted">{t('empty')}</p> : <div data-testid="kb-hits">{hits.items.map((h, i) => <div key={i} class="stat">
-        <b>{highlight(String(h.title ?? h.document?.title ?? ''), hits.q)}</b> {h.score !== undefined && <span class="muted">{Number(h.score).toFixed(2)}</span>}
-        <div>{highlight(String(h.snippet ?? h.content ?? h.document?.content ?? '').slice(0, 400), hits.q)}</div></div>)}</div>)}
+        <b>{highlight(h.title, hits.q)}</b> <span class="muted">{h.score.toFixed(2)}</span>
+        <div>{highlight(h.snippet.slice(0, 400), hits.q)}</div></div>)}</div>)}
     </Card>
     {editing !== undefined && <Editor key={editing?.id ?? 'new'} doc={editing} onDone={() => { setEditing(undefined); list.reload() }} />}
     <Card title={t('knowledge')} extra={<button class="primary" data-testid="kb-add" onClick={() => setEditing(null)}>{t('add')}</button>}>
-      <View load={list} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('titleField'), t('content'), t('preset'), '']}
-        rows={asArray(d, 'documents').map((doc: any) => [<b>{doc.title}</b>, <span class="muted">{String(doc.content ?? '').slice(0, 120)}</span>, doc.presetId,
+      <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={[t('titleField'), t('content'), t('preset'), '']}
+        rows={d.items.map((doc: KnowledgeListItem) => [<b>{doc.title}</b>, <span class="muted">{String(doc.content ?? '').slice(0, 120)}</span>, doc.presetId,
           <div class="row">
-            <Act testid={`kb-edit-${doc.title}`} run={async () => setEditing(await api(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>
+            <Act testid={`kb-edit-${doc.title}`} run={async () => setEditing(await api<KnowledgeDoc>(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>
             <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/knowledge/${encodeURIComponent(doc.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
           </div>])} />}</View>
+      <Pager page={list} testid="kb-pager" />
     </Card>
   </div>
 }

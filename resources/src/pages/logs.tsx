@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import { t } from '../i18n'
-import { Card, ErrorBox, Table, View, asArray, useLoad, word } from '../ui'
+import type { LogList, ToolLogList } from '../contracts'
+import { Card, ErrorBox, Table, View, useLoad, word } from '../ui'
 
-interface Entry { timestamp: string, level: string, message: string, meta?: unknown }
+type Entry = LogList['logs'][number]
 
 export default function Logs () {
   const [level, setLevel] = useState('')
@@ -18,15 +19,15 @@ export default function Logs () {
     const tick = async (): Promise<void> => {
       if (pausedRef.current) return
       try {
-        const d = await api(`/api/logs?limit=200${level ? `&level=${level}` : ''}`)
-        if (live) { setEntries(asArray(d, 'logs')); setError(null) }
+        const d = await api<LogList>(`/api/logs?limit=200${level ? `&level=${level}` : ''}`)
+        if (live) { setEntries(d.logs); setError(null) }
       } catch (e) { if (live) setError(errText(e)) }
     }
     void tick()
     const timer = setInterval(tick, 2000)
     return () => { live = false; clearInterval(timer) }
   }, [level])
-  const tools = useLoad('/api/logs/tools?limit=50')
+  const tools = useLoad<ToolLogList>('/api/logs/tools?limit=50')
   return <div>
     <Card title={t('logs')} extra={<>
       <select data-testid="log-level" value={level} onChange={e => setLevel((e.target as HTMLSelectElement).value)}>
@@ -38,8 +39,8 @@ export default function Logs () {
           <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
     </Card>
     <Card title={t('toolLogs')}>
-      <View load={tools} isEmpty={d => asArray(d, 'logs').length === 0}>{d => <Table cols={[t('time'), t('toolsShort'), t('status'), t('elapsed') + ' (ms)']}
-        rows={asArray(d, 'logs').map((l: any) => [new Date(l.timestamp).toLocaleTimeString(), l.toolName ?? l.tool, <span class={l.status === 'success' ? 'ok' : 'bad'}>{word(l.status)}</span>, l.duration])} />}</View>
+      <View load={tools} isEmpty={d => d.logs.length === 0}>{d => <Table cols={[t('time'), t('toolsShort'), t('status'), t('elapsed') + ' (ms)']}
+        rows={d.logs.map(l => [new Date(l.timestamp).toLocaleTimeString(), l.toolName, <span class={l.status === 'success' ? 'ok' : 'bad'}>{word(l.status)}</span>, l.duration])} />}</View>
     </Card>
   </div>
 }

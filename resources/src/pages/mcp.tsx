@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import { t } from '../i18n'
-import { Act, Card, ErrorBox, Table, View, asArray, toast, useLoad, word } from '../ui'
+import type { McpImportResult, McpToolInfo, ServerView } from '../contracts'
+import { Act, Card, ErrorBox, Table, View, toast, useLoad, word } from '../ui'
 
 const TYPES = ['stdio', 'npx', 'npm', 'sse', 'http', 'streamable-http']
 
@@ -40,9 +41,9 @@ function AddServer ({ onDone }: { onDone: () => void }) {
 }
 
 /** `{success, failed, errors}` of an import in words, with each failure's message. */
-function importSummary (r: any): string {
-  const errors = Array.isArray(r?.errors) ? r.errors.map((e: any) => typeof e === 'string' ? e : `${e?.name ?? ''}: ${e?.error ?? e?.message ?? ''}`) : []
-  return [`${t('success')} ${Number(r?.success ?? 0)} · ${t('failed')} ${Number(r?.failed ?? 0)}`, ...errors].join('\n')
+function importSummary (r: McpImportResult): string {
+  const errors = r.errors.map(e => `${e.name}: ${e.error}`)
+  return [`${t('success')} ${r.success} · ${t('failed')} ${r.failed}`, ...errors].join('\n')
 }
 
 function ImportDesktop ({ onDone }: { onDone: () => void }) {
@@ -54,26 +55,26 @@ function ImportDesktop ({ onDone }: { onDone: () => void }) {
     {error && <ErrorBox error={error} />}{result && <div class="muted" data-testid="mcp-import-result">{result}</div>}
     <button data-testid="mcp-import" onClick={async () => {
       setError(null)
-      try { setResult(importSummary(await api('/api/mcp/import', { json: JSON.parse(text) }))); onDone() } catch (e) { setError(errText(e)) }
+      try { setResult(importSummary(await api<McpImportResult>('/api/mcp/import', { json: JSON.parse(text) }))); onDone() } catch (e) { setError(errText(e)) }
     }}>{t('importDesktop')}</button>
   </Card>
 }
 
 export default function Mcp () {
-  const list = useLoad('/api/mcp/servers')
-  const [tools, setTools] = useState<{ name: string, tools: any[] } | null>(null)
+  const list = useLoad<ServerView[]>('/api/mcp/servers')
+  const [tools, setTools] = useState<{ name: string, tools: McpToolInfo[] } | null>(null)
   return <div>
     <Card title={t('mcp')} extra={<button data-testid="mcp-refresh" onClick={list.reload}>{t('refresh')}</button>}>
-      <View load={list} isEmpty={d => asArray(d, 'servers').length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), t('toolsShort'), t('trusted'), t('actions')]}
-        rows={asArray(d, 'servers').map((s: any) => [<b>{s.name}</b>, s.type ?? s.transport ?? s.config?.type,
-          <span data-testid={`mcp-status-${s.name}`} data-status={s.status} class={s.status === 'connected' ? 'ok' : s.status === 'connecting' ? 'muted' : 'bad'} title={s.error}>{word(s.status)}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount ?? s.toolsCount ?? '',
-          <label title={t('trustHint')}><input type="checkbox" data-testid={`mcp-trust-${s.name}`} aria-label={`${t('trusted')}: ${s.name}`} checked={s.trusted === true} disabled={s.isBuiltin}
+      <View load={list} isEmpty={d => d.length === 0}>{d => <Table cols={[t('name'), t('type'), t('status'), t('toolsShort'), t('trusted'), t('actions')]}
+        rows={d.map(s => [<b>{s.name}</b>, s.type,
+          <span data-testid={`mcp-status-${s.name}`} data-status={s.status} class={s.status === 'connected' ? 'ok' : s.status === 'connecting' ? 'muted' : 'bad'} title={s.error}>{word(s.status)}{s.error ? ` · ${s.error}` : ''}</span>, s.toolCount,
+          <label title={t('trustHint')}><input type="checkbox" data-testid={`mcp-trust-${s.name}`} aria-label={`${t('trusted')}: ${s.name}`} checked={s.trusted} disabled={s.isBuiltin}
             onChange={async e => {
               try { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'PUT', json: { trust: (e.target as HTMLInputElement).checked } }); toast(t('saved')) } catch (err) { toast(errText(err), true) }
               list.reload()
             }} /> {t('trusted')}</label>,
           <div class="row">
-            <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: asArray(await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`), 'tools') })}>{t('toolsShort')}</Act>
+            <Act testid={`mcp-tools-${s.name}`} run={async () => setTools({ name: s.name, tools: await api<McpToolInfo[]>(`/api/mcp/servers/${encodeURIComponent(s.name)}/tools`) })}>{t('toolsShort')}</Act>
             <Act testid={`mcp-reconnect-${s.name}`} run={async () => { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}/reconnect`, { method: 'POST' }); list.reload() }}>{t('reconnect')}</Act>
             {!s.isBuiltin && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/mcp/servers/${encodeURIComponent(s.name)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>}
           </div>])} />}</View>

@@ -1,12 +1,14 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api'
 import { t } from '../i18n'
-import { Act, Card, Table, View, asArray, useLoad } from '../ui'
+import { Pager, usePage } from '../paging'
+import type { MemoryHit, MemoryRecord, UserEntry } from '../contracts'
+import { Act, Card, Table, View } from '../ui'
 
 const CATS = ['profile', 'preference', 'event', 'relation', 'topic', 'custom']
 
 function UserMemories ({ userId }: { userId: string }) {
-  const list = useLoad(`/api/memory/user/${encodeURIComponent(userId)}?format=list`)
+  const list = usePage<MemoryRecord>(`/api/memory/user/${encodeURIComponent(userId)}?format=list`)
   const [content, setContent] = useState('')
   const [category, setCategory] = useState('custom')
   const u = encodeURIComponent(userId)
@@ -19,13 +21,14 @@ function UserMemories ({ userId }: { userId: string }) {
       <select value={category} onChange={e => setCategory((e.target as HTMLSelectElement).value)}>{CATS.map(c => <option key={c}>{c}</option>)}</select>
       <Act kind="primary" testid="memory-add" run={async () => { await api(`/api/memory/user/${u}`, { json: { content, category } }); setContent(''); list.reload() }}>{t('add')}</Act>
     </div>
-    <View load={list} isEmpty={d => asArray(d, 'memories', 'list').length === 0}>{d => <Table cols={['id', t('categories'), t('content'), t('confidence'), '']}
-      rows={asArray(d, 'memories', 'list').map((m: any) => [m.id, m.category, <EditCell m={m} onDone={list.reload} />, m.confidence,
+    <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={['id', t('categories'), t('content'), t('confidence'), '']}
+      rows={d.items.map((m: MemoryRecord) => [m.id, m.category, <EditCell m={m} onDone={list.reload} />, m.confidence,
         <Act kind="danger" run={async () => { await api(`/api/memory/${m.id}`, { method: 'DELETE' }); list.reload() }}>{t('delete')}</Act>])} />}</View>
+    <Pager page={list} testid="memory-pager" />
   </Card>
 }
 
-function EditCell ({ m, onDone }: { m: any, onDone: () => void }) {
+function EditCell ({ m, onDone }: { m: MemoryRecord, onDone: () => void }) {
   const [v, setV] = useState<string | null>(null)
   if (v === null) return <div class="row"><span onDblClick={() => setV(m.content)}>{m.content}</span>
     <button data-testid={`memory-edit-${m.id}`} onClick={() => setV(m.content)}>{t('edit')}</button></div>
@@ -35,19 +38,20 @@ function EditCell ({ m, onDone }: { m: any, onDone: () => void }) {
 }
 
 export default function Memory () {
-  const users = useLoad('/api/memory/users')
+  const users = usePage<UserEntry>('/api/memory/users')
   const [user, setUser] = useState('')
   const [q, setQ] = useState('')
-  const [hits, setHits] = useState<any[] | null>(null)
+  const [hits, setHits] = useState<MemoryHit[] | null>(null)
   return <div>
     <Card title={t('search')}>
       <div class="row"><input data-testid="memory-query" placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />
-        <Act testid="memory-search" run={async () => setHits(asArray(await api('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }), 'results', 'memories'))}>{t('search')}</Act></div>
+        <Act testid="memory-search" run={async () => setHits(await api<MemoryHit[]>('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }))}>{t('search')}</Act></div>
       {hits && (hits.length === 0 ? <p class="muted">{t('empty')}</p>
         : <div data-testid="memory-hits"><Table cols={[t('userId'), t('categories'), t('content')]} rows={hits.map(h => [h.userId, h.category, h.content])} /></div>)}
     </Card>
     <Card title={t('userId')} extra={<input data-testid="memory-user" placeholder={t('userId')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} />}>
-      <View load={users}>{d => <div class="row">{asArray(d, 'users').map((u: any) => <button key={u.userId} onClick={() => setUser(u.userId)}>{u.userId} ({u.count ?? u.memoryCount})</button>)}</div>}</View>
+      <View load={users}>{d => <div class="row">{d.items.map((u: UserEntry) => <button key={u.userId} onClick={() => setUser(u.userId)}>{u.userId} ({u.count})</button>)}</div>}</View>
+      <Pager page={users} testid="memory-users-pager" />
     </Card>
     {user && <UserMemories key={user} userId={user} />}
   </div>

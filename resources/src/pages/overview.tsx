@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { BASE } from '../api'
 import { t } from '../i18n'
+import type { StatsSummary, SystemHealth, SystemStatus } from '../contracts'
 import { Card, Table, View, useLoad, word } from '../ui'
 
 interface Daily { date: string, messages: number, responses: number, toolCalls: number, tokens: number }
@@ -69,10 +70,10 @@ function Live () {
 }
 
 export default function Overview () {
-  const status = useLoad('/api/system/status')
-  const health = useLoad('/api/system/health')
+  const status = useLoad<SystemStatus>('/api/system/status')
+  const health = useLoad<SystemHealth>('/api/system/health')
   const [period, setPeriod] = useState('week')
-  const stats = useLoad(`/api/stats?period=${period}`)
+  const stats = useLoad<StatsSummary>(`/api/stats?period=${period}`)
   return <div>
     <Card title={t('status')}>
       <View load={status}>{s => <div class="grid" data-testid="status">
@@ -86,7 +87,7 @@ export default function Overview () {
     <Card title={t('health')}>
       <View load={health}>{h => <div class="grid">
         <div class="stat">{t('health')}<b class={h.healthy ? 'ok' : 'bad'}>{h.healthy ? word('ok') : word('error')}</b></div>
-        {Object.entries(h.checks ?? {}).map(([k, v]: [string, any]) => <div class="stat" key={k}>{t(k === 'config' || k === 'channels' ? `${k}_check` : k)}
+        {Object.entries(h.checks ?? {}).map(([k, v]) => <div class="stat" key={k}>{t(k === 'config' || k === 'channels' ? `${k}_check` : k)}
           <b class={v?.status === 'ok' ? 'ok' : v?.status === 'error' ? 'bad' : ''}>{word(v?.status)}</b>
           {v?.latency !== undefined && <span class="muted">{v.latency} ms</span>}{v?.available !== undefined && <span class="muted">{v.available}</span>}</div>)}
       </div>}</View>

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks'
 import { api, BASE, errText, session } from '../api'
 import { t } from '../i18n'
-import { Act, Card, ErrorBox, Table, View, asArray, fmt, toast, useLoad } from '../ui'
+import type { PresetList, PresetView } from '../contracts'
+import { Act, Card, ErrorBox, Table, View, fmt, toast, useLoad } from '../ui'
 
 const TEMPLATE = { id: 'my-preset', name: 'My preset', description: '', systemPrompt: 'You are a helpful assistant.', temperature: 0.7, maxTokens: 2048 }
 
 function Editor ({ id, onDone }: { id: string | null, onDone: () => void }) {
-  const load = useLoad(id ? `/api/presets/${encodeURIComponent(id)}` : null)
+  const load = useLoad<PresetView>(id ? `/api/presets/${encodeURIComponent(id)}` : null)
   const [text, setText] = useState<string | null>(id ? null : fmt(TEMPLATE))
   const [error, setError] = useState<string | null>(null)
   const value = text ?? (load.data ? fmt(load.data) : '')
@@ -29,7 +30,7 @@ function Editor ({ id, onDone }: { id: string | null, onDone: () => void }) {
 
 export default function Presets () {
   const [search, setSearch] = useState('')
-  const list = useLoad(`/api/presets?type=all&search=${encodeURIComponent(search)}`)
+  const list = useLoad<PresetList>(`/api/presets?type=all&search=${encodeURIComponent(search)}`)
   const [editing, setEditing] = useState<string | null | undefined>(undefined)
   const [file, setFile] = useState<File | null>(null)
   const done = (): void => { setEditing(undefined); list.reload() }
@@ -50,8 +51,8 @@ export default function Presets () {
       <button class="primary" data-testid="preset-add" onClick={() => setEditing(null)}>{t('add')}</button>
       <input type="file" data-testid="preset-file" accept=".yaml,.yml" onChange={e => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
       <Act testid="preset-import" run={importFile} done={t('saved')}>{t('import')}</Act></>}>
-      <View load={list} isEmpty={d => asArray(d, 'presets').length === 0}>{d => <Table cols={['id', t('name'), t('type'), t('default'), t('actions')]}
-        rows={asArray(d, 'presets').map((p: any) => [<code>{p.id}</code>, p.name, p.type ?? (p.isBuiltin ? 'system' : 'user'), p.isDefault ? '★' : '',
+      <View load={list} isEmpty={d => d.presets.length === 0}>{d => <Table cols={['id', t('name'), t('type'), t('default'), t('actions')]}
+        rows={d.presets.map(p => [<code>{p.id}</code>, p.name, p.type, p.isDefault ? '★' : '',
           <div class="row">
             <button onClick={() => setEditing(p.id)}>{t('edit')}</button>
             <Act testid={`preset-default-${p.id}`} run={async () => { await api(`/api/presets/${encodeURIComponent(p.id)}/set-default`, { method: 'POST' }); list.reload() }}>{t('setDefault')}</Act>

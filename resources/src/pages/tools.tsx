@@ -1,29 +1,30 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, BASE, api, errText, sse } from '../api'
 import { t } from '../i18n'
-import { Act, Card, ErrorBox, Table, View, asArray, fmt, toast, useLoad } from '../ui'
+import type { ExecuteResult, LoadedSkills, ScriptFile, ScriptSource, SkillDocuments, ToolCategory, ToolListItem } from '../contracts'
+import { Act, Card, ErrorBox, Table, View, fmt, toast, useLoad } from '../ui'
 
 function ToolList ({ onTest }: { onTest: (name: string) => void }) {
-  const cats = useLoad('/api/skills/categories')
+  const cats = useLoad<ToolCategory[]>('/api/skills/categories')
   // The full list (variant B) includes disabled tools, so they can be switched back on.
-  const tools = useLoad('/api/tools/list')
+  const tools = useLoad<ToolListItem[]>('/api/tools/list')
   const [q, setQ] = useState('')
   const reload = (): void => { cats.reload(); tools.reload() }
   return <>
     <Card title={t('categories')} extra={<>
       <Act run={async () => { await api('/api/skills/enable-all', { method: 'POST' }); reload() }}>{t('enableAll')}</Act>
       <Act run={async () => { await api('/api/skills/disable-all', { method: 'POST' }); reload() }}>{t('disableAll')}</Act></>}>
-      <View load={cats}>{d => <div class="grid">{asArray(d).map((c: any) => <label class="stat" key={c.key}>
+      <View load={cats}>{d => <div class="grid">{d.map(c => <label class="stat" key={c.key}>
         <span>{c.name} <span class="muted">({c.toolCount})</span></span>
         <input type="checkbox" data-testid={`cat-${c.key}`} checked={c.enabled} onChange={async e => {
           try { await api(`/api/skills/categories/${encodeURIComponent(c.key)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); reload() } catch (err) { toast(errText(err), true); reload() }
         }} /></label>)}</div>}</View>
     </Card>
     <Card title={t('tools')} extra={<input placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />}>
-      <View load={tools} isEmpty={d => asArray(d, 'tools').length === 0}>{d => <Table cols={[t('name'), t('categories'), t('enabled'), '']}
-        rows={asArray(d, 'tools').filter((x: any) => !q || `${x.name} ${x.description}`.toLowerCase().includes(q.toLowerCase())).map((x: any) => [
-          <div><b>{x.name}</b><div class="muted">{String(x.description ?? '').slice(0, 120)}</div></div>, x.category ?? x.source,
-          <input type="checkbox" data-testid={`tool-${x.name}`} checked={x.enabled !== false} onChange={async e => {
+      <View load={tools} isEmpty={d => d.length === 0}>{d => <Table cols={[t('name'), t('categories'), t('enabled'), '']}
+        rows={d.filter(x => !q || `${x.name} ${x.description}`.toLowerCase().includes(q.toLowerCase())).map(x => [
+          <div><b>{x.name}</b><div class="muted">{x.description.slice(0, 120)}</div></div>, x.category,
+          <input type="checkbox" data-testid={`tool-${x.name}`} checked={x.enabled} onChange={async e => {
             try { await api(`/api/skills/tools/${encodeURIComponent(x.name)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); tools.reload() } catch (err) { toast(errText(err), true); tools.reload() }
           }} />,
           <button onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
@@ -46,7 +47,7 @@ function ToolTest ({ initial }: { initial: string }) {
       } catch (e) {
         // Fallback while /api/tools/test is not served: the skills executor.
         if (!(e instanceof ApiError) || e.status !== 404) throw e
-        const r = await api('/api/skills/execute', { json: { toolName: name, args: parsed } })
+        const r = await api<ExecuteResult>('/api/skills/execute', { json: { toolName: name, args: parsed } })
         setOut([`result: ${fmt(r)}`])
       }
     } catch (e) { setError(errText(e)) } finally { setBusy(false) }
@@ -76,11 +77,11 @@ interface ScriptSel { name: string, source: string, isNew: boolean, enabled: boo
 // The master's settings of a script (lib/tools/scripts.ts): off until enabled, risk high by default;
 // what the script declares about itself is only shown as a hint.
 function Scripts () {
-  const list = useLoad('/api/tools/js')
+  const list = useLoad<ScriptFile[]>('/api/tools/js')
   const [sel, setSel] = useState<ScriptSel | null>(null)
   const open = async (name: string): Promise<void> => {
-    const f = await api(`/api/tools/js/${encodeURIComponent(name)}`)
-    setSel({ name, source: f.source, isNew: false, enabled: f.enabled === true, risk: f.risk ?? 'high', dangerous: f.dangerous === true, declared: f.declared })
+    const f = await api<ScriptSource>(`/api/tools/js/${encodeURIComponent(name)}`)
+    setSel({ name, source: f.source, isNew: false, enabled: f.enabled, risk: f.risk, dangerous: f.dangerous, ...(f.declared ? { declared: f.declared } : {}) })
   }
   const save = async (): Promise<void> => {
     if (!sel) return
@@ -88,9 +89,9 @@ function Scripts () {
     const path = `/api/tools/js/${encodeURIComponent(sel.name.replace(/\.(js|ts)$/, ''))}`
     if (sel.isNew) {
       // Saved off by the server; switched on in a second step when the master ticked the switch.
-      const r = await api('/api/tools/js', { json: { name: sel.name, source: sel.source, ...settings } })
+      const r = await api<ScriptFile>('/api/tools/js', { json: { name: sel.name, source: sel.source, ...settings } })
       if (sel.enabled) await api(path, { method: 'PUT', json: { enabled: true } })
-      setSel({ ...sel, name: r?.name ?? sel.name, isNew: false })
+      setSel({ ...sel, name: r.name, isNew: false })
     } else {
       await api(path, { method: 'PUT', json: { source: sel.source, enabled: sel.enabled, ...settings } })
       setSel({ ...sel, isNew: false })
@@ -100,7 +101,7 @@ function Scripts () {
   return <Card title={t('scripts')} extra={<>
     <button data-testid="script-new" onClick={() => setSel({ name: 'my_tool', source: SCRIPT_TEMPLATE, isNew: true, enabled: false, risk: 'high', dangerous: false })}>{t('add')}</button>
     <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>{t('reload')}</Act></>}>
-    <View load={list}>{d => <div class="row">{asArray(d, 'files', 'tools').map((f: any) => { const n = typeof f === 'string' ? f : f.name; return <button key={n} data-testid={`script-open-${n}`} onClick={() => open(n).catch(e => toast(errText(e), true))}>{n}{f?.enabled === false ? ` (${t('st_off_script')})` : ''}</button> })}</div>}</View>
+    <View load={list}>{d => <div class="row">{d.map(f => <button key={f.name} data-testid={`script-open-${f.name}`} onClick={() => open(f.name).catch(e => toast(errText(e), true))}>{f.name}{f.enabled ? '' : ` (${t('st_off_script')})`}</button>)}</div>}</View>
     {sel && <div>
       <input data-testid="script-name" value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
       <textarea data-testid="script-source" rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
@@ -119,12 +120,12 @@ function Scripts () {
 }
 
 function Skills () {
-  const docs = useLoad('/api/skills/documents')
-  const loaded = useLoad('/api/skills/loaded')
-  const names: string[] = loaded.data?.loaded ?? []
+  const docs = useLoad<SkillDocuments>('/api/skills/documents')
+  const loaded = useLoad<LoadedSkills>('/api/skills/loaded')
+  const names = loaded.data?.loaded ?? []
   return <Card title={t('skills')} extra={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>{t('reload')}</Act>}>
-    <View load={docs} isEmpty={d => asArray(d, 'documents').length === 0}>{d => <Table cols={[t('name'), t('description'), t('triggers'), '']}
-      rows={asArray(d, 'documents').map((s: any) => [<b>{s.name}</b>, s.description, (s.triggers ?? []).join(', '),
+    <View load={docs} isEmpty={d => d.documents.length === 0}>{d => <Table cols={[t('name'), t('description'), t('triggers'), '']}
+      rows={d.documents.map(s => [<b>{s.name}</b>, s.description, s.triggers.join(', '),
         names.includes(s.name)
           ? <Act testid={`skill-unload-${s.name}`} run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('unload')}</Act>
           : <Act testid={`skill-load-${s.name}`} run={async () => { await api(`/api/skills/load/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('load')}</Act>])} />}</View>

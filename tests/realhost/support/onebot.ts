@@ -3,7 +3,7 @@
 // calls, and message events in array format. What the bot sends arrives as send_* calls.
 import WebSocket from 'ws'
 
-export interface Segment { type: string; data: Record<string, unknown> }
+interface Segment { type: string; data: Record<string, unknown> }
 export interface Sent { action: string; userId?: string; groupId?: string; text: string; time: number; params: Record<string, unknown> }
 export interface World { nickname: string; friends: Array<{ user_id: number; nickname: string }>; groups: Array<{ group_id: number; group_name: string }> }
 

@@ -11,7 +11,7 @@ const run = promisify(execFile)
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..')
 /** LINGXI_TRSS_SNAPSHOT points the suite at another TRSS-Yunzai folder (it is copied, never changed). */
 export const SNAPSHOT = process.env.LINGXI_TRSS_SNAPSHOT || resolve(REPO_ROOT, '../shared/hosts/trss-yunzai')
-export const CACHE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'lingxi-realhost')
+const CACHE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'lingxi-realhost')
 
 export interface Toolchain {
   /** folder of the Node 24 binary: first on PATH for the host only */

@@ -175,7 +175,7 @@ export async function waitForHttp (url: string, host: HostProcess, timeoutMs: nu
 }
 
 /** The host's output lines that mention the plugin or an error (its request log is long). */
-export function pluginLines (output: string): string {
+function pluginLines (output: string): string {
   // eslint-disable-next-line no-control-regex
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '')
   return plain.split('\n').filter((l) => /lingxi|灵犀|ERRO|error|Error|缺少依赖|插件/i.test(l) && !/HTTP (GET|POST|PUT) 请求/.test(l)).slice(0, 60).join('\n')

@@ -1,0 +1,74 @@
+// Issue 17: authenticated GET /api/system/status measured from outside, as a user's client meets it.
+// The plugin (loaded through index.js), a bare Koa and a bare node:http "hello" server each run in
+// their own process; the load client runs in its own process too (bench/load-client.ts). Three
+// rounds, the servers interleaved within each round; the figures are the medians of the rounds.
+// Targets: status throughput at least 0.6x bare Koa's, p99 at 100 connections at most 2x Koa's.
+import { readFileSync } from 'node:fs'
+import { runLoad, type LoadResult } from './load-client.js'
+import { startServerProcess, type ServerProcess } from './server-child.js'
+import type { BenchRow } from './types.js'
+
+const CONNECTIONS = 100
+const DURATION_MS = Number(process.env.LINGXI_BENCH_LOAD_MS ?? 3000)
+const ROUNDS = 3
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+
+/** CPU time (user + system, µs) a process has used so far; NaN where /proc is missing (not Linux). */
+function cpuMicros (pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[11]) + Number(f[12])) * (1e6 / 100) // clock ticks of 1/100 s
+  } catch { return NaN }
+}
+
+export async function run (): Promise<BenchRow[]> {
+  const servers: ServerProcess[] = []
+  try {
+    const plugin = await startServerProcess('plugin')
+    servers.push(plugin)
+    const koa = await startServerProcess('koa')
+    servers.push(koa)
+    const http = await startServerProcess('http')
+    servers.push(http)
+    const targets = [
+      { name: 'status', pid: plugin.pid, url: `${plugin.url}/api/system/status`, headers: { Authorization: `Bearer ${plugin.token ?? ''}` } },
+      { name: 'koa', pid: koa.pid, url: `${koa.url}/` },
+      { name: 'http', pid: http.pid, url: `${http.url}/` }
+    ]
+    // warm-up (JIT, connection set-up) for each server
+    for (const t of targets) await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: 1000 })
+    const results: Record<string, LoadResult[]> = { status: [], koa: [], http: [] }
+    const cpuPerRequest: Record<string, number[]> = { status: [], koa: [], http: [] }
+    for (let round = 0; round < ROUNDS; round++) {
+      // rotate the order so no server always runs first (machine noise hits all alike)
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(i + round) % targets.length] as typeof targets[number]
+        const before = cpuMicros(t.pid)
+        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS })
+        results[t.name]?.push(r)
+        cpuPerRequest[t.name]?.push((cpuMicros(t.pid) - before) / r.requests)
+      }
+    }
+    const fig = (name: string, key: 'rps' | 'p99'): number => median((results[name] ?? []).map((r) => r[key]))
+    const errors = (results.status ?? []).reduce((n, r) => n + r.errors, 0)
+    const ratio = fig('status', 'rps') / fig('koa', 'rps')
+    const p99Ratio = fig('status', 'p99') / fig('koa', 'p99')
+    const r2 = (n: number): number => Math.round(n * 100) / 100
+    return [
+      { name: 'bare node:http hello, external client, 100 conns', figure: fig('http', 'rps'), unit: 'req/s', target: 'reference', pass: true },
+      { name: 'bare Koa hello, external client, 100 conns', figure: fig('koa', 'rps'), unit: 'req/s', target: 'reference', pass: true },
+      { name: 'GET /api/system/status (auth), external client, 100 conns', figure: fig('status', 'rps'), unit: 'req/s', target: 'no errors', pass: errors === 0 },
+      { name: 'status throughput vs bare Koa (median of 3)', figure: r2(ratio), unit: 'x', target: '>= 0.6x', pass: ratio >= 0.6 },
+      { name: 'bare Koa p99, 100 conns', figure: r2(fig('koa', 'p99')), unit: 'ms', target: 'reference', pass: true },
+      { name: 'status p99, 100 conns', figure: r2(fig('status', 'p99')), unit: 'ms', target: 'reported', pass: true },
+      { name: 'status p99 vs bare Koa p99 (median of 3)', figure: r2(p99Ratio), unit: 'x', target: '<= 2x', pass: p99Ratio <= 2 },
+      // steadier than req/s on a shared machine: what one request costs the server process
+      { name: 'server CPU per request: bare Koa', figure: r2(median(cpuPerRequest.koa ?? [])), unit: 'µs', target: 'reported', pass: true },
+      { name: 'server CPU per request: authenticated status', figure: r2(median(cpuPerRequest.status ?? [])), unit: 'µs', target: 'reported', pass: true }
+    ]
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()))
+  }
+}

@@ -1,0 +1,60 @@
+// One server of the external benchmarks in its own process (`startServerProcess`). The plugin and
+// the bare Koa / node:http baselines run under plain node (plain-servers.mjs); the fake model
+// (tests/support/fake-openai.ts) runs here, under tsx.
+// Run as: node --import tsx bench/server-child.ts fake-model -> prints one `SERVER {...}` line, then
+// serves until its stdin closes (the parent ended) or it is sent SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+type ServerKind = 'plugin' | 'koa' | 'koa-status' | 'http' | 'fake-model'
+interface ServerOptions { nodeArgs?: string[]; config?: Record<string, unknown>; env?: Record<string, string> }
+interface ServerInfo { url: string; token?: string; pid: number }
+export interface ServerProcess extends ServerInfo { stop(): Promise<void> }
+
+/** Starts a server in a child process and resolves once it listens. */
+export function startServerProcess (kind: ServerKind, opts: ServerOptions = {}): Promise<ServerProcess> {
+  const { NODE_OPTIONS: _drop, ...env } = process.env
+  const args = kind === 'fake-model'
+    ? ['--import', 'tsx', fileURLToPath(import.meta.url), kind]
+    : [fileURLToPath(new URL('./plain-servers.mjs', import.meta.url)), kind, JSON.stringify(opts)]
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...args],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LINGXI_QUIET: '1', NODE_ENV: 'production', ...opts.env } })
+  let out = ''
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('exit', (code) => { reject(new Error(`${kind} server exited (${code ?? 'signal'}) before listening`)) })
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString()
+      const line = out.split('\n').find((l) => l.startsWith('SERVER '))
+      if (!line) return
+      const info = JSON.parse(line.slice(7)) as ServerInfo
+      resolve({
+        ...info,
+        stop: () => new Promise<void>((done) => {
+          if (child.exitCode !== null) { done(); return }
+          child.once('exit', () => { done() })
+          child.kill('SIGTERM')
+        })
+      })
+    })
+  })
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { startFakeOpenAI } = await import('../tests/support/fake-openai.js')
+  const fake = await startFakeOpenAI({ models: ['gpt-bench'] })
+  // the recorded requests would grow without bound under load
+  const clear = setInterval(() => { fake.requests.length = 0 }, 1000)
+  let closing = false
+  const close = async (): Promise<void> => {
+    if (closing) return
+    closing = true
+    clearInterval(clear)
+    await fake.close()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => { void close() })
+  process.stdin.on('end', () => { void close() })
+  process.stdin.resume()
+  process.stdout.write(`SERVER ${JSON.stringify({ url: fake.url, pid: process.pid })}\n`)
+}

@@ -1,0 +1,79 @@
+// The dashboard's side of the API contract: the request and response types of the pages, taken from
+// the server's own schemas and domain types (`import type` only: nothing of the server is bundled, the
+// imports vanish at build time). The routes answer with these; GET /api/openapi.json describes them.
+import type { ChannelView } from '../../lib/channels/service'
+import type { ChannelInput, Config } from '../../lib/config/schema'
+import type { KnowledgeDoc, KnowledgeHit, KnowledgeListItem } from '../../lib/knowledge/types'
+import type { MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry } from '../../lib/memory/types'
+import type { RegisteredTool, ToolRisk } from '../../lib/tools/types'
+import type { SkillDocument } from '../../lib/skills/types'
+import type { ToolResult } from '../../lib/chat/contracts'
+import type { Conversation, StoredMessage } from '../../lib/chat/store'
+import type { ScriptFile } from '../../lib/tools/scripts'
+import type { ToolLogEntry } from '../../lib/tools/log'
+import type { LogEntry } from '../../lib/core/event-bus'
+import type { ImagePreset, RemotePresets } from '../../lib/drawing/types'
+import type { CharacterPreset } from '../../lib/game/types'
+import type { PresetView } from '../../lib/presets/types'
+import type { StatsStore } from '../../lib/stats/store'
+import type { McpToolInfo, ServerView } from '../../lib/mcp/types'
+import type { ImportResult as McpImportResult } from '../../lib/mcp/manager'
+
+export type { ChannelView, ChannelInput, Config, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry, StoredMessage, ScriptFile, SkillDocument, CharacterPreset, ImagePreset, PresetView, McpToolInfo, ServerView, McpImportResult }
+
+// ---- channels (/api/config/channels, style A) ----
+/** POST /api/config/channels/:name/test */
+export interface ChannelTestResult { latency: number, model: string, response: string }
+
+// ---- config (/api/config, style A) ----
+export type ConfigSection = keyof Config
+/** GET /api/config/groups/:groupId */
+export interface GroupView { groupId: string, preset: string, enabled: boolean, trigger: { type: string, randomRate: number }, custom: boolean }
+/** POST /api/config/import */
+export interface ImportResult { imported: boolean, changes: number }
+
+// ---- tools and skills (/api/tools, /api/skills, style B) ----
+/** GET /api/skills/categories */
+export interface ToolCategory { key: string, name: string, toolCount: number, enabled: boolean }
+/** A tool as the dashboard sees it (lib/tools/views.ts toolView): its definition plus its switches. */
+export type ToolView = Pick<RegisteredTool, 'name' | 'description' | 'category' | 'source' | 'server' | 'inputSchema'> & { enabled: boolean, dangerous: boolean, risk: ToolRisk }
+/** GET /api/tools/list: the tool view plus where it comes from. */
+export type ToolListItem = ToolView & { identity: { source: string, server?: string, category: string, modelName: string } }
+/** GET /api/tools/js/:name */
+export type ScriptSource = Omit<ScriptFile, 'loaded'> & { source: string, loaded: boolean }
+export interface SkillDocuments { count: number, documents: SkillDocument[], errors: Array<{ file: string, message: string }> }
+/** GET /api/skills/loaded */
+export interface LoadedSkills { skills: SkillDocument[], loaded: string[] }
+/** POST /api/skills/execute */
+export type ExecuteResult = ToolResult
+
+// ---- conversations (/api/conversations, style B) ----
+/** GET /api/conversations/list: a conversation without its messages. */
+export type ConversationItem = Omit<Conversation, 'messages'> & { messageCount: number, lastMessage: string }
+
+// ---- presets (/api/presets, style A) ----
+/** GET /api/presets?type=all&search= */
+export interface PresetList { presets: PresetView[] }
+
+// ---- logs (/api/logs, style A) ----
+/** GET /api/logs */
+export interface LogList { logs: LogEntry[] }
+/** GET /api/logs/tools: tool log entries; `tool` repeats `toolName` for variant A clients. */
+export interface ToolLogList { logs: Array<ToolLogEntry & { tool: string }> }
+
+// ---- drawing and game (/api/image, /api/game, style B) ----
+/** GET /api/image/config: the image section without its APIs. */
+export type ImageConfig = Omit<Config['image'], 'apis'>
+/** GET /api/image/presets */
+export interface ImagePresets { builtin: ImagePreset[], custom: ImagePreset[], remote: RemotePresets }
+/** GET /api/image/apis: one entry, keys masked (routes/drawing.ts apiEntry; unknown keys kept). */
+export interface ImageApi { name?: string, baseUrl: string, apiKey?: string, models?: string[], enabled?: boolean, [key: string]: unknown }
+export type GameConfig = Config['game']
+
+// ---- system and stats (/api/system, /api/stats, style A) ----
+/** GET /api/stats?period= */
+export type StatsSummary = ReturnType<StatsStore['summary']>
+/** GET /api/system/status: the fields the overview reads (the server builds it untyped, lib/system/status.ts). */
+export interface SystemStatus { status: string, version: string, uptime?: number, memory?: { percentage?: number }, bot?: { connected: boolean, platform?: string } }
+/** GET /api/system/health: each check's state (the server builds it untyped, lib/system/status.ts). */
+export interface SystemHealth { healthy: boolean, checks?: Record<string, { status?: string, latency?: number, available?: number | string }> }

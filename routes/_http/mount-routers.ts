@@ -1,0 +1,55 @@
+// Mounts the group routers on the app (createApp in server.ts). Mounted one by one, every request ran
+// every router's matching in turn, each wrapped in its own allowedMethods layer: a request to the
+// last group crossed some sixty middleware layers. Here one dispatcher skips a router whose prefix
+// the path cannot start with (every route of a prefixed router starts with its prefix, matched
+// case-insensitively), and one allowedMethods check after the last router replaces the per-router
+// ones: they all read the same `ctx.matched` (every router adds its matches to it) with the same
+// options and methods, so the innermost of them alone decided before too.
+import type Router from '@koa/router'
+import type { RouterContext } from '@koa/router'
+import type Koa from 'koa'
+import { AppError } from '../../lib/core/errors.js'
+
+const ALLOWED_METHODS_OPTIONS = {
+  throw: true,
+  methodNotAllowed: () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed'),
+  notImplemented: () => new AppError('METHOD_NOT_ALLOWED', 'Method not implemented')
+}
+
+/** The lower-case prefix of a router when it is a literal path (no parameters), else undefined. */
+function literalPrefix (r: Router): string | undefined {
+  const p = r.opts.prefix
+  return p && /^\/[\w/-]*$/.test(p) ? p.toLowerCase().replace(/\/+$/, '') : undefined
+}
+
+const sameMethods = (a: string[], b: string[]): boolean => a.length === b.length && a.every((m, i) => m === b[i])
+
+export function mountRouters (app: Koa, routers: Router[]): void {
+  const first = routers[0]
+  if (!first) return
+  if (!routers.every((r) => sameMethods(r.methods, first.methods))) {
+    // routers that implement different methods: their checks differ, keep one per router
+    for (const r of routers) { app.use(r.routes()); app.use(r.allowedMethods(ALLOWED_METHODS_OPTIONS)) }
+    return
+  }
+  const entries = routers.map((r) => ({ prefix: literalPrefix(r), routes: r.routes() }))
+  const dispatcher: Koa.Middleware = (koaCtx, next) => {
+    const ctx = koaCtx as RouterContext
+    const path = ctx.path.toLowerCase()
+    const dispatch = (i: number): Promise<unknown> => {
+      for (; i < entries.length; i++) {
+        const e = entries[i] as typeof entries[number]
+        if (e.prefix === undefined || path === e.prefix || path.startsWith(`${e.prefix}/`)) {
+          return Promise.resolve(e.routes(ctx, () => dispatch(i + 1)))
+        }
+        // what a router that matched nothing leaves behind (allowedMethods reads it)
+        ctx.matched ??= []
+      }
+      return next()
+    }
+    return dispatch(0)
+  }
+  // mountedRouters (envelope.ts) finds the routers here: the OpenAPI document and styleOf read them
+  app.use(Object.assign(dispatcher, { routers }))
+  app.use(first.allowedMethods(ALLOWED_METHODS_OPTIONS))
+}

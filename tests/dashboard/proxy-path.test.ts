@@ -59,7 +59,11 @@ describe('dashboard behind a reverse proxy under a path prefix (chromium)', func
     await page.waitForURL(`**${PREFIX}/overview`)
     await page.waitForSelector('[data-testid="status"]')
     await page.waitForSelector('[data-testid="sse-state"].ok') // the event stream through the proxy
-    await page.click('nav a[data-page="channels"]')
+    // the page's list request, not only its button (the button shows while the list still loads)
+    await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname.startsWith(`${PREFIX}/api/config/channels`)),
+      page.click('nav a[data-page="channels"]')
+    ])
     await page.waitForURL(`**${PREFIX}/channels`)
     await page.waitForSelector('[data-testid="channel-add"]')
     expect(seen).to.include(`${PREFIX}/api/auth/login`)

@@ -42,6 +42,11 @@ export interface JournalStoreOptions<R, K, M> {
   compactBytes?: number
   /** Reads the records of a file written in an older layout (called when it has no `records`). */
   upgrade?: (old: Record<string, unknown>) => R[]
+  /**
+   * Called on each record read from the snapshot at open (answers the record to keep): a store of
+   * many records can share common values here, while the parsed record is still young garbage-wise.
+   */
+  revive?: (r: R) => R
 }
 
 /** What the last completed fold did (for tests and benchmarks). */
@@ -105,7 +110,7 @@ export class JournalStore<R extends object, K extends string | number, M extends
     // The snapshot as this store writes it is read line by line (never one string of the whole file);
     // any other file (older layout, hand-made, corrupt, a symlink) goes through Store, which parses it
     // whole, moves a corrupt or refused file aside and starts from defaults.
-    const streamed = await readSnapshotLines<R, K, M>(file, opts.key, records)
+    const streamed = await readSnapshotLines<R, K, M>(file, opts.key, records, opts.revive)
     let legacy = false
     let data: Snapshot<R, M> & Record<string, unknown>
     if (streamed) data = { meta: streamed.meta, g: streamed.g, records: [] }
@@ -408,7 +413,7 @@ const MAX_HEAD_BYTES = 4 * 1024 * 1024
  * Reads a snapshot of the line layout into `into`, a chunk at a time; undefined (and `into` partly
  * filled) for anything else: no file, a symlink, another layout, a torn or corrupt file.
  */
-async function readSnapshotLines<R, K, M> (file: string, key: (r: R) => K, into: Map<K, R>): Promise<{ meta: M; g: number } | undefined> {
+async function readSnapshotLines<R, K, M> (file: string, key: (r: R) => K, into: Map<K, R>, revive?: (r: R) => R): Promise<{ meta: M; g: number } | undefined> {
   let fh: FileHandle
   try { fh = await openFile(file, constants.O_RDONLY | NOFOLLOW | constants.O_NONBLOCK) } catch { return undefined }
   try {
@@ -446,7 +451,8 @@ async function readSnapshotLines<R, K, M> (file: string, key: (r: R) => K, into:
           head = { meta: parsed.meta, g: parsed.g }
         } else if (line === ']}') ended = true
         else {
-          const rec = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as R
+          const parsed = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as R
+          const rec = revive ? revive(parsed) : parsed
           into.set(key(rec), rec)
         }
       }

@@ -11,6 +11,7 @@ import { JournalStore } from '../core/journal-store.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Bm25Index } from '../search/bm25.js'
+import { IdSet } from './id-set.js'
 import { SAME_FACT, similarity } from './similar.js'
 import {
   CATEGORIES, MAX_CONTENT, type MemoryCategory, type MemoryHit, type MemoryPatch, type MemoryQuery,
@@ -33,10 +34,22 @@ const SCAN_LIMIT = 2_000
 
 interface UserTotals { count: number; lastUpdate: number; byCategory: Record<MemoryCategory, number> }
 
+/**
+ * The one `metadata` object of every record without metadata (most of them): a parsed `{}` per record
+ * costs ~56 bytes, 56 MB at a million memories. Frozen: a shared object must never be written to.
+ */
+const NO_METADATA: Record<string, unknown> = Object.freeze({})
+function sharedMetadata (m: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (m === undefined) return NO_METADATA
+  if (m === null || typeof m !== 'object' || Object.getPrototypeOf(m) !== Object.prototype) return m // as stored
+  for (const key in m) if (key !== '') return m // (a loop: no array of keys per record at load)
+  return Object.getOwnPropertyNames(m).length === 0 && Object.getOwnPropertySymbols(m).length === 0 ? NO_METADATA : m
+}
+
 export class MemoryService {
-  private readonly byUser = new Map<string, Set<number>>()
+  private readonly byUser = new Map<string, IdSet>()
   /** live ids per group (records with a groupId): a group's list reads its share, not the store */
-  private readonly byGroup = new Map<string, Set<number>>()
+  private readonly byGroup = new Map<string, IdSet>()
   private readonly totals = new Map<string, UserTotals>()
   /** soft-deleted ids per user (erased by a hard clearUser) */
   private readonly softDeleted = new Map<string, Set<number>>()
@@ -55,6 +68,7 @@ export class MemoryService {
     private readonly log: PluginLogger
   ) {
     for (const r of store.values()) {
+      r.metadata = sharedMetadata(r.metadata) // the store's own objects: compacted in place, as loaded
       if (r.deleted) this.hide(r, true)
       else this.link(r)
     }
@@ -72,7 +86,8 @@ export class MemoryService {
 
   static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<MemoryService> {
     const store = await JournalStore.open<MemoryRecord, number, Meta>(file, {
-      key: (r) => r.id, meta: { nextId: 1 }, log: deps.log, now: () => deps.clock.now()
+      key: (r) => r.id, meta: { nextId: 1 }, log: deps.log, now: () => deps.clock.now(),
+      revive: (r) => { r.metadata = sharedMetadata(r.metadata); return r }
     })
     return new MemoryService(store, deps.clock, deps.log)
   }
@@ -118,7 +133,7 @@ export class MemoryService {
       subType: input.subType ?? '',
       confidence: clamp01(input.confidence ?? 0.9),
       groupId: input.groupId ?? '',
-      metadata: input.metadata ?? {},
+      metadata: sharedMetadata(input.metadata),
       source: input.source ?? 'manual',
       createdAt: now,
       updatedAt: now,
@@ -137,6 +152,7 @@ export class MemoryService {
     const next: MemoryRecord = { ...old, ...patch, updatedAt: this.clock.now() }
     if (patch.content !== undefined) next.content = checkContent(patch.content)
     if (patch.confidence !== undefined) next.confidence = clamp01(patch.confidence)
+    next.metadata = sharedMetadata(next.metadata)
     if (!next.userId) throw badRequest('userId must not be empty')
     await this.replace(old, next)
     return next
@@ -284,8 +300,8 @@ export class MemoryService {
 
   private * candidates (userId: string | undefined, groupId?: string): Generator<MemoryRecord> {
     // the smaller of the user's and the group's share (a group '' = private records: not indexed)
-    const user = userId !== undefined ? this.byUser.get(userId) ?? new Set<number>() : undefined
-    const group = groupId ? this.byGroup.get(groupId) ?? new Set<number>() : undefined
+    const user = userId !== undefined ? this.byUser.get(userId) ?? new IdSet() : undefined
+    const group = groupId ? this.byGroup.get(groupId) ?? new IdSet() : undefined
     const ids = user && group ? (group.size < user.size ? group : user) : user ?? group
     if (ids === undefined) {
       for (const r of this.store.values()) if (!r.deleted) yield r
@@ -327,12 +343,12 @@ export class MemoryService {
   /** Adds a live record to the per-user ids and the running totals. */
   private link (r: MemoryRecord): void {
     let ids = this.byUser.get(r.userId)
-    if (!ids) this.byUser.set(r.userId, (ids = new Set()))
+    if (!ids) this.byUser.set(r.userId, (ids = new IdSet()))
     if (ids.has(r.id)) return
     ids.add(r.id)
     if (r.groupId) {
       let g = this.byGroup.get(r.groupId)
-      if (!g) this.byGroup.set(r.groupId, (g = new Set()))
+      if (!g) this.byGroup.set(r.groupId, (g = new IdSet()))
       g.add(r.id)
     }
     let t = this.totals.get(r.userId)

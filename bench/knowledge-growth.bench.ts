@@ -6,15 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { KnowledgeDoc } from '../lib/knowledge/types.js'
-import { startLingxi } from '../tests/support/server.js'
-import { fileMb, loopDelay, makeRng, round, rssMb, turn, writeSnapshot } from './growth-shared.js'
+import { fileMb, makeRng, restartAndAsk, round, rssMb, timedAsync, turn, writeSnapshot } from './growth-shared.js'
 import { percentile, type BenchRow } from './types.js'
 
 const COUNT = Number(process.env.LINGXI_BENCH_DOCS ?? 50_000)
 const HAN = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞'
 const SYL = ['ka', 'lo', 'mi', 'ren', 'sta', 'vor', 'qui', 'zen', 'tal', 'bri', 'dus', 'fen', 'gor', 'hal', 'jin', 'kep', 'lum', 'mor', 'nex', 'pra', 'rus', 'sel', 'tor', 'ulm', 'vex', 'wen', 'yar', 'zol']
-
-async function timedAsync<T> (fn: () => Promise<T>): Promise<[T, number]> { const a = performance.now(); const v = await fn(); return [v, performance.now() - a] }
 
 export async function run (): Promise<BenchRow[]> {
   const rnd = makeRng(11)
@@ -40,24 +37,9 @@ export async function run (): Promise<BenchRow[]> {
     return { id: `doc-${d}`, title: `${topics[0]} ${topics[2]} 文档${d}`, content: parts.join(''), presetId: d % 2 ? `p${d % 10}` : '', createdAt: at, updatedAt: at }
   })
   const diskMb = fileMb(file)
-  process.env.LINGXI_PORT = '0'
-  const env = { ...process.env, LINGXI_DATA_DIR: dataDir, LINGXI_QUIET: '1' }
-  const emptyDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-kbgrowth-empty-'))
-  await (await startLingxi({ env: { ...env, LINGXI_DATA_DIR: emptyDir } })).stop()
-  rmSync(emptyDir, { recursive: true, force: true })
-
-  const t0 = performance.now()
-  const lx = await startLingxi({ env })
-  const listenMs = performance.now() - t0
+  const { lx, listenMs, firstMs, buildMs, stall } = await restartAndAsk(dataDir, 'knowledge', turn(`${hanWords[3]}${hanWords[5]} ${enWords[2]}`, 'u1', 'p1'), (l) => l.rt.need('knowledge').ready())
   try {
     const kb = lx.rt.need('knowledge')
-    const contributor = lx.rt.chat.contributors.find((c) => c.name === 'knowledge')!
-    const building = loopDelay()
-    const [, firstMs] = await timedAsync(() => contributor.contribute(turn(`${hanWords[3]}${hanWords[5]} ${enWords[2]}`, 'u1', 'p1')))
-    const t1 = performance.now()
-    await kb.ready()
-    const buildMs = performance.now() - t1 + firstMs
-    const stall = building.stop()
 
     const lone: number[] = []
     const mixed: number[] = []

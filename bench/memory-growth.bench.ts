@@ -6,17 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CATEGORIES, type MemoryRecord } from '../lib/memory/types.js'
-import { startLingxi } from '../tests/support/server.js'
-import { fileMb, loopDelay, makeRng, round, rssMb, turn, writeSnapshot } from './growth-shared.js'
+import { fileMb, makeRng, restartAndAsk, round, rssMb, timed, timedAsync, turn, writeSnapshot } from './growth-shared.js'
 import { percentile, type BenchRow } from './types.js'
 
 const COUNT = Number(process.env.LINGXI_BENCH_MEMORIES ?? 1_000_000)
 const USERS = Math.max(1, Math.floor(COUNT / 10))
 const ZH = ['喜欢', '火锅', '咖啡', '猫咪', '周末', '爬山', '上海', '北京', '成都', '程序员', '医生', '老师', '生日', '考试', '电影', '音乐', '游戏', '原神', '篮球', '女朋友', '妈妈', '工作', '加班', '旅行', '日本', '读书', '小说', '辣', '甜', '早起']
 const EN = ['likes', 'jazz', 'coffee', 'hiking', 'python', 'rust', 'guitar', 'piano', 'cat', 'dog', 'tea', 'marathon', 'chess', 'anime', 'football', 'sister', 'brother', 'exam', 'birthday', 'travel', 'japan', 'novel', 'cooking', 'garden', 'movie', 'night', 'shift', 'nurse', 'teacher', 'student']
-
-function timed<T> (fn: () => T): [T, number] { const a = performance.now(); const v = fn(); return [v, performance.now() - a] }
-async function timedAsync<T> (fn: () => Promise<T>): Promise<[T, number]> { const a = performance.now(); const v = await fn(); return [v, performance.now() - a] }
 
 export async function run (): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-memgrowth-'))
@@ -37,24 +33,9 @@ export async function run (): Promise<BenchRow[]> {
     }
   })
   const diskMb = fileMb(file)
-  process.env.LINGXI_PORT = '0'
-  const env = { ...process.env, LINGXI_DATA_DIR: dataDir, LINGXI_QUIET: '1' }
-  const emptyDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-memgrowth-empty-'))
-  await (await startLingxi({ env: { ...env, LINGXI_DATA_DIR: emptyDir } })).stop()
-  rmSync(emptyDir, { recursive: true, force: true })
-
-  const t0 = performance.now()
-  const lx = await startLingxi({ env })
-  const listenMs = performance.now() - t0
+  const { lx, listenMs, first, firstMs, buildMs, stall } = await restartAndAsk(dataDir, 'memory', turn('我周末喜欢吃火锅', 'u42'), (l) => l.rt.need('memory').ready())
   try {
     const mem = lx.rt.need('memory')
-    const contributor = lx.rt.chat.contributors.find((c) => c.name === 'memory')!
-    const building = loopDelay()
-    const [first, firstMs] = await timedAsync(() => contributor.contribute(turn('我周末喜欢吃火锅', 'u42')))
-    const t1 = performance.now()
-    await mem.ready()
-    const buildMs = performance.now() - t1 + firstMs
-    const stall = building.stop()
 
     const stats: number[] = []
     const users: number[] = []

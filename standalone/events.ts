@@ -52,17 +52,8 @@ export function buildMessageEvent(deps: EventDeps, input: MessageInput): Standal
     recall: async () => transcript.recall(message_id)
   } as StandaloneEvent
 
-  // Miao's loader attaches `bot` non-enumerably; TRSS events carry the adapter's account object.
-  if (profile === 'miao') Object.defineProperty(e, 'bot', { value: account, enumerable: false, writable: true, configurable: true })
-  else e.bot = account
-
-  if (isGroup) {
-    const group = account.pickGroup(group_id as Id)
-    e.group_id = group_id
-    e.group_name = group.name
-    e.group = group
-    e.member = group.pickMember(user_id)
-  }
+  attachBot(e, profile, account)
+  if (group_id !== undefined) attachGroup(e, account, group_id, user_id)
   if (!isGroup || profile === 'trss') e.friend = account.pickFriend(user_id)
 
   if (profile === 'trss') {
@@ -102,14 +93,23 @@ export function buildPokeEvent(deps: EventDeps, input: PokeInput): StandaloneEve
     message: [],
     sender: { user_id, nickname }
   } as unknown as StandaloneEvent
+  attachBot(e, profile, account)
+  if (group_id !== undefined) attachGroup(e, account, group_id, user_id)
+  else e.friend = account.pickFriend(user_id)
+  return e
+}
+
+/** Miao's loader attaches `bot` non-enumerably; TRSS events carry the adapter's account object. */
+function attachBot(e: StandaloneEvent, profile: Profile, account: Account): void {
   if (profile === 'miao') Object.defineProperty(e, 'bot', { value: account, enumerable: false, writable: true, configurable: true })
   else e.bot = account
-  if (isGroup) {
-    const group = account.pickGroup(group_id as Id)
-    e.group_id = group_id
-    e.group_name = group.name
-    e.group = group
-    e.member = group.pickMember(user_id)
-  } else e.friend = account.pickFriend(user_id)
-  return e
+}
+
+/** The group an event happened in, and the sender as its member. */
+function attachGroup(e: StandaloneEvent, account: Account, groupId: Id, userId: Id): void {
+  const group = account.pickGroup(groupId)
+  e.group_id = groupId
+  e.group_name = group.name
+  e.group = group
+  e.member = group.pickMember(userId)
 }

@@ -30,11 +30,94 @@ export const channelSchema = z.strictObject({
     enabled: z.boolean().default(false),
     model: z.string().default('')
   }).default({ enabled: false, model: '' }),
+  /** the model can read images; false: images are captioned first (input.captionChannel) */
+  vision: z.boolean().default(true),
   timeoutMs: z.number().int().min(1000).max(600000).default(60000),
   /** A stream that sends nothing for this long is aborted (the client timeout does not cover it). */
   idleTimeoutMs: z.number().int().min(1000).max(600000).default(30000),
   keyCooldownMs: z.number().int().min(0).max(3600000).default(60000)
 })
+
+
+// Issue 18, the bot in a chat (README "The bot in a QQ chat"). Each group of settings is declared once
+// as a shape without defaults: globally it is filled from its defaults, per group (groups.<id>.*) every
+// field is optional and an unset one falls back to the global value (lib/config/README.md).
+const probability = z.number().min(0).max(1)
+
+const deliveryShape = {
+  /** plain: markdown turned into readable text; keep: sent as the model wrote it */
+  markdown: z.enum(['plain', 'keep']),
+  /** answers longer than longAnswerChars: forward = one merged forward message, image = rendered by the
+   * host's renderer (falls back to forward), off = sent as they are */
+  longAnswer: z.enum(['forward', 'image', 'off']),
+  longAnswerChars: z.number().int().min(50).max(100000),
+  /** send a short answer sentence by sentence, with a human-like pause before each */
+  splitSentences: z.boolean(),
+  sentenceDelayMs: z.number().int().min(0).max(10000),
+  /** quote the user's message (groups) / @ the sender (groups) */
+  quote: z.boolean(),
+  atSender: z.boolean(),
+  /** when the model has not answered after this long, a short notice goes out (0: never) */
+  thinkingNoticeMs: z.number().int().min(0).max(600000),
+  /** the notice's text ('' = the language's default) */
+  thinkingNoticeText: z.string().max(200)
+}
+const DELIVERY_DEFAULTS = {
+  markdown: 'plain', longAnswer: 'forward', longAnswerChars: 500, splitSentences: false, sentenceDelayMs: 800,
+  quote: true, atSender: false, thinkingNoticeMs: 0, thinkingNoticeText: ''
+} as const
+
+const inputSchema = z.strictObject({
+  /** fetch the replied-to message through the host and give its text and images to the model */
+  quoted: z.boolean(),
+  /** messages of a forwarded bundle given to the model (0: bundles are not expanded) */
+  forwardMaxMessages: z.number().int().min(0).max(200),
+  /** images for a channel whose model cannot see (channels[].vision false) are captioned first by this
+   * channel ('' = the first enabled channel with vision) and model ('' = that channel's default) */
+  captionChannel: z.string(),
+  captionModel: z.string(),
+  /** voice messages: an OpenAI-compatible /audio/transcriptions endpoint ('' baseUrl = not transcribed) */
+  transcription: z.strictObject({
+    baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+    apiKey: z.string(),
+    model: z.string()
+  })
+})
+
+const groupLogSchema = z.strictObject({
+  /** keep a rolling log of each group's messages (also those not addressed to the bot) */
+  enabled: z.boolean(),
+  /** messages kept per group */
+  maxMessages: z.number().int().min(10).max(5000),
+  /** recent messages given to the model as context when the bot is addressed in a group (0: none) */
+  contextMessages: z.number().int().min(0).max(500),
+  /** users and groups never logged (opted out) */
+  excludeUsers: z.array(z.string()),
+  excludeGroups: z.array(z.string())
+})
+
+const proactiveShape = {
+  /** replies nobody asked for ("伪人"), drawn from the group log */
+  enabled: z.boolean(),
+  /** chance per unaddressed group message, before the multipliers */
+  probability,
+  /** messages in the group's last 10 minutes at or above busyMessages: x busyMultiplier; at or below
+   * quietMessages: x quietMultiplier */
+  busyMessages: z.number().int().min(1).max(10000),
+  busyMultiplier: z.number().min(0).max(100),
+  quietMessages: z.number().int().min(0).max(10000),
+  quietMultiplier: z.number().min(0).max(100),
+  hourlyCap: z.number().int().min(0).max(1000),
+  dailyCap: z.number().int().min(0).max(10000),
+  cooldownSeconds: z.number().int().min(0).max(86400)
+}
+const PROACTIVE_DEFAULTS = {
+  enabled: false, probability: 0.03, busyMessages: 30, busyMultiplier: 0.5, quietMessages: 3, quietMultiplier: 0,
+  hourlyCap: 3, dailyCap: 12, cooldownSeconds: 300
+} as const
+
+/** per event type; unset = tools.eventProbability */
+const eventsShape = { poke: probability, join: probability, recall: probability }
 
 export const groupConfigSchema = z.strictObject({
   preset: z.string().default(''),
@@ -42,8 +125,17 @@ export const groupConfigSchema = z.strictObject({
   trigger: z.strictObject({
     // Unset fields fall back to the global trigger section.
     type: z.enum(['at', 'prefix', 'both', 'off']).optional(),
-    randomRate: z.number().min(0).max(1).optional()
-  }).default({})
+    randomRate: z.number().min(0).max(1).optional(),
+    /** replaces trigger.keywords in this group */
+    keywords: z.array(z.string().min(1).max(100)).max(200).optional()
+  }).default({}),
+  // Issue 18 overrides: unset fields fall back to the global sections.
+  delivery: z.strictObject(deliveryShape).partial().optional(),
+  conversation: z.enum(['user', 'group']).optional(),
+  burstWindowMs: z.number().int().min(0).max(10000).optional(),
+  contextMessages: z.number().int().min(0).max(500).optional(),
+  proactive: z.strictObject(proactiveShape).partial().optional(),
+  events: z.strictObject(eventsShape).partial().optional()
 })
 
 const stringList = z.array(z.string()).default([])
@@ -68,7 +160,9 @@ export const configSchema = z.strictObject({
     private: z.enum(['always', 'prefix', 'off']),
     group: z.enum(['at', 'prefix', 'both', 'off']),
     prefix: z.string(),
-    randomRate: z.number().min(0).max(1)
+    randomRate: z.number().min(0).max(1),
+    /** a message containing one of these words is answered as if the bot were addressed */
+    keywords: z.array(z.string().min(1).max(100)).max(200).default([])
   }),
   context: z.strictObject({
     maxMessages: z.number().int().min(1).max(1000),
@@ -83,8 +177,19 @@ export const configSchema = z.strictObject({
   chat: z.strictObject({
     maxStoredMessages: z.number().int().min(1).max(100000),
     userRateLimitPerMinute: z.number().int().min(0).max(10000),
-    timeoutSeconds: z.number().min(1).max(600)
+    timeoutSeconds: z.number().min(1).max(600),
+    /** group chats: one conversation per user, or one shared by the whole group */
+    groupConversation: z.enum(['user', 'group']).default('user'),
+    /** a user's messages arriving within this window are merged into one turn (0: off) */
+    burstWindowMs: z.number().int().min(0).max(10000).default(0)
   }),
+  delivery: z.strictObject(deliveryShape).prefault(DELIVERY_DEFAULTS),
+  input: inputSchema.prefault({
+    quoted: true, forwardMaxMessages: 30, captionChannel: '', captionModel: '',
+    transcription: { baseUrl: '', apiKey: '', model: 'whisper-1' }
+  }),
+  groupLog: groupLogSchema.prefault({ enabled: true, maxMessages: 200, contextMessages: 20, excludeUsers: [], excludeGroups: [] }),
+  proactive: z.strictObject(proactiveShape).prefault(PROACTIVE_DEFAULTS),
   llm: z.strictObject({
     defaultChatPresetId: z.string()
   }),
@@ -132,6 +237,8 @@ export const configSchema = z.strictObject({
     disabledCategories: stringList.default([]),
     watchScripts: z.boolean().default(true),
     eventProbability: z.number().min(0).max(1).default(0.1),
+    /** per event type (poke, join = a new member, recall = a recalled message); unset = eventProbability */
+    eventProbabilities: z.strictObject(eventsShape).partial().default({}),
     // Time limit (ms) of a script tool's load and of each call; the script's worker is stopped past it.
     scriptTimeoutMs: z.number().int().min(100).max(600000).default(10000)
   }),
@@ -171,6 +278,9 @@ export type ChannelConfig = z.infer<typeof channelSchema>
 /** A channel as written (keys with a default may be left out). */
 export type ChannelInput = z.input<typeof channelSchema>
 export type SectionName = keyof Config
+export type DeliverySettings = z.infer<typeof configSchema.shape.delivery>
+export type ProactiveSettings = z.infer<typeof configSchema.shape.proactive>
+export type GroupConfig = z.infer<typeof groupConfigSchema>
 
 /** Sections addressable by GET/PUT /api/config/:section (every object or list section). */
 export const SECTIONS = Object.keys(configSchema.shape) as SectionName[]

@@ -7,7 +7,7 @@ import type { Config } from '../../lib/config/schema.js'
 
 type Cfg = Pick<Config, 'trigger' | 'groups'>
 const cfg = (trigger: Partial<Config['trigger']> = {}, groups: Cfg['groups'] = {}): Cfg => ({
-  trigger: { private: 'always', group: 'at', prefix: '灵犀', randomRate: 0, ...trigger }, groups
+  trigger: { private: 'always', group: 'at', prefix: '灵犀', randomRate: 0, keywords: [], ...trigger }, groups
 })
 const never = (): number => 0.99
 const always = (): number => 0

@@ -5,7 +5,7 @@ import { decideTrigger, looksLikeCommand } from '../../lib/chat/trigger.js'
 import type { Config } from '../../lib/config/schema.js'
 
 type Cfg = Pick<Config, 'trigger' | 'groups'>
-const cfg = (trigger: Partial<Config['trigger']> = {}): Cfg => ({ trigger: { private: 'always', group: 'both', prefix: '灵犀', randomRate: 0, ...trigger }, groups: {} })
+const cfg = (trigger: Partial<Config['trigger']> = {}): Cfg => ({ trigger: { private: 'always', group: 'both', prefix: '灵犀', randomRate: 0, keywords: [], ...trigger }, groups: {} })
 
 describe('chat trigger: commands are not chat', () => {
   it('recognises the hosts\' command starts, full-width too, and the plugin\'s own prefix', () => {

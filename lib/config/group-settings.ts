@@ -1,0 +1,51 @@
+// The settings in force in one chat: a group's overrides (groups.<id>.*) over the global sections
+// (lib/config/README.md, "Per-group overrides"). One owner for "which value applies here", so every
+// reader of delivery, proactive, event, conversation and burst settings agrees.
+import type { Config, DeliverySettings, GroupConfig, ProactiveSettings } from './schema.js'
+
+export type EventKind = 'poke' | 'join' | 'recall'
+
+/** The group's own entry, when it has one (`groups` is a null-prototype record keyed by input). */
+export function groupEntry (cfg: Pick<Config, 'groups'>, groupId?: string): GroupConfig | undefined {
+  return groupId !== undefined && Object.hasOwn(cfg.groups, groupId) ? cfg.groups[groupId] : undefined
+}
+
+/** Drops the keys a partial override leaves unset, so a spread keeps the global value for them. */
+function defined<T extends object> (o: Partial<T> | undefined): Partial<T> {
+  const out: Partial<T> = {}
+  if (!o) return out
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k]
+  return out
+}
+
+export function deliveryFor (cfg: Config, groupId?: string): DeliverySettings {
+  return { ...cfg.delivery, ...defined(groupEntry(cfg, groupId)?.delivery) }
+}
+
+export function proactiveFor (cfg: Config, groupId?: string): ProactiveSettings {
+  return { ...cfg.proactive, ...defined(groupEntry(cfg, groupId)?.proactive) }
+}
+
+/** Probability of reacting to an event of this kind here: the group's, else the type's, else
+ * tools.eventProbability. */
+export function eventProbabilityFor (cfg: Config, kind: EventKind, groupId?: string): number {
+  return groupEntry(cfg, groupId)?.events?.[kind] ?? cfg.tools.eventProbabilities[kind] ?? cfg.tools.eventProbability
+}
+
+export function groupConversationFor (cfg: Config, groupId?: string): 'user' | 'group' {
+  return groupEntry(cfg, groupId)?.conversation ?? cfg.chat.groupConversation
+}
+
+export function burstWindowFor (cfg: Config, groupId?: string): number {
+  return groupEntry(cfg, groupId)?.burstWindowMs ?? cfg.chat.burstWindowMs
+}
+
+/** Group log messages given to the model when the bot is called here (0 when the log is off). */
+export function contextMessagesFor (cfg: Config, groupId?: string): number {
+  if (!cfg.groupLog.enabled) return 0
+  return groupEntry(cfg, groupId)?.contextMessages ?? cfg.groupLog.contextMessages
+}
+
+export function keywordsFor (cfg: Pick<Config, 'trigger' | 'groups'>, groupId?: string): string[] {
+  return groupEntry(cfg, groupId)?.trigger.keywords ?? cfg.trigger.keywords
+}

@@ -6,28 +6,68 @@ import { own } from '../lib/core/dict.js'
 import { AppError } from '../lib/core/errors.js'
 import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
 import { maskSecrets } from '../lib/config/secrets.js'
-import { isPlainObject } from '../lib/config/object-paths.js'
+import { isPlainObject, type PlainObject } from '../lib/config/object-paths.js'
+import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, groupConversationFor, groupEntry, keywordsFor, proactiveFor } from '../lib/config/group-settings.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
 const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
-// A patch: no defaults, so fields left out keep their stored values.
+/** Each field of an override group: a value sets it, null unsets it (the global value applies again). */
+function unsettable<S extends z.ZodRawShape> (shape: S): z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> }> {
+  const out: Record<string, z.ZodType> = {}
+  for (const [k, v] of Object.entries(shape)) out[k] = (v as z.ZodType).nullable().optional()
+  return z.strictObject(out) as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> }>
+}
+
+const g18 = groupConfigSchema.shape
+// A patch: no defaults, so fields left out keep their stored values; null unsets an override.
 const groupPut = z.strictObject({
   preset: z.string().max(100).optional(),
   enabled: z.boolean().optional(),
-  trigger: groupConfigSchema.shape.trigger.unwrap().optional()
+  trigger: unsettable(g18.trigger.unwrap().shape).optional(),
+  delivery: unsettable(g18.delivery.unwrap().shape).nullable().optional(),
+  conversation: g18.conversation.nullable(),
+  burstWindowMs: g18.burstWindowMs.nullable(),
+  contextMessages: g18.contextMessages.nullable(),
+  proactive: unsettable(g18.proactive.unwrap().shape).nullable().optional(),
+  events: unsettable(g18.events.unwrap().shape).nullable().optional()
 })
 
+/**
+ * The patch written for groups.<id>: a null stays only where the group has a value to remove (a null
+ * under a key the stored group lacks would be stored as it is and refused by the schema).
+ */
+function withoutNeedlessNulls (patch: PlainObject, stored: unknown): PlainObject {
+  const out: PlainObject = {}
+  for (const [k, v] of Object.entries(patch)) {
+    const cur = isPlainObject(stored) ? own(stored, k) : undefined
+    if (v === null) { if (cur !== undefined) out[k] = null } else if (isPlainObject(v)) out[k] = withoutNeedlessNulls(v, cur)
+    else if (v !== undefined) out[k] = v
+  }
+  return out
+}
+
 function groupView (cfg: Config, id: string): Record<string, unknown> {
-  const g = own(cfg.groups, id)
+  const g = groupEntry(cfg, id)
   return {
     groupId: id,
     preset: g?.preset || cfg.presets.defaultId,
     enabled: g?.enabled ?? true,
     trigger: { type: g?.trigger?.type ?? cfg.trigger.group, randomRate: g?.trigger?.randomRate ?? cfg.trigger.randomRate },
-    custom: g !== undefined
+    custom: g !== undefined,
+    // the group's own entry as stored (unset fields absent) and the bot-in-a-chat settings in force here
+    overrides: g ?? {},
+    effective: {
+      delivery: deliveryFor(cfg, id),
+      conversation: groupConversationFor(cfg, id),
+      burstWindowMs: burstWindowFor(cfg, id),
+      contextMessages: contextMessagesFor(cfg, id),
+      proactive: proactiveFor(cfg, id),
+      events: { poke: eventProbabilityFor(cfg, 'poke', id), join: eventProbabilityFor(cfg, 'join', id), recall: eventProbabilityFor(cfg, 'recall', id) },
+      keywords: keywordsFor(cfg, id)
+    }
   }
 }
 
@@ -87,10 +127,7 @@ export function configRoutes (rt: Runtime): Router {
       const errors = issuesToErrors(parsed.error.issues)
       throw new AppError('INVALID_CONFIG', `Invalid group config: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     }
-    const current = own(cfg.get().groups, id) ?? {}
-    const patch = parsed.data
-    const next = { ...current, ...patch, trigger: { ...(current as { trigger?: object }).trigger, ...patch.trigger } }
-    const { updated } = await cfg.update({ groups: { [id]: next } })
+    const { updated } = await cfg.applyInput({ groups: { [id]: withoutNeedlessNulls(parsed.data, groupEntry(cfg.get(), id)) } })
     return { ...groupView(cfg.get(), id), updated }
   }))
   routeDoc(r, 'PUT', '/groups/:groupId', { body: groupPut, summary: 'Update one group\'s settings' })

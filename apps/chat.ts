@@ -7,7 +7,9 @@ import { AppError, errorText } from '../lib/core/errors.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
 import { decideTrigger } from '../lib/chat/trigger.js'
-import { chatScopeOf } from '../lib/chat/scope.js'
+import { chatTurnOf } from '../lib/chat/scope.js'
+import { takeBurst } from '../lib/chat/burst.js'
+import { recordBotAnswer, recordGroupMessage } from '../lib/grouplog/record.js'
 import type { TextKey } from '../lib/i18n.js'
 import { contextOf, type BotContext } from './context.js'
 
@@ -33,17 +35,23 @@ export class LingxiChat extends pluginBase() {
     const { rt, s, tr } = ctx
     const cfg = rt.config.get()
     const text = s.text || (s.images.length ? tr('chat.imageOnly') : '')
+    recordGroupMessage(rt, s) // every group message, addressed or not (lib/grouplog)
     const decision = decideTrigger(cfg, { isGroup: s.isGroup, ...(s.groupId ? { groupId: s.groupId } : {}), atBot: s.atBot, text, commandPrefix: cfg.commandPrefix })
-    if (!decision.triggered) return false
+    // a user's messages close together are one turn (lib/chat/burst.ts): later pieces are done here
+    const turn = await takeBurst(rt.need('conversations').bursts, cfg, s, text, decision)
+    if (turn === 'merged') return true
+    if (!turn) return false
     let answered = false
     const onAnswer = async (response: string): Promise<void> => {
+      recordBotAnswer(rt, s, response)
       answered = true
       await s.reply(response.trim() || tr('chat.empty'), s.isGroup)
     }
     try {
       const chat = rt.need('conversations').pipeline
       if (!chat) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
-      await chat.reply(chatScopeOf(s), decision.text, { ...(s.images.length ? { images: s.images } : {}), onAnswer })
+      const { scope, input } = chatTurnOf(s, cfg, turn)
+      await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), onAnswer })
     } catch (err) {
       // after the answer went out (the turn could not be saved) the user gets no second, error message
       if (answered) rt.log.error('Chat turn answered but not completed', { userId: s.userId }, err)

@@ -2,11 +2,10 @@
 // reload, export/import and validate, plus the older `{path, value}` body on PUT /api/config, and per-group settings.
 import Router from '@koa/router'
 import { z } from 'zod'
-import { own } from '../lib/core/dict.js'
 import { AppError } from '../lib/core/errors.js'
 import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
 import { maskSecrets } from '../lib/config/secrets.js'
-import { isPlainObject, type PlainObject } from '../lib/config/object-paths.js'
+import { isPlainObject } from '../lib/config/object-paths.js'
 import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, groupConversationFor, groupEntry, keywordsFor, proactiveFor } from '../lib/config/group-settings.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
@@ -34,20 +33,6 @@ const groupPut = z.strictObject({
   proactive: unsettable(g18.proactive.unwrap().shape).nullable().optional(),
   events: unsettable(g18.events.unwrap().shape).nullable().optional()
 })
-
-/**
- * The patch written for groups.<id>: a null stays only where the group has a value to remove (a null
- * under a key the stored group lacks would be stored as it is and refused by the schema).
- */
-function withoutNeedlessNulls (patch: PlainObject, stored: unknown): PlainObject {
-  const out: PlainObject = {}
-  for (const [k, v] of Object.entries(patch)) {
-    const cur = isPlainObject(stored) ? own(stored, k) : undefined
-    if (v === null) { if (cur !== undefined) out[k] = null } else if (isPlainObject(v)) out[k] = withoutNeedlessNulls(v, cur)
-    else if (v !== undefined) out[k] = v
-  }
-  return out
-}
 
 function groupView (cfg: Config, id: string): Record<string, unknown> {
   const g = groupEntry(cfg, id)
@@ -127,7 +112,7 @@ export function configRoutes (rt: Runtime): Router {
       const errors = issuesToErrors(parsed.error.issues)
       throw new AppError('INVALID_CONFIG', `Invalid group config: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     }
-    const { updated } = await cfg.applyInput({ groups: { [id]: withoutNeedlessNulls(parsed.data, groupEntry(cfg.get(), id)) } })
+    const { updated } = await cfg.applyInput({ groups: { [id]: parsed.data } })
     return { ...groupView(cfg.get(), id), updated }
   }))
   routeDoc(r, 'PUT', '/groups/:groupId', { body: groupPut, summary: 'Update one group\'s settings' })

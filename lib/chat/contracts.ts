@@ -35,8 +35,11 @@ export interface ChatScope {
   isMaster: boolean
   /** 'bot' = a QQ chat through the host; 'api' = POST /api/chat; 'mcp' = our MCP endpoint; 'admin-test' = tool test panel */
   via: 'bot' | 'api' | 'mcp' | 'admin-test'
-  /** Stable id of the conversation (e.g. `private:10001`, `group:123:10001`). */
+  /** Stable id of the conversation (e.g. `private:10001`, `group:123:10001`, a group's shared `group:123`). */
   conversationId: string
+  /** Bot turns: the host's ids of the messages answered (several for a merged burst); the group log
+   * context leaves them out. */
+  messageIds?: string[]
 }
 
 /** Sampling and behaviour resolved from the preset in effect. */

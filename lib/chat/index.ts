@@ -1,11 +1,14 @@
 // Start-up of the chat domain: the conversation store and the chat pipeline on the runtime.
 import type { Domain, Runtime } from '../runtime.js'
+import { Bursts } from './burst.js'
 import { ChatPipeline } from './service.js'
 import { ConversationStore } from './store.js'
 
 interface ConversationsDomain {
   store: ConversationStore
   pipeline: ChatPipeline
+  /** a user's messages arriving close together, merged into one turn (burst.ts) */
+  bursts: Bursts
 }
 
 declare module '../runtime.js' {
@@ -15,7 +18,9 @@ declare module '../runtime.js' {
 async function initChat (rt: Runtime): Promise<void> {
   const store = await ConversationStore.open(rt)
   const pipeline = new ChatPipeline(rt, store)
-  rt.provide('conversations', { store, pipeline })
+  const bursts = new Bursts(rt.clock)
+  rt.provide('conversations', { store, pipeline, bursts })
+  rt.onStop.push(() => bursts.flush())
 }
 
 export const chatDomain: Domain = { name: 'chat', provides: ['conversations'], needs: [], start: initChat }

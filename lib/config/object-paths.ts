@@ -8,13 +8,16 @@ export function isPlainObject (v: unknown): v is PlainObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-/** `over` merged into a copy of `base`; arrays and scalars replace; `null` deletes the key. */
+/**
+ * `over` merged into a copy of `base`; arrays and scalars replace; `null` deletes the key (a null with
+ * nothing under it to delete is dropped, not copied: an object put where `base` has none loses its nulls).
+ */
 export function deepMerge (base: PlainObject, over: PlainObject): PlainObject {
   const out: PlainObject = { ...base }
   for (const [k, v] of Object.entries(over)) {
     const prev = own(out, k)
     if (v === null) delete out[k]
-    else if (isPlainObject(v) && isPlainObject(prev)) setOwn(out, k, deepMerge(prev, v))
+    else if (isPlainObject(v)) setOwn(out, k, deepMerge(isPlainObject(prev) ? prev : {}, v))
     else if (v !== undefined) setOwn(out, k, structuredClone(v))
   }
   return out

@@ -50,7 +50,11 @@ export function writeFileAtomic (file: string, text: string): Promise<void> {
 
 /** Sets `value` at `path` in the document, creating maps on the way; keeps comments around it. */
 export function setInDoc (doc: Document, path: string[], value: unknown): void {
-  if (value === undefined || value === null) { doc.deleteIn(path); pruneEmptyMaps(doc, path.slice(0, -1)); return }
+  if (value === undefined || value === null) {
+    // nothing to remove when the user's file never set it (deleteIn throws on a missing parent)
+    if (doc.hasIn(path)) { doc.deleteIn(path); pruneEmptyMaps(doc, path.slice(0, -1)) }
+    return
+  }
   if (!isMap(doc.contents) && !isSeq(doc.contents)) doc.contents = doc.createNode({}) as YAMLMap
   doc.setIn(path, doc.createNode(value))
 }

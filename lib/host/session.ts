@@ -30,6 +30,8 @@ export interface HostSession {
   /** the message text as the host derived it (alias stripped), '' for notices */
   text: string
   images: string[]
+  /** the host's id of the message (absent for notices or when the host gives none) */
+  messageId?: string
   /** the event comes from the bot's own account */
   self: boolean
   /** notices: the one acted on (the poked user), when the host says */
@@ -97,6 +99,7 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(botName ? { botName } : {}),
     text,
     images: e.img ?? [],
+    ...(e.post_type === 'message' && idText(e.message_id) ? { messageId: String(e.message_id) } : {}),
     self: userId === String(e.self_id),
     ...(targetId ? { targetId } : {}),
     reply: (msg, quote, replyOpts) => e.reply(msg, quote, replyOpts)

@@ -49,6 +49,24 @@ describe('config routes: bot-in-a-chat settings', () => {
     expect(s.lx.rt.config.get().tools.eventProbability).to.equal(0.4)
   })
 
+  it('a null for a value the user never set changes nothing (an emptied dashboard field on a default)', async () => {
+    const fresh = await startTestServer()
+    try {
+      const d = await fresh.api('/api/config/delivery', { method: 'PUT', json: { sentenceDelayMs: null, quote: false } })
+      expect(d.status, JSON.stringify(d.body)).to.equal(200)
+      expect(d.body.data.updated).to.deep.equal(['delivery.quote'])
+      expect(d.body.data.section.sentenceDelayMs).to.equal(800)
+      // a null under a section the user's file does not have yet (it used to answer 500)
+      const t = await fresh.api('/api/config/tools', { method: 'PUT', json: { eventProbabilities: { join: null, poke: null } } })
+      expect(t.status, JSON.stringify(t.body)).to.equal(200)
+      expect(fresh.lx.rt.config.get().tools.eventProbabilities).to.deep.equal({ join: 0, recall: 0 })
+      const g = await fresh.api('/api/config/groups/42', { method: 'PUT', json: { delivery: { markdown: null }, proactive: { enabled: true, hourlyCap: null } } })
+      expect(g.status, JSON.stringify(g.body)).to.equal(200)
+      expect(g.body.data.overrides.proactive).to.deep.equal({ enabled: true })
+      expect(readFileSync(join(fresh.dataDir, 'config.yaml'), 'utf8')).to.not.match(/null/)
+    } finally { await fresh.close() }
+  })
+
   it('the transcription key is masked and a masked value sent back keeps it', async () => {
     const secret = 'sk-whisper-abcdefgh12345678'
     await s.api('/api/config/input', { method: 'PUT', json: { transcription: { baseUrl: 'https://asr.example.com/v1', apiKey: secret } } })

@@ -1,6 +1,8 @@
-// The built-in tool source: time, user/group/message (host port), memory/knowledge look-ups.
+// The built-in tool source: time, user/group/message (host port), the group's history (group log),
+// memory/knowledge look-ups.
 import type { Runtime } from '../../runtime.js'
 import type { RegisteredTool, ToolSource } from '../types.js'
+import { groupHistoryTool } from './group-history.js'
 import { hostTools } from './host.js'
 import { lookupSignature, lookupTools } from './lookup.js'
 import { timeTools } from './time.js'
@@ -13,7 +15,7 @@ export function builtinSource (rt: Runtime): ToolSource & { refresh(): void } {
   const optional = (): string => lookupSignature(rt)
   const build = (): RegisteredTool[] => {
     builtFor = optional()
-    return [...timeTools(rt.clock), ...hostTools(), ...lookupTools(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
+    return [...timeTools(rt.clock), ...hostTools(), groupHistoryTool(rt), ...lookupTools(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
   }
   return {
     id: 'builtin',

@@ -1,0 +1,23 @@
+// Start-up of the group log domain: the `groupLog` service (the store in <data>/group-log) and the
+// prompt contributor that gives the model a group's recent messages when the bot is called there.
+import { join } from 'node:path'
+import type { Domain, Runtime } from '../runtime.js'
+import { groupContextContributor } from './context.js'
+import { GroupLogService } from './service.js'
+
+declare module '../runtime.js' {
+  interface Services { groupLog: GroupLogService }
+}
+
+async function initGroupLog (rt: Runtime): Promise<void> {
+  const log = await GroupLogService.open(join(rt.paths.dataDir, 'group-log'), {
+    settings: () => rt.config.get().groupLog,
+    log: rt.log,
+    now: () => rt.clock.now()
+  })
+  rt.provide('groupLog', log)
+  rt.chat.contributors.push(groupContextContributor(log, () => rt.config.get()))
+  rt.onStop.push(() => log.close())
+}
+
+export const groupLogDomain: Domain = { name: 'grouplog', provides: ['groupLog'], needs: [], start: initGroupLog }

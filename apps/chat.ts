@@ -11,6 +11,8 @@ import { chatTurnOf } from '../lib/chat/scope.js'
 import { takeBurst } from '../lib/chat/burst.js'
 import { recordBotAnswer, recordGroupMessage } from '../lib/grouplog/record.js'
 import type { TextKey } from '../lib/i18n.js'
+import { startDelivery } from '../lib/delivery/answer.js'
+import type { Media } from '../lib/delivery/media.js'
 import { contextOf, type BotContext } from './context.js'
 
 /** Lower runs first in both hosts: the last finite priority (Infinity would tie with TRSS's 添加). */
@@ -42,10 +44,12 @@ export class LingxiChat extends pluginBase() {
     if (turn === 'merged') return true
     if (!turn) return false
     let answered = false
-    const onAnswer = async (response: string): Promise<void> => {
+    // lib/delivery: the thinking notice (timer from now), then the answer in the form QQ shows well
+    const delivery = startDelivery(rt, e, s, { emptyText: tr('chat.empty') })
+    const onAnswer = async (response: string, media?: Media[]): Promise<void> => {
       recordBotAnswer(rt, s, response)
       answered = true
-      await s.reply(response.trim() || tr('chat.empty'), s.isGroup)
+      await delivery.answer(response, media)
     }
     try {
       const chat = rt.need('conversations').pipeline
@@ -53,9 +57,12 @@ export class LingxiChat extends pluginBase() {
       const { scope, input } = chatTurnOf(s, cfg, turn)
       await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), onAnswer })
     } catch (err) {
+      delivery.stop()
       // after the answer went out (the turn could not be saved) the user gets no second, error message
       if (answered) rt.log.error('Chat turn answered but not completed', { userId: s.userId }, err)
       else await fail(ctx, err)
+    } finally {
+      delivery.stop()
     }
     return true
   }

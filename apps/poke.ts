@@ -7,6 +7,7 @@ import { chatScopeOf } from '../lib/chat/scope.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
 import { contextOf } from './context.js'
+import { startDelivery } from '../lib/delivery/answer.js'
 
 export class LingxiPoke extends pluginBase() {
   constructor () {
@@ -30,7 +31,8 @@ export class LingxiPoke extends pluginBase() {
     const scope = chatScopeOf(s)
     try {
       await chat.reply(scope, tr('poke.input', { name: s.nickname ?? s.userId }), {
-        onAnswer: async (answer) => { if (answer.trim()) await s.reply(answer.trim()) }
+        // lib/delivery as for chat, without quote (a notice has no message) and without a thinking notice
+        onAnswer: async (answer, media) => { await startDelivery(rt, e, s, { quote: false, thinkingNotice: false }).answer(answer, media) }
       })
     } catch (err) {
       rt.log.warn('No answer to a poke', { userId: s.userId, error: errorText(err) })

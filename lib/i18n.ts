@@ -19,6 +19,9 @@ const TEXTS = {
   'poke.input': { 'zh-CN': '（{name}戳了戳你）', en: '({name} poked you)' },
   'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' },
 
+  // how answers go out (lib/delivery)
+  'delivery.thinking': { 'zh-CN': '让我想想……', en: 'Let me think…' },
+
   // tool approval (apps/approval.ts, lib/tools/index.ts)
   'approval.request': {
     'zh-CN': '[灵犀] 工具 {tool} 需要主人批准 (风险: {risk})\n调用者: {who}\n参数: {args}\n回复 {p}同意 {id} 批准 ({p}同意 {id} 会话: 本会话内不再询问), {p}拒绝 {id} 拒绝; {secs} 秒后自动拒绝',

@@ -1,6 +1,7 @@
 // Contracts between the chat pipeline and the domains that feed it. The channels/chat domain owns
 // the pipeline and the model gateway; presets, tools, skills, memory and knowledge plug in here
 // through `rt.chat` (see lib/runtime.ts). Keep these types stable: several domains depend on them.
+import type { Media } from '../delivery/media.js'
 
 /** The role of a chat message. @public (part of the chat contract) */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool'
@@ -156,8 +157,9 @@ export interface ChatService {
   reply(scope: ChatScope, input: string, opts?: {
     presetId?: string; images?: string[]; onDelta?: (text: string) => void; signal?: AbortSignal; systemPromptOverride?: string
     temperature?: number; maxTokens?: number; toolsEnabled?: boolean
-    /** Delivers the answer while the turn is being written to disk; reply() resolves once both are done. */
-    onAnswer?: (response: string) => Promise<unknown>
+    /** Delivers the answer while the turn is being written to disk; reply() resolves once both are done.
+     * `media`: images the turn's tools returned, to be sent with the answer (lib/delivery). */
+    onAnswer?: (response: string, media?: Media[]) => Promise<unknown>
   }): Promise<{ response: string; usage: Usage; conversationId: string }>
 }
 

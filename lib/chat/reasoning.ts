@@ -1,5 +1,20 @@
-// Models that think aloud wrap it in <think>…</think> (also thinking/reasoning); some send only the
-// closing tag. What is kept from an answer (memories, summaries) never includes that text.
+// Models that think aloud wrap it in <think>…</think> (also <thinking>, <reasoning>, with or without
+// attributes); some send only the closing tag (the opening one went to a separate reasoning field), and
+// an answer cut short may hold an opening tag that never closes. What is kept from an answer (memories,
+// summaries) and what goes into a chat (lib/delivery) never includes that text. One owner for all three.
+const BLOCK = /<(think|thinking|reasoning)\b[^>]*>[\s\S]*?<\/\1\s*>/gi
+const CLOSE = /<\/(think|thinking|reasoning)\s*>/gi
+const OPEN_LEADING = /^\s*<(think|thinking|reasoning)\b[^>]*>/i
+
 export function stripReasoning (answer: string): string {
-  return answer.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '').replace(/^[\s\S]*<\/(think|thinking|reasoning)>/i, '')
+  // fast path: most answers hold no tag at all
+  if (!/<\/?(think|thinking|reasoning)\b/i.test(answer)) return answer
+  let text = answer.replace(BLOCK, '')
+  // a closing tag without its opening one: everything before the last such tag is reasoning
+  let last = -1
+  for (const m of text.matchAll(CLOSE)) last = m.index + m[0].length
+  if (last >= 0) text = text.slice(last)
+  // an opening tag at the start that never closes: the whole rest is reasoning
+  if (OPEN_LEADING.test(text)) return ''
+  return text
 }

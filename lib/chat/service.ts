@@ -9,6 +9,7 @@ import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, M
 import { KeyedQueue } from './queue.js'
 import type { ConversationStore } from './store.js'
 import { ContextSummarizer } from './summary.js'
+import { MAX_MEDIA, type Media } from '../delivery/media.js'
 
 export type ReplyOptions = NonNullable<Parameters<ChatService['reply']>[2]>
 export type ReplyResult = Awaited<ReturnType<ChatService['reply']>>
@@ -30,6 +31,8 @@ export class ChatPipeline implements ChatService {
   private readonly queue = new KeyedQueue()
   private readonly limiter: RateLimiter
   private readonly active = new Map<string, ActiveContext>()
+  /** images the tools of a turn returned: sent with the answer (lib/delivery), not only described to the model */
+  private readonly toolMedia = new WeakMap<TurnContext, Media[]>()
   readonly summarizer: ContextSummarizer
 
   constructor (private readonly rt: Runtime, private readonly conversations: ConversationStore) {
@@ -108,7 +111,7 @@ export class ChatPipeline implements ChatService {
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
       // counted before the answer goes out: a host may end the process as soon as the user has it
       rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
-      await Promise.all([persisted, opts.onAnswer?.(content)])
+      await Promise.all([persisted, opts.onAnswer?.(content, this.toolMedia.get(turn))])
       this.summarizer.afterTurn(scope.conversationId, plan.dropped)
       ctx.turns++
       this.observe(turn, { user: input, assistant: content })
@@ -150,12 +153,21 @@ export class ChatPipeline implements ChatService {
     }
     try {
       const r = await tools.execute(c.name, args, turn)
-      const text = r.content.map((p) => p.type === 'text' ? p.text : `[image ${p.mimeType}]`).join('\n')
+      const text = r.content.map((p) => p.type === 'text' ? p.text : `[image ${p.mimeType}${this.keepImage(turn, p.data) ? ': sent to the user with your answer' : ''}]`).join('\n')
       return (r.isError ? `Error: ${text}` : text).slice(0, MAX_TOOL_RESULT_CHARS)
     } catch (err) {
       this.rt.log.warn('Tool call failed', { tool: c.name, error: err instanceof Error ? err.message : String(err) })
       return `Error: ${err instanceof Error ? err.message : String(err)}`
     }
+  }
+
+  /** Keeps a tool's image for the answer; false past MAX_MEDIA. */
+  private keepImage (turn: TurnContext, base64: string): boolean {
+    let list = this.toolMedia.get(turn)
+    if (!list) this.toolMedia.set(turn, (list = []))
+    if (list.length >= MAX_MEDIA) return false
+    list.push({ kind: 'image', src: `base64://${base64}` })
+    return true
   }
 
   private async preset (scope: ChatScope, presetId?: string): Promise<ResolvedPreset> {

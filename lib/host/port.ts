@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { HostAccount, HostEvent, HostLogger, HostSegments, HostTarget, Id, PluginCtor, Sendable, SendResult, SharedExpress } from './types.js'
+import type { ForwardNode, HostAccount, HostEvent, HostLogger, HostSegments, HostTarget, Id, PluginCtor, Seg, Sendable, SendResult, SharedExpress } from './types.js'
 
 export type HostKind = 'miao' | 'trss' | 'standalone'
 
@@ -12,6 +12,7 @@ interface BotLike extends Partial<Omit<HostAccount, 'uin'>> {
   express?: SharedExpress
   server?: unknown
   url?: string
+  makeForwardMsg?(nodes: ForwardNode[]): unknown
   [id: string]: unknown
 }
 
@@ -134,6 +135,46 @@ export function sharedExpress(): SharedExpress | undefined {
 export function sharedBaseUrl(): string | undefined {
   const url = g.Bot?.url
   return typeof url === 'string' && url ? url.replace(/\/$/, '') : undefined
+}
+
+/**
+ * One forward (merged) message of `nodes`, ready to send in the event's chat: the chat's own
+ * makeForwardMsg (icqq groups and friends; TRSS fills it in on every target), else the host's
+ * `Bot.makeForwardMsg` (TRSS). Undefined when the host has neither.
+ */
+export async function makeForwardMsg (e: Pick<HostEvent, 'group' | 'friend'>, nodes: ForwardNode[]): Promise<Sendable | undefined> {
+  const chat = e.group ?? e.friend
+  const made = chat?.makeForwardMsg ? await chat.makeForwardMsg(nodes)
+    : typeof g.Bot?.makeForwardMsg === 'function' ? await g.Bot.makeForwardMsg(nodes) : undefined
+  return made === undefined || made === null || made === false ? undefined : made as Sendable
+}
+
+export type RenderResult = { image: Seg } | { failed: 'none' | 'failed'; error?: unknown }
+
+interface HostRenderer { screenshot?: (name: string, data: Record<string, unknown>) => Promise<unknown> }
+
+/**
+ * An image of an HTML template through the host's renderer: `<root>/lib/puppeteer/puppeteer.js`, the
+ * module Miao-Yunzai and TRSS-Yunzai give plugins (chromium through puppeteer; `data.tplFile` is an
+ * art-template file, the page's `#container` is shot). `none` when the host has no renderer, `failed`
+ * when it gave no image (it logs why: chromium missing, a timeout).
+ */
+export async function renderImage (name: string, data: Record<string, unknown>): Promise<RenderResult> {
+  let renderer: HostRenderer | undefined
+  try {
+    const mod = await import(pathToFileURL(join(hostRoot(), 'lib/puppeteer/puppeteer.js')).href) as { default?: HostRenderer }
+    renderer = mod.default
+  } catch (error) {
+    return { failed: 'none', error }
+  }
+  if (typeof renderer?.screenshot !== 'function') return { failed: 'none' }
+  try {
+    const img = await renderer.screenshot(name, data)
+    if (img && typeof img === 'object' && (img as Seg).type === 'image') return { image: img as Seg }
+    return { failed: 'failed' }
+  } catch (error) {
+    return { failed: 'failed', error }
+  }
 }
 
 export type { HostEvent, Id, Sendable }

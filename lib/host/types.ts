@@ -7,10 +7,13 @@ export type Sendable = string | Seg | Array<string | Seg>
 export interface ReplyOpts { at?: boolean | Id; recallMsg?: number }
 export interface SendResult { message_id?: Id; error?: unknown[] }
 
+/** One message of a forward (merged) message: what it says and whom it shows as the sender. */
+export interface ForwardNode { message: Sendable; nickname?: string; user_id?: Id }
+
 export interface HostTarget {
   sendMsg(msg: Sendable): Promise<SendResult | undefined>
   recallMsg?(id: Id): unknown
-  makeForwardMsg?(nodes: Array<{ message: Sendable; nickname?: string; user_id?: Id }>): unknown
+  makeForwardMsg?(nodes: ForwardNode[]): unknown
   getInfo?(): unknown
 }
 
@@ -99,6 +102,8 @@ export interface HostLogger {
 export interface HostSegments {
   image(file: string | Buffer): Seg
   at(id: Id): Seg
+  /** TRSS only (Miao's icqq segment has no file) */
+  file?(file: string | Buffer, name?: string): Seg
 }
 
 /** Minimal Express-like app TRSS exposes as Bot.express. */

@@ -1,0 +1,119 @@
+// The delivery of one answer in a chat, from the moment the bot starts working on it: the thinking
+// notice (when the model is slow), then the answer in the form the chat's delivery settings ask for
+// (deliveryFor: a group's overrides over `delivery`). apps/chat.ts and apps/poke.ts create one per turn.
+import { join } from 'node:path'
+import { deliveryFor } from '../config/group-settings.js'
+import type { DeliverySettings } from '../config/schema.js'
+import { errorText } from '../core/errors.js'
+import { botNickname, makeForwardMsg, renderImage, segment } from '../host/port.js'
+import type { HostSession } from '../host/session.js'
+import type { HostEvent, Seg } from '../host/types.js'
+import { t } from '../i18n.js'
+import type { Runtime } from '../runtime.js'
+import type { Media } from './media.js'
+import { planDelivery } from './plan.js'
+import { sendPlan, type Outlet } from './send.js'
+
+export interface DeliveryOptions {
+  /** sent when nothing is left of the answer (it held only reasoning); nothing is sent when absent */
+  emptyText?: string
+  /** false: never quote (a poke has no message to quote) */
+  quote?: boolean
+  /** false: no thinking notice for this answer */
+  thinkingNotice?: boolean
+}
+
+// "why not as asked" is told once per runtime and reason, not for every answer
+const warned = new WeakMap<Runtime, Set<string>>()
+function warnOnce (rt: Runtime, reason: string, fields: Record<string, unknown>): void {
+  let seen = warned.get(rt)
+  if (!seen) warned.set(rt, (seen = new Set()))
+  const key = `${reason}:${String(fields.reason ?? '')}`
+  if (seen.has(key)) return
+  seen.add(key)
+  rt.log.warn(reason, fields)
+}
+
+let renders = 0
+
+function outletOf (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostSession): Outlet {
+  const seg = segment()
+  const file = seg.file?.bind(seg)
+  return {
+    isGroup: s.isGroup,
+    botId: s.botId,
+    botName: s.botName || botNickname(s.botId) || 'Lingxi',
+    reply: (msg, quote, opts) => s.reply(msg, quote, opts),
+    forward: (nodes) => makeForwardMsg(e, nodes),
+    render: async (text): Promise<Seg | { failed: string }> => {
+      const data = {
+        tplFile: join(rt.paths.pluginDir, 'lib', 'delivery', 'answer.html'),
+        // a few page files in turn: answers rendered at the same time do not overwrite each other's page
+        saveId: `answer-${renders++ % 8}`,
+        text
+      }
+      const r = await renderImage('lingxi-plugin/answer', data)
+      if ('image' in r) return r.image
+      if (r.error !== undefined) rt.log.debug('Host renderer error', { error: errorText(r.error) })
+      return { failed: r.failed === 'none' ? 'the host has no renderer' : 'the host renderer gave no image' }
+    },
+    image: (src) => seg.image(src),
+    ...(file ? { file: (src: string, name?: string) => file(src, name) } : {})
+  }
+}
+
+export class AnswerDelivery {
+  private timer: NodeJS.Timeout | undefined
+  private readonly settings: DeliverySettings
+
+  constructor (private readonly rt: Runtime, private readonly e: Pick<HostEvent, 'group' | 'friend'>, private readonly s: HostSession, private readonly opts: DeliveryOptions = {}) {
+    const cfg = rt.config.get()
+    this.settings = deliveryFor(cfg, s.groupId)
+    const ms = this.settings.thinkingNoticeMs
+    if (ms > 0 && opts.thinkingNotice !== false) {
+      const text = this.settings.thinkingNoticeText.trim() || t(cfg.language, 'delivery.thinking')
+      this.timer = rt.clock.setTimeout(() => { this.timer = undefined; void this.notice(text) }, ms)
+    }
+  }
+
+  private async notice (text: string): Promise<void> {
+    try {
+      await this.s.reply(text, this.quote())
+    } catch (err) {
+      this.rt.log.warn('Could not send the thinking notice', { error: errorText(err) })
+    }
+  }
+
+  private quote (): boolean {
+    return this.opts.quote !== false && this.settings.quote
+  }
+
+  /** The answer came (or the turn ended without one): no notice after this. */
+  stop (): void {
+    if (this.timer) this.rt.clock.clearTimeout(this.timer)
+    this.timer = undefined
+  }
+
+  /** Sends the model's answer and the media its tools returned. */
+  async answer (response: string, media: readonly Media[] = []): Promise<void> {
+    this.stop()
+    const d = this.settings
+    const plan = planDelivery(response, d, media)
+    if (!plan.text && !plan.media.length) {
+      if (this.opts.emptyText) await this.s.reply(this.opts.emptyText, this.quote())
+      return
+    }
+    await sendPlan(outletOf(this.rt, this.e, this.s), plan, {
+      quote: this.quote(),
+      atSender: d.atSender,
+      sentenceDelayMs: d.sentenceDelayMs,
+      clock: this.rt.clock,
+      warn: (reason, fields) => warnOnce(this.rt, reason, fields)
+    })
+  }
+}
+
+/** Starts the delivery of an answer in the chat of `e` (its thinking notice timer runs from now). */
+export function startDelivery (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostSession, opts?: DeliveryOptions): AnswerDelivery {
+  return new AnswerDelivery(rt, e, s, opts)
+}

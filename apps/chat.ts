@@ -11,6 +11,7 @@ import { chatTurnOf } from '../lib/chat/scope.js'
 import { takeBurst } from '../lib/chat/burst.js'
 import { recordBotAnswer, recordGroupMessage } from '../lib/grouplog/record.js'
 import type { TextKey } from '../lib/i18n.js'
+import { hasReadableContent, placeholderText, readInput } from '../lib/input/index.js'
 import { startDelivery } from '../lib/delivery/answer.js'
 import type { Media } from '../lib/delivery/media.js'
 import { contextOf, type BotContext } from './context.js'
@@ -32,17 +33,21 @@ export class LingxiChat extends pluginBase() {
   async chat (e: HostEvent): Promise<boolean> {
     // before the runtime is asked for: most messages stop here
     const pre = sessionOf(e)
-    if (pre.self || (!pre.text.trim() && !pre.images.length)) return false
+    if (pre.self || !hasReadableContent(pre)) return false
     const ctx = await contextOf(e)
     const { rt, s, tr } = ctx
     const cfg = rt.config.get()
-    const text = s.text || (s.images.length ? tr('chat.imageOnly') : '')
+    const text = placeholderText(s, tr)
     recordGroupMessage(rt, s) // every group message, addressed or not (lib/grouplog)
     const decision = decideTrigger(cfg, { isGroup: s.isGroup, ...(s.groupId ? { groupId: s.groupId } : {}), atBot: s.atBot, text, commandPrefix: cfg.commandPrefix })
     // a user's messages close together are one turn (lib/chat/burst.ts): later pieces are done here
     const turn = await takeBurst(rt.need('conversations').bursts, cfg, s, text, decision)
     if (turn === 'merged') return true
     if (!turn) return false
+    // what the model gets: quoted message, forwarded bundles, voice transcript, image captions (lib/input)
+    const read = await readInput(ctx, e, turn)
+    if ('handled' in read) return read.handled
+    Object.assign(turn, read)
     let answered = false
     // lib/delivery: the thinking notice (timer from now), then the answer in the form QQ shows well
     const delivery = startDelivery(rt, e, s, { emptyText: tr('chat.empty') })

@@ -19,6 +19,17 @@ const TEXTS = {
   'poke.input': { 'zh-CN': '（{name}戳了戳你）', en: '({name} poked you)' },
   'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' },
 
+  // what the bot reads of a message (lib/input): markers in the model's user turn, the caption request
+  'input.imageCaption': { 'zh-CN': '[图片: {caption}]', en: '[image: {caption}]' },
+  'input.voice': { 'zh-CN': '[语音]', en: '[voice message]' },
+  'input.voiceText': { 'zh-CN': '[语音转文字] {text}', en: '[voice message, transcribed] {text}' },
+  'input.forward': { 'zh-CN': '[聊天记录]', en: '[forwarded chat]' },
+  'input.forwardHeader': { 'zh-CN': '[转发的聊天记录，共 {count} 条]', en: '[forwarded chat, {count} messages]' },
+  'input.quoted': { 'zh-CN': '[引用 {name} 的消息: {text}]', en: '[quoting {name}: {text}]' },
+  'input.quotedSelf': { 'zh-CN': '[引用 你（机器人）之前的回复: {text}]', en: '[quoting your own (the bot\'s) earlier reply: {text}]' },
+  'input.captionPrompt': { 'zh-CN': '请用中文简要描述这张图片的内容（包括其中的文字），不超过 100 字。', en: 'Describe this image briefly in English (including any text in it), in at most 60 words.' },
+  'input.voiceFailed': { 'zh-CN': '语音没能识别出来，请再说一次或发文字。', en: 'I could not make out the voice message; please try again or type it.' },
+
   // how answers go out (lib/delivery)
   'delivery.thinking': { 'zh-CN': '让我想想……', en: 'Let me think…' },
 

@@ -177,4 +177,56 @@ export async function renderImage (name: string, data: Record<string, unknown>):
   }
 }
 
+/** Waits at most `ms` for a host call (a protocol implementation may never answer). */
+async function bounded (call: () => Promise<unknown> | undefined, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([call(), new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms) })])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const firstOf = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v)
+/** OneBot answers `{status, retcode, data}` through sendApi; adapters' own methods give the data. */
+const dataOf = (v: unknown): unknown => (v && typeof v === 'object' && 'retcode' in v && 'data' in v ? (v as { data: unknown }).data : v)
+
+/**
+ * The message the event replies to (quotes), as the host gives it (lib/input normalises it), or
+ * undefined. TRSS: e.getReply() (its loader's, through the adapter's get_msg), else getMsg of the chat;
+ * icqq (Miao): e.source with the chat history at its seq (groups) or time (friends), else its text.
+ */
+export async function quotedMessage (e: HostEvent, timeoutMs = 5000): Promise<unknown> {
+  const seg = e.message?.find((m) => m.type === 'reply')
+  const segId = seg ? (seg.id ?? (seg.data as { id?: unknown } | undefined)?.id) : undefined
+  const id = e.reply_id ?? (typeof segId === 'string' || typeof segId === 'number' ? segId : undefined)
+  const chat = e.group ?? e.friend
+  if (id !== undefined) {
+    if (typeof e.getReply === 'function') return firstOf(await bounded(() => e.getReply?.(), timeoutMs))
+    if (chat?.getMsg) return firstOf(await bounded(() => chat.getMsg?.(id), timeoutMs))
+    if (e.bot?.getMsg) return firstOf(await bounded(() => e.bot?.getMsg?.(id), timeoutMs))
+    if (e.bot?.sendApi) return dataOf(await bounded(() => e.bot?.sendApi?.('get_msg', { message_id: id }), timeoutMs))
+  }
+  const src = e.source
+  if (!src) return undefined
+  const at = e.group ? src.seq : src.time
+  if (chat?.getChatHistory && typeof at === 'number') {
+    const list = await bounded(() => chat.getChatHistory?.(at, 1), timeoutMs)
+    const found = Array.isArray(list) ? (list.find((m: { seq?: unknown }) => e.group ? m?.seq === at : true) ?? list.at(-1)) : undefined
+    if (found) return found
+  }
+  return { user_id: src.user_id, message: src.message }
+}
+
+/** The messages of a forwarded bundle (`forward` segment id / icqq resid), as the host gives them. */
+export async function forwardMessages (e: HostEvent, id: Id, timeoutMs = 5000): Promise<unknown[]> {
+  const chat = e.group ?? e.friend
+  let got: unknown
+  if (chat?.getForwardMsg) got = await bounded(() => chat.getForwardMsg?.(id), timeoutMs)
+  else if (e.bot?.getForwardMsg) got = await bounded(() => e.bot?.getForwardMsg?.(id), timeoutMs)
+  else if (e.bot?.sendApi) got = dataOf(await bounded(() => e.bot?.sendApi?.('get_forward_msg', { message_id: id }), timeoutMs))
+  if (got && typeof got === 'object' && !Array.isArray(got) && Array.isArray((got as { messages?: unknown }).messages)) got = (got as { messages: unknown[] }).messages
+  return Array.isArray(got) ? got : []
+}
+
 export type { HostEvent, Id, Sendable }

@@ -3,7 +3,7 @@
 // Miao (icqq) and TRSS (OneBot adapters) fill events differently: numeric or string ids, `isGroup` set
 // or not on notices, the member role on `e.sender.role` or only on `e.member`. Every app reads this
 // instead of the raw fields, so "is this a group?" has one answer.
-import type { HostEvent, ReplyOpts, Sendable, SendResult } from './types.js'
+import type { HostEvent, ReplyOpts, Seg, Sendable, SendResult } from './types.js'
 
 type MemberRole = 'owner' | 'admin' | 'member'
 
@@ -30,6 +30,8 @@ export interface HostSession {
   /** the message text as the host derived it (alias stripped), '' for notices */
   text: string
   images: string[]
+  /** the message's segments as the host gave them (lib/input reads quotes, forwards, voice); [] for notices */
+  segments: Seg[]
   /** the host's id of the message (absent for notices or when the host gives none) */
   messageId?: string
   /** the event comes from the bot's own account */
@@ -99,6 +101,7 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(botName ? { botName } : {}),
     text,
     images: e.img ?? [],
+    segments: e.post_type === 'message' && Array.isArray(e.message) ? e.message : [],
     ...(e.post_type === 'message' && idText(e.message_id) ? { messageId: String(e.message_id) } : {}),
     self: userId === String(e.self_id),
     ...(targetId ? { targetId } : {}),

@@ -15,6 +15,11 @@ export interface HostTarget {
   recallMsg?(id: Id): unknown
   makeForwardMsg?(nodes: ForwardNode[]): unknown
   getInfo?(): unknown
+  /** a stored message by id (TRSS adapters; icqq) and a forwarded bundle's messages (lib/input) */
+  getMsg?(id: Id): Promise<unknown>
+  getForwardMsg?(id: Id): Promise<unknown>
+  /** icqq (Miao): messages up to a seq (groups) or a time (friends) */
+  getChatHistory?(seqOrTime: number, count: number): Promise<unknown>
 }
 
 export interface HostAccount {
@@ -22,6 +27,10 @@ export interface HostAccount {
   nickname?: string
   pickFriend(id: Id): HostTarget
   pickGroup(id: Id): HostTarget & { pickMember?(id: Id): unknown; name?: string }
+  /** icqq's client (Miao) has these; TRSS's OneBot accounts have sendApi (get_msg, get_forward_msg) */
+  getMsg?(id: Id): Promise<unknown>
+  getForwardMsg?(id: Id): Promise<unknown>
+  sendApi?(action: string, params: Record<string, unknown>): Promise<unknown>
 }
 
 export interface HostEvent {
@@ -41,6 +50,10 @@ export interface HostEvent {
   time?: number
   raw_message?: string
   message: Seg[]
+  /** a reply to an earlier message: TRSS sets reply_id and getReply(); icqq (Miao) sets source */
+  reply_id?: Id
+  getReply?(): Promise<unknown>
+  source?: { user_id?: Id; time?: number; seq?: number; rand?: number; message?: unknown }
   msg?: string
   img?: string[]
   at?: Id

@@ -1,0 +1,37 @@
+// The quoted (replied-to) message: fetched through the host port, given to the model as one line
+// before the user's text, its images added to the turn's images.
+import { errorText } from '../core/errors.js'
+import { quotedMessage } from '../host/port.js'
+import type { HostEvent } from '../host/types.js'
+import type { InputContext } from './context.js'
+import { messageSegments, render, senderOf, type Labels } from './segments.js'
+
+/** Characters of the quoted text given to the model (a quoted essay need not be repeated whole). */
+const MAX_QUOTED_CHARS = 1000
+
+/** True when the event replies to an earlier message (a reply segment, TRSS's reply_id, icqq's source). */
+export function isReply (e: HostEvent): boolean {
+  return e.reply_id !== undefined || e.source !== undefined || (e.message ?? []).some((m) => m.type === 'reply')
+}
+
+/** The line for the quoted message ('' when there is none or it could not be fetched). */
+export async function quotedLine (ctx: InputContext, e: HostEvent, labels: Labels, images: string[], maxImages: number): Promise<string> {
+  const { rt, s, tr } = ctx
+  let msg: unknown
+  try {
+    msg = await quotedMessage(e)
+  } catch (err) {
+    rt.log.warn('Could not fetch the quoted message', { userId: s.userId, error: errorText(err) })
+    return ''
+  }
+  if (!msg) return ''
+  const had = images.length
+  let text = render(messageSegments(msg), labels, images, maxImages)
+  if (!text && images.length === had) return ''
+  if (!text) text = labels.image
+  if (text.length > MAX_QUOTED_CHARS) text = `${text.slice(0, MAX_QUOTED_CHARS)}…`
+  const who = senderOf(msg)
+  return who.id !== undefined && who.id === s.botId
+    ? tr('input.quotedSelf', { text })
+    : tr('input.quoted', { name: who.name, text })
+}

@@ -1,0 +1,79 @@
+// Voice messages: the audio of a `record` segment (an http(s) URL, a file path the host gives, or
+// base64://) is sent to an OpenAI-compatible `<baseUrl>/audio/transcriptions` (input.transcription)
+// and the text comes back. Size and time are bounded; every failure is an AppError for the caller.
+import { stat, readFile } from 'node:fs/promises'
+import { basename, extname, isAbsolute } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Config } from '../config/schema.js'
+import { AppError } from '../core/errors.js'
+import type { Seg } from '../host/types.js'
+
+const MAX_AUDIO_BYTES = 20 * 1024 * 1024
+const TRANSCRIBE_TIMEOUT_MS = 60_000
+/** Files the host names are read only when they look like audio (QQ voice is silk/amr). */
+const AUDIO_EXT = new Set(['.amr', '.silk', '.slk', '.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.webm', '.mp4', '.mpga', '.mpeg', '.pcm'])
+
+interface Audio { data: Buffer; name: string }
+
+const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The voice message is larger than ${MAX_AUDIO_BYTES / 1048576} MB`)
+
+async function download (url: string, signal: AbortSignal): Promise<Buffer> {
+  const res = await fetch(url, { signal, redirect: 'follow' })
+  if (!res.ok || !res.body) throw new AppError('INVALID_ARGS', `Could not download the voice message: HTTP ${res.status}`)
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_AUDIO_BYTES) { await res.body.cancel(); throw tooLarge() }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of res.body) {
+    size += chunk.length
+    if (size > MAX_AUDIO_BYTES) throw tooLarge()
+    chunks.push(Buffer.from(chunk))
+  }
+  return Buffer.concat(chunks)
+}
+
+/** A file the host wrote (icqq, a local protocol implementation): absolute, a regular audio file. */
+async function hostFile (path: string): Promise<Buffer | undefined> {
+  const p = path.startsWith('file://') ? fileURLToPath(path) : path
+  if (!isAbsolute(p) || !AUDIO_EXT.has(extname(p).toLowerCase())) return undefined
+  const st = await stat(p).catch(() => undefined)
+  if (!st?.isFile()) return undefined
+  if (st.size > MAX_AUDIO_BYTES) throw tooLarge()
+  return await readFile(p)
+}
+
+/** The audio of a record segment; the name keeps the source's extension (the endpoint reads the format from it). */
+async function loadAudio (seg: Seg, signal: AbortSignal): Promise<Audio> {
+  const sources = [seg.url, seg.path, seg.file].filter((v): v is string => typeof v === 'string' && v !== '')
+  for (const src of sources) {
+    const named = (fallback: string): string => {
+      const ext = extname(src.split('?')[0] ?? '').toLowerCase()
+      return AUDIO_EXT.has(ext) ? `voice${ext}` : fallback
+    }
+    if (src.startsWith('base64://')) {
+      const data = Buffer.from(src.slice('base64://'.length), 'base64')
+      if (data.length > MAX_AUDIO_BYTES) throw tooLarge()
+      if (data.length) return { data, name: 'voice.amr' }
+      continue
+    }
+    if (/^https?:\/\//i.test(src)) return { data: await download(src, signal), name: named('voice.amr') }
+    const data = await hostFile(src)
+    if (data) return { data, name: basename(named('voice.amr')) }
+  }
+  throw new AppError('INVALID_ARGS', 'The voice message has no readable audio source')
+}
+
+/** The text of a voice message through the configured transcription endpoint. */
+export async function transcribe (cfg: Config['input']['transcription'], seg: Seg): Promise<string> {
+  const signal = AbortSignal.timeout(TRANSCRIBE_TIMEOUT_MS)
+  const audio = await loadAudio(seg, signal)
+  if (!audio.data.length) throw new AppError('INVALID_ARGS', 'The voice message is empty')
+  const { default: OpenAI, toFile } = await import('openai')
+  const client = new OpenAI({ apiKey: cfg.apiKey || 'none', baseURL: cfg.baseUrl.replace(/\/+$/, ''), timeout: TRANSCRIBE_TIMEOUT_MS, maxRetries: 0 })
+  try {
+    const res = await client.audio.transcriptions.create({ file: await toFile(audio.data, audio.name), model: cfg.model }, { signal })
+    return res.text.trim()
+  } catch (err) {
+    if (signal.aborted) throw new AppError('TIMEOUT', 'The transcription did not answer in time')
+    throw new AppError('MODEL_ERROR', `Transcription failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300))
+  }
+}

@@ -42,7 +42,8 @@ async function serve (kind, opts) {
     return { info: { url: await listen(server) }, close: closer(server) }
   }
   if (kind !== 'plugin') throw new Error(`unknown server kind ${kind}`)
-  const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-'))
+  // opts.dataDir: a seeded data folder (growth benches), kept at the end; else a new empty one
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'lingxi-bench-'))
   process.env.LINGXI_DATA_DIR = dataDir
   process.env.LINGXI_PORT = '0'
   globalThis.plugin ??= class { constructor (o = {}) { Object.assign(this, o) } }
@@ -54,7 +55,13 @@ async function serve (kind, opts) {
   const run = await lingxi.start()
   if (opts.config) await run.rt.config.update(opts.config)
   const token = run.rt.sessions.issue('bench', true).token
-  return { info: { url: run.localUrl, token }, close: async () => { await lingxi.stop(); rmSync(dataDir, { recursive: true, force: true }) } }
+  // opts.ready: services whose ready() is awaited before answering (a growth bench's search index);
+  // then the resident memory after a full collection (with --expose-gc), as the host process holds it
+  for (const name of opts.ready ?? []) await run.rt.need(name).ready()
+  globalThis.gc?.()
+  const rssMb = process.memoryUsage.rss() / 1048576
+  const close = async () => { await lingxi.stop(); if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true }) }
+  return { info: { url: run.localUrl, token, rssMb }, close }
 }
 
 const s = await serve(process.argv[2], JSON.parse(process.argv[3] ?? '{}'))

@@ -7,8 +7,16 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 type ServerKind = 'plugin' | 'koa' | 'koa-status' | 'http' | 'fake-model'
-interface ServerOptions { nodeArgs?: string[]; config?: Record<string, unknown>; env?: Record<string, string> }
-interface ServerInfo { url: string; token?: string; pid: number }
+interface ServerOptions {
+  nodeArgs?: string[]
+  config?: Record<string, unknown>
+  env?: Record<string, string>
+  /** plugin: a seeded data folder to start on (kept afterwards) instead of a new empty one */
+  dataDir?: string
+  /** plugin: services whose ready() is awaited before the server reports (a growth bench's index) */
+  ready?: string[]
+}
+interface ServerInfo { url: string; token?: string; pid: number; /** plugin: resident memory once ready, after a full GC with --expose-gc */ rssMb?: number }
 export interface ServerProcess extends ServerInfo { stop(): Promise<void> }
 
 /** Starts a server in a child process and resolves once it listens. */

@@ -137,46 +137,6 @@ export function sharedBaseUrl(): string | undefined {
   return typeof url === 'string' && url ? url.replace(/\/$/, '') : undefined
 }
 
-/**
- * One forward (merged) message of `nodes`, ready to send in the event's chat: the chat's own
- * makeForwardMsg (icqq groups and friends; TRSS fills it in on every target), else the host's
- * `Bot.makeForwardMsg` (TRSS). Undefined when the host has neither.
- */
-export async function makeForwardMsg (e: Pick<HostEvent, 'group' | 'friend'>, nodes: ForwardNode[]): Promise<Sendable | undefined> {
-  const chat = e.group ?? e.friend
-  const made = chat?.makeForwardMsg ? await chat.makeForwardMsg(nodes)
-    : typeof g.Bot?.makeForwardMsg === 'function' ? await g.Bot.makeForwardMsg(nodes) : undefined
-  return made === undefined || made === null || made === false ? undefined : made as Sendable
-}
-
-export type RenderResult = { image: Seg } | { failed: 'none' | 'failed'; error?: unknown }
-
-interface HostRenderer { screenshot?: (name: string, data: Record<string, unknown>) => Promise<unknown> }
-
-/**
- * An image of an HTML template through the host's renderer: `<root>/lib/puppeteer/puppeteer.js`, the
- * module Miao-Yunzai and TRSS-Yunzai give plugins (chromium through puppeteer; `data.tplFile` is an
- * art-template file, the page's `#container` is shot). `none` when the host has no renderer, `failed`
- * when it gave no image (it logs why: chromium missing, a timeout).
- */
-export async function renderImage (name: string, data: Record<string, unknown>): Promise<RenderResult> {
-  let renderer: HostRenderer | undefined
-  try {
-    const mod = await import(pathToFileURL(join(hostRoot(), 'lib/puppeteer/puppeteer.js')).href) as { default?: HostRenderer }
-    renderer = mod.default
-  } catch (error) {
-    return { failed: 'none', error }
-  }
-  if (typeof renderer?.screenshot !== 'function') return { failed: 'none' }
-  try {
-    const img = await renderer.screenshot(name, data)
-    if (img && typeof img === 'object' && (img as Seg).type === 'image') return { image: img as Seg }
-    return { failed: 'failed' }
-  } catch (error) {
-    return { failed: 'failed', error }
-  }
-}
-
 /** Waits at most `ms` for a host call (a protocol implementation may never answer). */
 async function bounded (call: () => Promise<unknown> | undefined, ms: number): Promise<unknown> {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -227,6 +187,46 @@ export async function forwardMessages (e: HostEvent, id: Id, timeoutMs = 5000): 
   else if (e.bot?.sendApi) got = dataOf(await bounded(() => e.bot?.sendApi?.('get_forward_msg', { message_id: id }), timeoutMs))
   if (got && typeof got === 'object' && !Array.isArray(got) && Array.isArray((got as { messages?: unknown }).messages)) got = (got as { messages: unknown[] }).messages
   return Array.isArray(got) ? got : []
+}
+
+/**
+ * One forward (merged) message of `nodes`, ready to send in the event's chat: the chat's own
+ * makeForwardMsg (icqq groups and friends; TRSS fills it in on every target), else the host's
+ * `Bot.makeForwardMsg` (TRSS). Undefined when the host has neither.
+ */
+export async function makeForwardMsg (e: Pick<HostEvent, 'group' | 'friend'>, nodes: ForwardNode[]): Promise<Sendable | undefined> {
+  const chat = e.group ?? e.friend
+  const made = chat?.makeForwardMsg ? await chat.makeForwardMsg(nodes)
+    : typeof g.Bot?.makeForwardMsg === 'function' ? await g.Bot.makeForwardMsg(nodes) : undefined
+  return made === undefined || made === null || made === false ? undefined : made as Sendable
+}
+
+export type RenderResult = { image: Seg } | { failed: 'none' | 'failed'; error?: unknown }
+
+interface HostRenderer { screenshot?: (name: string, data: Record<string, unknown>) => Promise<unknown> }
+
+/**
+ * An image of an HTML template through the host's renderer: `<root>/lib/puppeteer/puppeteer.js`, the
+ * module Miao-Yunzai and TRSS-Yunzai give plugins (chromium through puppeteer; `data.tplFile` is an
+ * art-template file, the page's `#container` is shot). `none` when the host has no renderer, `failed`
+ * when it gave no image (it logs why: chromium missing, a timeout).
+ */
+export async function renderImage (name: string, data: Record<string, unknown>): Promise<RenderResult> {
+  let renderer: HostRenderer | undefined
+  try {
+    const mod = await import(pathToFileURL(join(hostRoot(), 'lib/puppeteer/puppeteer.js')).href) as { default?: HostRenderer }
+    renderer = mod.default
+  } catch (error) {
+    return { failed: 'none', error }
+  }
+  if (typeof renderer?.screenshot !== 'function') return { failed: 'none' }
+  try {
+    const img = await renderer.screenshot(name, data)
+    if (img && typeof img === 'object' && (img as Seg).type === 'image') return { image: img as Seg }
+    return { failed: 'failed' }
+  } catch (error) {
+    return { failed: 'failed', error }
+  }
 }
 
 export type { HostEvent, Id, Sendable }

@@ -38,6 +38,10 @@ export interface HostSession {
   self: boolean
   /** notices: the one acted on (the poked user), when the host says */
   targetId?: string
+  /** notices: who acted (a recall's operator, who may differ from its author userId), when the host says */
+  operatorId?: string
+  /** recall notices: the id of the recalled message */
+  recalledId?: string
   /** answers in the chat the event came from; `quote` quotes the message (groups) */
   reply(msg: Sendable, quote?: boolean, opts?: ReplyOpts): Promise<SendResult | false | undefined>
 }
@@ -105,6 +109,8 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(e.post_type === 'message' && idText(e.message_id) ? { messageId: String(e.message_id) } : {}),
     self: userId === String(e.self_id),
     ...(targetId ? { targetId } : {}),
+    ...(e.post_type === 'notice' && idText(e.operator_id) ? { operatorId: String(e.operator_id) } : {}),
+    ...(e.post_type === 'notice' && e.sub_type === 'recall' && idText(e.message_id) ? { recalledId: String(e.message_id) } : {}),
     reply: (msg, quote, replyOpts) => e.reply(msg, quote, replyOpts)
   }
 }

@@ -32,6 +32,8 @@ export function styledRouter (style: Style, opts?: RouterOptions): Router {
   return r
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+
 function wrap (style: Style, fn: Handler): Middleware {
   const mw: Middleware = async (ctx) => {
     ctx.state.style = style
@@ -40,7 +42,10 @@ function wrap (style: Style, fn: Handler): Middleware {
     if (ctx.respond === false || ctx.body !== undefined) return
     const r = result instanceof Reply ? result : new Reply(result)
     if (r.opts.status) ctx.status = r.opts.status
-    ctx.body = style === 'A' ? bodyA(r) : bodyB(r)
+    // Serialized here with the type already set: Koa would otherwise look the type up per response
+    // (mime-types, charset) and stringify after the error middleware, where a failure is not enveloped.
+    ctx.set('Content-Type', JSON_TYPE)
+    ctx.body = JSON.stringify(style === 'A' ? bodyA(r) : bodyB(r))
   }
   declared.set(mw, style)
   return mw

@@ -117,9 +117,14 @@ export function bodyParser (limitKb: () => number, preParsed?: (ctx: Context) =>
     }
     return built
   }
-  return async function body (ctx, next) {
-    if (!(ctx.path.startsWith('/api/') || ctx.path === '/mcp' || ctx.path.startsWith('/mcp/'))) return next()
+  // not async: most requests (GET, no body) pass straight on without a promise of their own
+  return function body (ctx, next) {
     if (!BODY_METHODS.has(ctx.method) || !hasBodyBytes(ctx)) return next()
+    const path = ctx.path
+    if (!(path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/'))) return next()
+    return parse(ctx, next)
+  }
+  async function parse (ctx: Parameters<Mw>[0], next: Parameters<Mw>[1]): Promise<void> {
     // A host that mounts the app (TRSS shared port) may have read the body already: take its result.
     const pre = preParsed?.(ctx)
     const p = pre ? undefined : await parsers()

@@ -23,6 +23,7 @@ import { createLogger, type StandaloneLogger } from './logger.js'
 import { Limits } from './limits.js'
 import { PluginBase, activatePluginBase } from './plugin-base.js'
 import { createSegment, toSegments } from './segments.js'
+import { RendererStandIn, rendererStub, type RendererMode } from './renderer.js'
 import { STANDALONE_GLOBAL } from './stubs.js'
 import { TimerSet } from './timers.js'
 import { Transcript } from './transcript.js'
@@ -56,6 +57,8 @@ export interface HostOptions {
   cron?: boolean
   /** echo log lines at or above this level to the console (default off) */
   print?: LogLevel | false
+  /** the renderer stand-in (lib/puppeteer/puppeteer.js): off (none, the default), on, fail */
+  renderer?: RendererMode
 }
 
 interface SendOptions {
@@ -101,6 +104,8 @@ export interface Host {
   waitForSend(match?: (entry: TranscriptEntry) => boolean, since?: number): Promise<TranscriptEntry>
   /** make every send fail with `error` (undefined: sends work again) */
   failSends(error?: Error): void
+  /** the renderer stand-in: switch `mode`, read what it rendered (`calls`) */
+  readonly renderer: RendererStandIn
 }
 
 let running: StandaloneHost | undefined
@@ -125,6 +130,7 @@ class StandaloneHost implements Host {
   private readonly loader: Loader
   private readonly globals = new GlobalScope()
   private readonly account: Account
+  readonly renderer: RendererStandIn
   private server: Server | undefined
   private cronCancels: Array<() => void> = []
   private ownsRoot = false
@@ -144,6 +150,7 @@ class StandaloneHost implements Host {
     this.limits = new Limits(this.profile, opts.cooldowns ?? true)
     this.loader = new Loader(this.profile, this.logger)
     this.account = createAccount({ profile: this.profile, botId: this.botId, nickname: opts.botNickname ?? '灵犀', transcript: this.recorder })
+    this.renderer = new RendererStandIn(opts.renderer, (file) => ({ type: 'image', file }))
   }
 
   get transcript(): readonly TranscriptEntry[] { return this.recorder.entries }
@@ -198,12 +205,12 @@ class StandaloneHost implements Host {
     } else {
       this.bot = createMiaoBot(this.account)
     }
-    writeFiles(this.root, this.config.files())
+    writeFiles(this.root, { ...this.config.files(), 'lib/puppeteer/puppeteer.js': rendererStub(STANDALONE_GLOBAL) })
 
     this.detachBase = activatePluginBase({ profile: this.profile, store: this.contexts, logger: this.logger })
     this.globals.install({
       plugin: PluginBase, Bot: this.bot, logger: this.logger, segment: createSegment(this.profile), redis: this.kv,
-      [STANDALONE_GLOBAL]: { config: () => this.config.view(), common: this.common() },
+      [STANDALONE_GLOBAL]: { config: () => this.config.view(), common: this.common(), renderer: this.renderer },
       // The port caches the kind it reads from package.json in a module that may outlive this host
       // in a test process (see plugin-base.ts), so name it explicitly.
       __lingxiHostKind: this.profile

@@ -78,7 +78,7 @@ export function extractMedia (text: string): { text: string; media: Media[] } {
     if (inFence || !MAY_HOLD.test(l)) continue
     let out = line(l, c)
     // what was around a removed URL closes up ("see , and" -> "see, and")
-    if (out !== l) out = out.replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+([,，.。;；:：!！?？])/g, '$1')
+    if (out !== l) out = (/^[ \t]*/.exec(l)?.[0] ?? '') + out.replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+([,，.。;；:：!！?？])/g, '$1').trim()
     // a line that held only media goes away with it
     lines[i] = out !== l && !out.trim() ? '\u0000' : out
   }

@@ -2,6 +2,7 @@
 // `{type, ...}` segments, ids, `sender`, and `bot`/`friend`/`group`/`member` objects whose sends
 // land in the transcript. Derived fields (msg, isMaster, ...) are added later by derive.ts.
 import type { Account } from './account.js'
+import { attachHistory } from './history.js'
 import { hostId } from './ids.js'
 import { renderText, toSegments } from './segments.js'
 import type { Transcript } from './transcript.js'
@@ -62,6 +63,7 @@ export function buildMessageEvent(deps: EventDeps, input: MessageInput): Standal
     const quoted = message.find((s) => s.type === 'reply')
     if (quoted) e.reply_id = quoted.id as Id
   }
+  attachHistory(e, profile, account, transcript)
   return e
 }
 

@@ -169,10 +169,11 @@ export async function quotedMessage (e: HostEvent, timeoutMs = 5000): Promise<un
   }
   const src = e.source
   if (!src) return undefined
+  // groups: the history up to the quoted seq; friends: up to its time (seconds: a few more, matched by seq)
   const at = e.group ? src.seq : src.time
   if (chat?.getChatHistory && typeof at === 'number') {
-    const list = await bounded(() => chat.getChatHistory?.(at, 1), timeoutMs)
-    const found = Array.isArray(list) ? (list.find((m: { seq?: unknown }) => e.group ? m?.seq === at : true) ?? list.at(-1)) : undefined
+    const list = await bounded(() => chat.getChatHistory?.(at, e.group ? 1 : 10), timeoutMs)
+    const found = Array.isArray(list) ? (list.find((m: { seq?: unknown }) => m?.seq === src.seq) ?? (e.group ? list.at(-1) : undefined)) : undefined
     if (found) return found
   }
   return { user_id: src.user_id, message: src.message }

@@ -1,5 +1,6 @@
 // A fake OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: models list, chat
-// completions with and without streaming, tool calls, usage, images, errors, slow and stalled streams.
+// completions with and without streaming, tool calls, usage, images, audio transcriptions, errors, slow
+// and stalled streams.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 
@@ -128,6 +129,14 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
       if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}` } }); return }
       const n = Math.max(1, Number(body?.n ?? 1))
       json(200, { created: 0, data: Array.from({ length: n }, () => ({ b64_json: Buffer.from('fake-png').toString('base64') })) }); return
+    }
+    if (req.method === 'POST' && path.endsWith('/audio/transcriptions')) {
+      // speech to text (multipart: file, model): the next queued behavior's content, else a fixed text
+      const b = queue.shift() ?? { content: `fake transcript (${String(body?.file?.size ?? 0)} bytes)` }
+      if (b.delayMs) await sleep(b.delayMs)
+      if (b.echoRequest) { echo(b.status ?? 401); return }
+      if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}` } }); return }
+      json(200, { text: b.content ?? '' }); return
     }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) { json(404, { error: { message: 'not found' } }); return }
 

@@ -9,11 +9,13 @@ import { LingxiChat } from './apps/chat.js'
 import { LingxiMemory } from './apps/memory.js'
 import { LingxiHelp } from './apps/help.js'
 import { LingxiPoke } from './apps/poke.js'
+import { LingxiJoin } from './apps/join.js'
+import { LingxiRecall } from './apps/recall.js'
 import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
 
 // The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
 // the first plugin class's init(), or the standalone host and the tests call lingxi.start().
-export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiChat }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiChat }
 
 export const lingxi = {
   start: () => ensureStarted(),

@@ -1,9 +1,11 @@
 // Pokes (`notice.group.poke` / `notice.friend.poke`): when someone pokes the bot, it answers through
-// the chat pipeline (preset, memory, tools) with probability `tools.eventProbability`, as if the user
+// the chat pipeline (preset, memory, tools) with probability `eventProbabilityFor('poke')` (the group's
+// events.poke, tools.eventProbabilities.poke, else tools.eventProbability), as if the user
 // had written "(name poked you)". A poke never gets an error message: failures are only logged.
 // (Probability 1 always answers and 0 never: Math.random() is in [0, 1).)
 import { errorText } from '../lib/core/errors.js'
 import { chatScopeOf } from '../lib/chat/scope.js'
+import { eventProbabilityFor } from '../lib/config/group-settings.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
 import { contextOf } from './context.js'
@@ -27,7 +29,7 @@ export class LingxiPoke extends pluginBase() {
     const cfg = rt.config.get()
     if (s.groupId && Object.hasOwn(cfg.groups, s.groupId) && cfg.groups[s.groupId]?.enabled === false) return false
     const chat = rt.need('conversations').pipeline
-    if (!chat || !(Math.random() < cfg.tools.eventProbability)) return false
+    if (!chat || !(Math.random() < eventProbabilityFor(cfg, 'poke', s.groupId))) return false
     const scope = chatScopeOf(s)
     try {
       await chat.reply(scope, tr('poke.input', { name: s.nickname ?? s.userId }), {

@@ -12,6 +12,7 @@ import { drawingDomain } from './drawing/index.js'
 import { gameDomain } from './game/index.js'
 import { memoryDomain } from './memory/index.js'
 import { knowledgeDomain } from './knowledge/index.js'
+import { proactiveDomain } from './proactive/index.js'
 import { groupLogDomain } from './grouplog/index.js'
 
 export const DOMAINS: readonly Domain[] = [
@@ -24,6 +25,7 @@ export const DOMAINS: readonly Domain[] = [
   gameDomain,
   memoryDomain,
   knowledgeDomain,
+  proactiveDomain,
   groupLogDomain,
   mcpDomain
 ]

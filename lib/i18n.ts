@@ -17,6 +17,13 @@ const TEXTS = {
   'chat.empty': { 'zh-CN': '（模型没有返回内容）', en: '(the model returned nothing)' },
   'chat.imageOnly': { 'zh-CN': '[图片]', en: '[image]' },
   'poke.input': { 'zh-CN': '（{name}戳了戳你）', en: '({name} poked you)' },
+  // living in the group (lib/proactive): the proactive reply's request, the event reactions' inputs
+  'proactive.prompt': { 'zh-CN': '下面是群里最近的聊天记录（你也在这个群里）：\n{log}\n\n如果你自然地想接一句，就像群友一样用群里的语气简短地说一句：直接说话，不要复述记录，不要加名字前缀。如果没什么好说的，只回复 [skip]。', en: 'These are the latest messages of a group you are in:\n{log}\n\nIf you naturally want to join in, say one short line in the tone of the group, as a member would: just the line, no recap, no name prefix. If there is nothing worth saying, answer only [skip].' },
+  'proactive.self': { 'zh-CN': '你', en: 'you' },
+  'proactive.image': { 'zh-CN': '[图片]', en: '[image]' },
+  'events.join': { 'zh-CN': '（{name}刚加入了群聊，请用一两句话简短地欢迎一下）', en: '({name} just joined the group; welcome them in a sentence or two)' },
+  'events.recall': { 'zh-CN': '（{name}撤回了一条消息）', en: '({name} recalled a message)' },
+  'events.recallOther': { 'zh-CN': '（{operator}撤回了{name}的一条消息）', en: '({operator} recalled a message of {name})' },
   'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' },
 
   // what the bot reads of a message (lib/input): markers in the model's user turn, the caption request

@@ -8,7 +8,8 @@ import { z } from 'zod'
 import { AppError, errorText, notFound } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
 import { toolKitOf, updateToolsConfig } from '../lib/tools/index.js'
-import { argsField, dangerousPatch, enabledField, toolNameField, toolsConfigPatch } from '../lib/tools/schemas.js'
+import { argsField, dangerousPatch, enabledField, eventProbabilityPatch, toolNameField, toolsConfigPatch } from '../lib/tools/schemas.js'
+import type { EventKind } from '../lib/config/group-settings.js'
 import type { RegisteredTool } from '../lib/tools/types.js'
 import { adminTestContext, dangerousView, identityOf, toolStats, toolView } from '../lib/tools/views.js'
 import { sessionOf } from './_http/auth.js'
@@ -20,7 +21,6 @@ import { routeDoc } from './_http/route-docs.js'
 const categoryToggle = z.object({ category: z.string({ error: 'category is required' }).min(1, 'category is required').max(100), enabled: enabledField }, { error: 'body must be a JSON object' })
 const toolToggle = z.object({ toolName: toolNameField, enabled: enabledField }, { error: 'body must be a JSON object' })
 const dangerousToggle = z.object({ toolName: toolNameField, dangerous: z.boolean({ error: 'dangerous must be a boolean' }).optional() }, { error: 'body must be a JSON object' })
-const probabilityBody = z.object({ probability: z.number({ error: 'probability must be a number between 0 and 1' }).min(0, 'probability must be between 0 and 1').max(1, 'probability must be between 0 and 1') }, { error: 'body must be a JSON object' })
 const watcherToggle = z.object({ enabled: z.boolean({ error: 'enabled must be a boolean' }).optional() }, { error: 'body must be a JSON object' })
 const logsQuery = z.object({
   tool: z.string().max(200).optional(),
@@ -130,13 +130,16 @@ export function toolsRoutes (rt: Runtime): Router {
   }))
   routeDoc(r, 'POST', '/dangerous/toggle', { body: dangerousToggle, summary: 'Mark a tool dangerous or not' })
 
-  r.get('/event-probability', B(() => ({ probability: sw().config.eventProbability })))
+  // `probability` is the default (tools.eventProbability); `events` the effective value per event type
+  const eventProbabilityView = (): { probability: number; events: Record<EventKind, number> } =>
+    ({ probability: sw().config.eventProbability, events: sw().eventProbabilities() })
+  r.get('/event-probability', B(() => eventProbabilityView()))
+  routeDoc(r, 'GET', '/event-probability', { summary: 'The event reaction probabilities (default and per event type)' })
   r.put('/event-probability', B(async (ctx) => {
-    const { probability } = parseBody(ctx, probabilityBody)
-    await sw().update({ eventProbability: probability })
-    return { probability }
+    await sw().setEventProbabilities(parseBody(ctx, eventProbabilityPatch))
+    return eventProbabilityView()
   }))
-  routeDoc(r, 'PUT', '/event-probability', { body: probabilityBody, summary: 'Set the event tool probability' })
+  routeDoc(r, 'PUT', '/event-probability', { body: eventProbabilityPatch, summary: 'Set the event reaction probabilities (default and/or per event type: poke, join, recall)' })
 
   const watcherStatus = (): Record<string, unknown> => {
     const s = kit().scripts

@@ -102,13 +102,13 @@ export function buildPokeEvent(deps: EventDeps, input: PokeInput): StandaloneEve
 }
 
 /** Miao's loader attaches `bot` non-enumerably; TRSS events carry the adapter's account object. */
-function attachBot(e: StandaloneEvent, profile: Profile, account: Account): void {
+export function attachBot(e: StandaloneEvent, profile: Profile, account: Account): void {
   if (profile === 'miao') Object.defineProperty(e, 'bot', { value: account, enumerable: false, writable: true, configurable: true })
   else e.bot = account
 }
 
 /** The group an event happened in, and the sender as its member. */
-function attachGroup(e: StandaloneEvent, account: Account, groupId: Id, userId: Id): void {
+export function attachGroup(e: StandaloneEvent, account: Account, groupId: Id, userId: Id): void {
   const group = account.pickGroup(groupId)
   e.group_id = groupId
   e.group_name = group.name

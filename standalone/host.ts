@@ -13,6 +13,7 @@ import { ContextStore } from './context.js'
 import { schedule } from './cron.js'
 import { deal, type DispatchDeps } from './dispatch.js'
 import { buildMessageEvent, buildPokeEvent, type MessageInput, type PokeInput } from './events.js'
+import { buildIncreaseEvent, buildRecallEvent, type IncreaseInput, type RecallInput } from './notices.js'
 import { createMiniExpress, type MiniExpress } from './express.js'
 import { trssMiddleware } from './trss-middleware.js'
 import { GlobalScope } from './globals.js'
@@ -96,6 +97,10 @@ export interface Host {
   sendPrivate(userId: Id, message: Sendable, opts?: SendOptions): Promise<DealResult>
   sendGroup(groupId: Id, userId: Id, message: Sendable, opts?: SendOptions): Promise<DealResult>
   poke(input: PokeInput): Promise<DealResult>
+  /** `userId` joined the group (notice.group.increase) */
+  memberJoined(input: IncreaseInput): Promise<DealResult>
+  /** a message was recalled (notice.group.recall / notice.friend.recall) */
+  recalled(input: RecallInput): Promise<DealResult>
   makeEvent(input: MessageInput): StandaloneEvent
   dispatch(e: StandaloneEvent): Promise<DealResult>
   runTask(name: string): Promise<number>
@@ -285,6 +290,14 @@ class StandaloneHost implements Host {
   /** A poke notice: `userId` pokes the bot (or `targetId`), in a group or as a friend. */
   poke(input: PokeInput): Promise<DealResult> {
     return this.dispatch(buildPokeEvent({ profile: this.profile, account: this.account, transcript: this.recorder }, input))
+  }
+
+  memberJoined(input: IncreaseInput): Promise<DealResult> {
+    return this.dispatch(buildIncreaseEvent({ profile: this.profile, account: this.account, transcript: this.recorder }, input))
+  }
+
+  recalled(input: RecallInput): Promise<DealResult> {
+    return this.dispatch(buildRecallEvent({ profile: this.profile, account: this.account, transcript: this.recorder }, input))
   }
 
   /** Runs every task with this name now, `fnc()` called unbound as the hosts do; returns how many ran. */

@@ -1,5 +1,7 @@
 // When the bot answers a message (config `trigger`): private chats `always`/`prefix`, groups `at`/`prefix`/
-// `both`, a per-group override (groups.<id>.trigger, enabled flag) and a random join rate.
+// `both`, keywords (a message containing one is answered as if the bot were called), a per-group
+// override (groups.<id>.trigger, enabled flag) and a random join rate. The one owner of "answer or not".
+import { keywordsFor } from '../config/group-settings.js'
 import type { Config } from '../config/schema.js'
 
 export interface TriggerInput {
@@ -16,7 +18,7 @@ export interface TriggerDecision {
   triggered: boolean
   /** The text to answer (prefix removed). */
   text: string
-  reason?: 'always' | 'prefix' | 'at' | 'random'
+  reason?: 'always' | 'prefix' | 'at' | 'keyword' | 'random'
 }
 
 const NO: TriggerDecision = { triggered: false, text: '' }
@@ -31,6 +33,13 @@ export function looksLikeCommand (text: string, commandPrefix?: string): boolean
   return COMMAND_START.test(t) || (!!commandPrefix && t.toLowerCase().startsWith(commandPrefix.toLowerCase()))
 }
 
+/** The text contains one of the keywords (letter case ignored). */
+function hasKeyword (keywords: readonly string[], text: string): boolean {
+  if (!keywords.length) return false
+  const lower = text.toLowerCase()
+  return keywords.some((k) => k.trim() !== '' && lower.includes(k.trim().toLowerCase()))
+}
+
 export function decideTrigger (cfg: Pick<Config, 'trigger' | 'groups'>, m: TriggerInput, random: () => number = Math.random): TriggerDecision {
   const text = m.text.trim()
   const prefix = cfg.trigger.prefix.trim()
@@ -43,6 +52,7 @@ export function decideTrigger (cfg: Pick<Config, 'trigger' | 'groups'>, m: Trigg
     const mode = cfg.trigger.private
     if (mode === 'always') return yes(hasPrefix ? 'prefix' : 'always')
     if (mode === 'prefix' && hasPrefix) return yes('prefix')
+    if (mode === 'prefix' && hasKeyword(keywordsFor(cfg), stripped)) return yes('keyword')
     return NO
   }
   const group = m.groupId && Object.hasOwn(cfg.groups, m.groupId) ? cfg.groups[m.groupId] : undefined
@@ -51,6 +61,7 @@ export function decideTrigger (cfg: Pick<Config, 'trigger' | 'groups'>, m: Trigg
   if (mode === 'off') return NO
   if ((mode === 'at' || mode === 'both') && m.atBot) return yes('at')
   if ((mode === 'prefix' || mode === 'both') && hasPrefix) return yes('prefix')
+  if (hasKeyword(keywordsFor(cfg, m.groupId), stripped)) return yes('keyword')
   const rate = group?.trigger.randomRate ?? cfg.trigger.randomRate
   if (rate > 0 && random() < rate) return yes('random')
   return NO

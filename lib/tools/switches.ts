@@ -8,6 +8,7 @@
 // lists (`allowedTools`, `enabledCategories`) are cleared. Script tools keep their own switch
 // (scripts.ts): "enable all" and category switches never turn a script on; only the tool's own
 // switch does. "Disable all" puts every tool in `disabledTools`.
+import type { EventKind } from '../config/group-settings.js'
 import type { Config } from '../config/schema.js'
 import { AppError, errorText, notFound } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
@@ -146,6 +147,22 @@ export class ToolSwitches {
       ? { enabled: true, disabledTools: [], disabledCategories: [], enabledCategories: [], allowedTools: [] }
       : { disabledTools: tools.map((t) => t.name) })
     return tools.length
+  }
+
+  /** The probability of reacting to each event type: its own (`tools.eventProbabilities`), else the default. */
+  eventProbabilities (): Record<EventKind, number> {
+    const c = this.config
+    const of = (k: EventKind): number => c.eventProbabilities[k] ?? c.eventProbability
+    return { poke: of('poke'), join: of('join'), recall: of('recall') }
+  }
+
+  /** The default event probability and/or those of single event types (the others keep theirs). */
+  async setEventProbabilities (patch: { probability?: number | undefined; events?: Partial<Record<EventKind, number | undefined>> | undefined }): Promise<void> {
+    const events = Object.fromEntries(Object.entries(patch.events ?? {}).filter(([, v]) => v !== undefined)) as Partial<Record<EventKind, number>>
+    await this.write({
+      ...(patch.probability !== undefined ? { eventProbability: patch.probability } : {}),
+      ...(Object.keys(events).length ? { eventProbabilities: events } : {})
+    })
   }
 
   /** Adds or removes one name in the master's dangerous list. */

@@ -1,0 +1,27 @@
+// New group members (`notice.group.increase`): with probability `eventProbabilityFor('join')` the bot
+// welcomes them through the chat pipeline (lib/proactive/reactions.ts). The event is passed on either
+// way (other plugins may greet too); the bot's own joining is ignored; failures are only logged.
+import { pluginBase, type HostEvent } from '../lib/host/port.js'
+import { sessionOf } from '../lib/host/session.js'
+import { react, shouldReact } from '../lib/proactive/reactions.js'
+import { contextOf } from './context.js'
+
+export class LingxiJoin extends pluginBase() {
+  constructor () {
+    super({
+      name: 'lingxi-join',
+      dsc: '灵犀欢迎新成员',
+      event: 'notice.group.increase',
+      priority: 5000,
+      rule: [{ reg: '', fnc: 'welcome', log: false }]
+    })
+  }
+
+  async welcome (e: HostEvent): Promise<boolean> {
+    const pre = sessionOf(e)
+    if (!pre.groupId || pre.self) return false
+    const { rt, s, tr } = await contextOf(e)
+    if (shouldReact(rt, s, 'join')) await react(rt, s, { kind: 'join', input: tr('events.join', { name: s.nickname ?? s.userId }) })
+    return false
+  }
+}

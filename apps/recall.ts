@@ -1,0 +1,33 @@
+// Recalled messages (`notice.group.recall`, `notice.friend.recall`): with probability
+// `eventProbabilityFor('recall')` the bot remarks on it through the chat pipeline, told only that a
+// message was recalled; an answer that repeats the recalled text (when the group log kept it) is not
+// sent (lib/proactive/reactions.ts). Not for the bot's own messages or recalls; passed on either way.
+import { pluginBase, type HostEvent } from '../lib/host/port.js'
+import { sessionOf } from '../lib/host/session.js'
+import { react, recalledText, shouldReact } from '../lib/proactive/reactions.js'
+import { contextOf } from './context.js'
+
+export class LingxiRecall extends pluginBase() {
+  constructor () {
+    super({
+      name: 'lingxi-recall',
+      dsc: '灵犀撤回消息',
+      event: 'notice.*.recall',
+      priority: 5000,
+      rule: [{ reg: '', fnc: 'recalled', log: false }]
+    })
+  }
+
+  async recalled (e: HostEvent): Promise<boolean> {
+    if (sessionOf(e).self) return false
+    const { rt, s, tr } = await contextOf(e)
+    if (!shouldReact(rt, s, 'recall')) return false
+    const name = s.nickname ?? s.userId
+    const input = s.operatorId && s.operatorId !== s.userId
+      ? tr('events.recallOther', { operator: s.operatorId, name })
+      : tr('events.recall', { name })
+    const secret = recalledText(rt, s)
+    await react(rt, s, { kind: 'recall', input, ...(secret ? { secret } : {}) })
+    return false
+  }
+}

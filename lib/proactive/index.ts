@@ -1,0 +1,14 @@
+// Start-up of the proactive replies: the `proactive` service, one ProactiveReplies per runtime (its
+// counters live as long as the runtime). apps/chat.ts reaches it through rt.optional('proactive').
+import type { Domain, Runtime } from '../runtime.js'
+import { ProactiveReplies } from './service.js'
+
+declare module '../runtime.js' {
+  interface Services { proactive: ProactiveReplies }
+}
+
+function initProactive (rt: Runtime): void {
+  rt.provide('proactive', new ProactiveReplies(rt))
+}
+
+export const proactiveDomain: Domain = { name: 'proactive', provides: ['proactive'], needs: ['conversations'], optional: ['groupLog'], start: initProactive }

@@ -1,7 +1,7 @@
 // Recalled messages (`notice.group.recall`, `notice.friend.recall`): with probability
 // `eventProbabilityFor('recall')` the bot remarks on it through the chat pipeline, told only that a
-// message was recalled; an answer that repeats the recalled text (when the group log kept it) is not
-// sent (lib/proactive/reactions.ts). Not for the bot's own messages or recalls; passed on either way.
+// message was recalled (the group log context leaves the recalled message out); an answer that repeats
+// the recalled text (when the group log kept it) is not sent (lib/proactive/reactions.ts). Not for the bot's own messages or recalls; passed on either way.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
 import { react, recalledText, shouldReact } from '../lib/proactive/reactions.js'
@@ -27,7 +27,7 @@ export class LingxiRecall extends pluginBase() {
       ? tr('events.recallOther', { operator: s.operatorId, name })
       : tr('events.recall', { name })
     const secret = recalledText(rt, s)
-    await react(rt, s, { kind: 'recall', input, ...(secret ? { secret } : {}) })
+    await react(rt, s, { kind: 'recall', input, ...(secret ? { secret } : {}), ...(s.recalledId ? { hide: [s.recalledId] } : {}) })
     return false
   }
 }

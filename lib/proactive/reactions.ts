@@ -16,6 +16,8 @@ export interface Reaction {
   input: string
   /** text that must never reach the chat (a recalled message's content): an answer holding it is dropped */
   secret?: string
+  /** group log messages the model must not be shown (the recalled one) */
+  hide?: string[]
 }
 
 /** Whether to react to this event here: not the bot's own doing, group on, and the probability drawn. */
@@ -31,7 +33,9 @@ export function shouldReact (rt: Runtime, s: HostSession, kind: EventKind, rando
 export async function react (rt: Runtime, s: HostSession, r: Reaction): Promise<boolean> {
   try {
     let sent = false
-    await rt.need('conversations').pipeline.reply(chatScopeOf(s), r.input, {
+    // the group's shared conversation when it has one; the group log context leaves `hide` out
+    const scope = { ...chatScopeOf(s, rt.config.get()), ...(r.hide?.length ? { messageIds: r.hide } : {}) }
+    await rt.need('conversations').pipeline.reply(scope, r.input, {
       toolsEnabled: false,
       onAnswer: async (answer) => {
         const text = stripReasoning(answer).trim()

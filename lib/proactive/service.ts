@@ -55,7 +55,9 @@ export class ProactiveReplies {
     const input = t(lang, 'proactive.prompt', {
       log: logLines(entries, { self: t(lang, 'proactive.self'), image: t(lang, 'proactive.image') })
     })
-    const turn = this.answer(s, input).finally(() => this.pending.delete(turn))
+    // the group log context (lib/grouplog/context.ts) leaves out what the prompt already holds
+    const shown = entries.flatMap((e) => (e.messageId ? [e.messageId] : []))
+    const turn = this.answer(s, input, shown).finally(() => this.pending.delete(turn))
     this.pending.add(turn)
     return decision
   }
@@ -65,7 +67,7 @@ export class ProactiveReplies {
     while (this.pending.size) await Promise.allSettled([...this.pending])
   }
 
-  private async answer (s: HostSession, input: string): Promise<void> {
+  private async answer (s: HostSession, input: string, shown: string[]): Promise<void> {
     const groupId = s.groupId as string
     const scope: ChatScope = {
       userId: PROACTIVE_USER,
@@ -75,7 +77,8 @@ export class ProactiveReplies {
       ...(s.botName ? { botName: s.botName } : {}),
       isMaster: false,
       via: 'bot',
-      conversationId: conversationIdOf(PROACTIVE_USER, groupId)
+      conversationId: conversationIdOf(PROACTIVE_USER, groupId),
+      ...(shown.length ? { messageIds: shown } : {})
     }
     try {
       // the caps are this turn's limit: no user's chat rate limit is spent on it

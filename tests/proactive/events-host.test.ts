@@ -81,6 +81,8 @@ for (const profile of PROFILES) describe(`event reactions through the standalone
     expect(lastInput()).to.equal('（阿强撤回了一条消息）')
     expect(sentSince(before)[0]?.text).to.not.include('778899')
     expect(sentSince(before)[0]?.text).to.not.include('银行卡')
+    // the model was never shown it: not in the input, not in the group log context
+    expect(JSON.stringify(fake.chatRequests().at(-1)?.body)).to.not.include('778899')
 
     // someone else recalled it (an admin): named as the operator
     await p.host.recalled({ groupId: '804', userId: '30006', operatorId: '30007', messageId: String(e.message_id) })

@@ -71,6 +71,12 @@ for (const profile of PROFILES) describe(`proactive replies through the standalo
     // the model got the group log: the last messages, each as "name: text"
     const asked = sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content ?? ''
     expect(asked).to.match(/user20001: 今天的第\d+条闲聊/)
+    // the third call: its prompt holds the first three messages, the group log context none of them again
+    const third = sentMessages(fake.chatRequests()[2]?.body)
+    const lines = third.at(-1)?.content.match(/今天的第\d+条闲聊/g) ?? []
+    expect(lines).to.have.length(3)
+    const system = third.find((m) => m.role === 'system')?.content ?? ''
+    for (const line of lines) expect(system, 'the group log context does not repeat what the prompt holds').to.not.include(line)
     // stored as the group's proactive conversation, not as any member's
     expect(p.run.rt.need('conversations').store.history('group:700:proactive')).to.have.length(6)
     expect(p.run.rt.need('conversations').store.history('group:700:20001')).to.have.length(0)

@@ -2,7 +2,8 @@
 // the server's own schemas and domain types (`import type` only: nothing of the server is bundled, the
 // imports vanish at build time). The routes answer with these; GET /api/openapi.json describes them.
 import type { ChannelView } from '../../lib/channels/service'
-import type { ChannelInput, Config } from '../../lib/config/schema'
+import type { ChannelInput, Config, DeliverySettings, GroupConfig, ProactiveSettings } from '../../lib/config/schema'
+import type { EventKind } from '../../lib/config/group-settings'
 import type { KnowledgeDoc, KnowledgeHit, KnowledgeListItem } from '../../lib/knowledge/types'
 import type { MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry } from '../../lib/memory/types'
 import type { RegisteredTool, ToolRisk } from '../../lib/tools/types'
@@ -19,7 +20,7 @@ import type { StatsStore } from '../../lib/stats/store'
 import type { McpToolInfo, ServerView } from '../../lib/mcp/types'
 import type { ImportResult as McpImportResult } from '../../lib/mcp/manager'
 
-export type { ChannelView, ChannelInput, Config, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry, StoredMessage, ScriptFile, SkillDocument, CharacterPreset, ImagePreset, PresetView, McpToolInfo, ServerView, McpImportResult }
+export type { ChannelView, ChannelInput, Config, GroupConfig, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry, StoredMessage, ScriptFile, SkillDocument, CharacterPreset, ImagePreset, PresetView, McpToolInfo, ServerView, McpImportResult }
 
 // ---- channels (/api/config/channels, style A) ----
 /** POST /api/config/channels/:name/test */
@@ -27,8 +28,16 @@ export interface ChannelTestResult { latency: number, model: string, response: s
 
 // ---- config (/api/config, style A) ----
 export type ConfigSection = keyof Config
-/** GET /api/config/groups/:groupId */
-export interface GroupView { groupId: string, preset: string, enabled: boolean, trigger: { type: string, randomRate: number }, custom: boolean }
+/** GET /api/config/groups/:groupId: the group's own entry as stored (`overrides`, unset fields absent) and
+ * the bot-in-a-chat settings in force there (`effective`, lib/config/group-settings.ts). */
+export interface GroupView {
+  groupId: string, preset: string, enabled: boolean, trigger: { type: string, randomRate: number }, custom: boolean
+  overrides: Partial<GroupConfig>
+  effective: {
+    delivery: DeliverySettings, conversation: 'user' | 'group', burstWindowMs: number, contextMessages: number,
+    proactive: ProactiveSettings, events: Record<EventKind, number>, keywords: string[]
+  }
+}
 /** POST /api/config/import */
 export interface ImportResult { imported: boolean, changes: number }
 

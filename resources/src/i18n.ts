@@ -1,4 +1,5 @@
 // Two languages, zh-CN default; the choice is kept in localStorage. Missing keys fall back to the key.
+import { chatEn, chatZh } from './i18n-chat'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -72,6 +73,9 @@ const en: Dict = {
   trusted: 'Trust this server', trustHint: "An untrusted server's tools are dangerous: in chat they need the master's approval (and are not offered unless dangerous tools are allowed); MCP clients cannot call them.", risk: 'Risk', risk_low: 'low', risk_medium: 'medium', risk_high: 'high',
   dangerousTool: 'Dangerous (approval before each call)', scriptEnabled: 'Enabled (offered to chat)', scriptOffHint: 'A newly saved script is off; read the code, then enable it. Scripts run with the bot\'s rights: this is not a sandbox.', declared: 'The script declares', st_off_script: 'off'
 }
+
+Object.assign(zh, chatZh)
+Object.assign(en, chatEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 export function toggleLang (): void {

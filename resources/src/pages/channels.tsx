@@ -24,7 +24,7 @@ function KeysEditor ({ keys, onChange }: { keys: ApiKey[], onChange: (k: ApiKey[
 }
 
 function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => void }) {
-  const [f, setF] = useState({ name: initial?.name ?? '', type: initial?.type ?? 'openai', baseUrl: initial?.baseUrl ?? '', apiKey: initial?.apiKey ?? '', model: initial?.model ?? '', models: (initial?.models ?? []).join(', '), enabled: initial?.enabled ?? true })
+  const [f, setF] = useState({ name: initial?.name ?? '', type: initial?.type ?? 'openai', baseUrl: initial?.baseUrl ?? '', apiKey: initial?.apiKey ?? '', model: initial?.model ?? '', models: (initial?.models ?? []).join(', '), enabled: initial?.enabled ?? true, vision: initial?.vision ?? true })
   const [keys, setKeys] = useState<ApiKey[]>(() => (initial?.apiKeys ?? []).map(({ name, key, enabled }) => ({ name, key, enabled })))
   const [error, setError] = useState<string | null>(null)
   const set = (k: string) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).type === 'checkbox' ? (e.target as HTMLInputElement).checked : (e.target as HTMLInputElement).value })
@@ -46,6 +46,8 @@ function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => vo
       <label>{t('defaultModel')}<input name="model" value={f.model} onInput={set('model')} /></label>
       <label>{t('models')}<input name="models" value={f.models} onInput={set('models')} placeholder="gpt-4o, gpt-4o-mini" /></label>
       <label>{t('enabled')}<input type="checkbox" checked={f.enabled} onChange={set('enabled')} /></label>
+      <label title={t('visionHint')}>{t('vision')}<input name="vision" type="checkbox" checked={f.vision} onChange={set('vision')} aria-describedby="channel-vision-help" />
+        <small class="help" id="channel-vision-help">{t('visionHint')}</small></label>
       <KeysEditor keys={keys} onChange={setKeys} />
     </div>
     {initial && <p class="muted">{t('keepKey')}</p>}

@@ -1,0 +1,182 @@
+// End-to-end, on a 390x844 phone screen in Debian's chromium: the chat settings page (issue 18) edits a global
+// delivery setting and a group's overrides, and each change is read back through the HTTP API; server
+// validation errors are shown once beside the form; the channel form's vision switch. Screenshots: screenshots/.
+import { expect } from 'chai'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { launch, PLUGIN_DIR, prepare } from './browser.js'
+
+const shots = join(PLUGIN_DIR, 'screenshots')
+const GROUP = '20250001'
+
+describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
+  this.timeout(120_000)
+  let s: TestServer
+  let browser: Browser
+  let page: Page
+  const pageErrors: string[] = []
+
+  before(async function () {
+    await prepare(this)
+    mkdirSync(shots, { recursive: true })
+    s = await startTestServer()
+    await s.login()
+    browser = await launch()
+    page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
+    await page.goto(`${s.base}/login#token=${token}`)
+    await page.waitForURL('**/overview')
+  })
+
+  after(async () => {
+    await browser?.close()
+    await s?.close()
+  })
+
+  const go = async (name: string, path: string): Promise<void> => {
+    await page.click('button.menu')
+    await page.click(`nav a[data-page="${name}"]`)
+    await page.waitForURL(`**/${path}`)
+  }
+  /** Clicks a save button and waits for the PUT it sends. */
+  const saveAndWait = async (button: string, url: RegExp): Promise<number> => {
+    const [res] = await Promise.all([page.waitForResponse((r) => url.test(r.url()) && r.request().method() === 'PUT'), page.click(button)])
+    return res.status()
+  }
+  const delivery = '[data-testid="cs-delivery"]'
+  const group = '[data-testid="gs-form"]'
+
+  it('opens from the menu, in zh-CN, with a label and a help text for every setting and no raw keys', async () => {
+    await go('chatSettings', 'chat-settings')
+    await page.waitForSelector(`${delivery} select[name="delivery.longAnswer"]`)
+    expect(await page.textContent('nav a[data-page="chatSettings"]')).to.equal('聊天设置')
+    expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('回复方式')
+    const text = await page.textContent('main') ?? ''
+    expect(text).to.include('长回答的发送方式')
+    expect(text).to.not.match(/\bb[sv]\.|\bv_\w/)
+    // the enum is a select of translated values
+    const options = await page.$$eval(`${delivery} select[name="delivery.longAnswer"] option`, (os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]))
+    expect(options).to.deep.equal([['forward', '合并转发'], ['image', '渲染成图片'], ['off', '直接发送']])
+    // every control has an accessible name (a label or aria-label) and every field a help text
+    const unnamed = await page.$$eval('main input, main select, main textarea', (els) => els.filter((e) => {
+      const el = e as HTMLInputElement
+      return !(el.labels?.length && el.labels[0]!.textContent?.trim()) && !el.getAttribute('aria-label')
+    }).map((e) => (e as HTMLInputElement).name || e.outerHTML.slice(0, 80)))
+    expect(unnamed).to.deep.equal([])
+    const helpless = await page.$$eval('main .field', (fs) => fs.filter((f) => !f.querySelector('small.help')?.textContent?.trim()).map((f) => f.textContent))
+    expect(helpless).to.deep.equal([])
+    // fits the phone: nothing scrolls sideways
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)
+  })
+
+  it('edits global delivery settings and reads them back through the API', async () => {
+    await page.selectOption(`${delivery} select[name="delivery.longAnswer"]`, 'image')
+    await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '800')
+    await page.fill(`${delivery} input[name="delivery.sentenceDelayMs"]`, '1200')
+    await page.uncheck(`${delivery} input[name="delivery.quote"]`)
+    expect(await saveAndWait(`[data-testid="cs-delivery-save"]`, /\/api\/config$/)).to.equal(200)
+    const d = (await s.api('/api/config/delivery')).body.data
+    expect(d).to.include({ longAnswer: 'image', longAnswerChars: 800, sentenceDelayMs: 1200, quote: false, markdown: 'plain' })
+    // the form shows what was saved once the page has reloaded the configuration
+    await page.waitForFunction(() => (document.querySelector('[data-testid="cs-delivery"] input[name="delivery.sentenceDelayMs"]') as HTMLInputElement | null)?.value === '1200')
+  })
+
+  it('an emptied number goes back to its default instead of saving 0', async () => {
+    await page.fill(`${delivery} input[name="delivery.sentenceDelayMs"]`, '')
+    expect(await saveAndWait(`[data-testid="cs-delivery-save"]`, /\/api\/config$/)).to.equal(200)
+    expect((await s.api('/api/config/delivery')).body.data.sentenceDelayMs).to.equal(800)
+    await page.waitForFunction(() => (document.querySelector('[data-testid="cs-delivery"] input[name="delivery.sentenceDelayMs"]') as HTMLInputElement | null)?.value === '800')
+  })
+
+  it('shows a server validation error once, beside the form, naming the field', async () => {
+    await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '5')
+    expect(await saveAndWait(`[data-testid="cs-delivery-save"]`, /\/api\/config$/)).to.equal(400)
+    const box = '[data-testid="cs-delivery-errors"]'
+    await page.waitForSelector(box)
+    expect(await page.locator(box).count()).to.equal(1)
+    const msg = await page.textContent(box) ?? ''
+    expect(msg).to.include('长回答字数')
+    expect(msg.match(/长回答字数/g)).to.have.length(1)
+    expect(await page.getAttribute(`${delivery} input[name="delivery.longAnswerChars"]`, 'aria-invalid')).to.equal('true')
+    expect(await page.locator('.toast.err').count()).to.equal(0) // not repeated in a toast
+    expect((await s.api('/api/config/delivery')).body.data.longAnswerChars).to.equal(800)
+    // a value that is not a number never leaves the page
+    await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, 'abc')
+    await page.click('[data-testid="cs-delivery-save"]')
+    await page.waitForFunction(() => document.querySelector('[data-testid="cs-delivery-errors"]')?.textContent?.includes('请输入数字'))
+    await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '800')
+    await page.screenshot({ path: join(shots, 'chat-settings-error-phone.png') })
+  })
+
+  it('sets a group\'s overrides, each field inheriting until set, and reads them back through the API', async () => {
+    await page.fill('[data-testid="gs-id"]', GROUP)
+    await page.click('[data-testid="gs-open"]')
+    await page.waitForSelector(`${group} select[name="delivery.longAnswer"]`)
+    // unset fields say what they inherit: the global values just saved
+    expect(await page.$eval(`${group} select[name="delivery.longAnswer"]`, (el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).to.equal('继承全局：渲染成图片')
+    expect(await page.getAttribute(`${group} input[name="delivery.longAnswerChars"]`, 'placeholder')).to.equal('继承全局：800')
+    expect(await page.isDisabled(`${group} input[name="trigger.keywords"]`)).to.equal(true)
+
+    await page.selectOption(`${group} select[name="delivery.longAnswer"]`, 'off')
+    await page.selectOption(`${group} select[name="delivery.quote"]`, 'true')
+    await page.selectOption(`${group} select[name="conversation"]`, 'group')
+    await page.fill(`${group} input[name="proactive.dailyCap"]`, '2')
+    await page.check(`${group} input[name="trigger.keywords:set"]`)
+    await page.fill(`${group} input[name="trigger.keywords"]`, '早安，晚安')
+    await page.fill(`${group} input[name="events.poke"]`, '1')
+    await page.fill(`${group} input[name="burstWindowMs"]`, '') // left empty: stays inherited, not 0
+    expect(await saveAndWait('[data-testid="gs-form-save"]', new RegExp(`/api/config/groups/${GROUP}$`))).to.equal(200)
+
+    const v = (await s.api(`/api/config/groups/${GROUP}`)).body.data
+    expect(v.overrides.delivery).to.deep.equal({ longAnswer: 'off', quote: true })
+    expect(v.overrides.conversation).to.equal('group')
+    expect(v.overrides.proactive).to.deep.equal({ dailyCap: 2 })
+    expect(v.overrides.trigger.keywords).to.deep.equal(['早安', '晚安'])
+    expect(v.overrides.events).to.deep.equal({ poke: 1 })
+    expect(v.overrides).to.not.have.any.keys('burstWindowMs', 'contextMessages')
+    expect(v.effective.delivery).to.include({ longAnswer: 'off', quote: true, longAnswerChars: 800 })
+    expect(v.effective.burstWindowMs).to.equal(0)
+    await page.waitForSelector('[data-testid="gs-state"] >> text=这个群有单独设置')
+    await page.locator('[data-testid="group-settings"]').scrollIntoViewIfNeeded()
+    await page.evaluate(() => document.querySelector('[data-testid="group-settings"]')?.scrollIntoView())
+    await page.screenshot({ path: join(shots, 'chat-settings-group-phone.png') })
+  })
+
+  it('puts a group setting back to inherit and the global value applies again', async () => {
+    await page.selectOption(`${group} select[name="delivery.longAnswer"]`, '')
+    await page.fill(`${group} input[name="proactive.dailyCap"]`, '')
+    expect(await saveAndWait('[data-testid="gs-form-save"]', new RegExp(`/api/config/groups/${GROUP}$`))).to.equal(200)
+    const v = (await s.api(`/api/config/groups/${GROUP}`)).body.data
+    expect(v.overrides.delivery).to.deep.equal({ quote: true })
+    expect(v.overrides.proactive ?? {}).to.deep.equal({})
+    expect(v.effective.delivery.longAnswer).to.equal('image')
+    expect(v.effective.proactive.dailyCap).to.equal(12)
+  })
+
+  it('reads in English too', async () => {
+    await page.click('[data-testid="lang"]')
+    expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('How answers go out')
+    expect(await page.textContent('main')).to.include('Long answers')
+    await page.click('[data-testid="lang"]')
+    expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('回复方式')
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: join(shots, 'chat-settings-phone.png') })
+    await page.screenshot({ path: join(shots, 'chat-settings-phone-full.png'), fullPage: true })
+  })
+
+  it('the channel form switches off "the model can read images"', async () => {
+    expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'textonly', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-textonly-0001' } })).status).to.equal(200)
+    await go('channels', 'channels')
+    await page.click('[data-testid="edit-textonly"]')
+    const box = '[data-testid="channel-form"] input[name=vision]'
+    expect(await page.isChecked(box)).to.equal(true)
+    expect(await page.textContent('[data-testid="channel-form"]')).to.include('模型能看图')
+    await page.uncheck(box)
+    expect(await saveAndWait('[data-testid="channel-save"]', /\/api\/config\/channels\/textonly$/)).to.equal(200)
+    expect((await s.api('/api/config/channels/textonly')).body.data.vision).to.equal(false)
+    expect(pageErrors).to.deep.equal([])
+  })
+})

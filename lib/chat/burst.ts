@@ -4,7 +4,11 @@
 // runtime clock) until the window has passed since the last piece, later pieces add their text and
 // images and are done, and the model is called once with the pieces joined by newlines. A piece that
 // is not addressed to the bot joins an open burst too (only the first needs to call the bot);
-// commands never do.
+// commands never do. A host may hand the pieces to the plugin out of order (TRSS runs each event's
+// plugins on its own, so an @-message with more to check can reach the chat handler after the plain
+// pieces sent after it): plain pieces seen within the window before a burst opens join it at its start.
+// Under TRSS a user's messages within singleCD (2 s by default) of each other are dropped by the host
+// before any plugin sees them: bursts need the host's singleCD below the window (README).
 import { burstWindowFor } from '../config/group-settings.js'
 import type { Config } from '../config/schema.js'
 import type { Clock } from '../core/clock.js'
@@ -25,9 +29,13 @@ interface Open { pieces: BurstPiece[]; windowMs: number; timer: NodeJS.Timeout; 
 
 /** More pieces than this end the burst's growth: the next message is a turn of its own. */
 const MAX_PIECES = 20
+/** Users whose recent plain pieces are kept for a burst that may still open (oldest forgotten first). */
+const MAX_EARLY_USERS = 1000
 
 export class Bursts {
   private readonly open = new Map<string, Open>()
+  /** plain pieces with no burst open yet, per user, with when they came */
+  private readonly early = new Map<string, Array<BurstPiece & { at: number }>>()
 
   constructor (private readonly clock: Clock) {}
 
@@ -44,17 +52,32 @@ export class Bursts {
       open.timer = this.clock.setTimeout(() => this.finish(key), open.windowMs)
       return 'merged'
     }
-    if (!msg.forBot) return undefined
-    const first = pieceOf(msg)
-    if (windowMs <= 0 || open) return merge([first])
+    if (windowMs <= 0 || open || (msg.command && !msg.forBot)) return msg.forBot ? merge([pieceOf(msg)]) : undefined
+    const now = this.clock.now()
+    const before = (this.early.get(key) ?? []).filter((p) => now - p.at <= windowMs)
+    this.early.delete(key)
+    if (!msg.forBot) {
+      this.remember(key, [...before, { ...pieceOf(msg), at: now }].slice(-MAX_PIECES))
+      return undefined
+    }
+    const pieces = [...before.map(pieceOf), pieceOf(msg)]
     return await new Promise<BurstTurn>((resolve) => {
-      this.open.set(key, { pieces: [first], windowMs, timer: this.clock.setTimeout(() => this.finish(key), windowMs), done: resolve })
+      this.open.set(key, { pieces, windowMs, timer: this.clock.setTimeout(() => this.finish(key), windowMs), done: resolve })
     })
   }
 
   /** Ends every open burst now (the plugin stops): their turns are answered with what arrived. */
   flush (): void {
     for (const key of [...this.open.keys()]) this.finish(key)
+    this.early.clear()
+  }
+
+  private remember (key: string, pieces: Array<BurstPiece & { at: number }>): void {
+    this.early.set(key, pieces) // (re)inserted last: the first key is the one longest quiet
+    if (this.early.size > MAX_EARLY_USERS) {
+      const oldest = this.early.keys().next().value
+      if (oldest !== undefined) this.early.delete(oldest)
+    }
   }
 
   private finish (key: string): void {

@@ -149,6 +149,33 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     await rt.config.update({ groups: {} })
   })
 
+  it('a plain piece that reached the handler just before the @-message joins the burst at its start', async () => {
+    const g = nextGroup()
+    await rt.config.update({ groups: { [g]: { burstWindowMs: 1500 } } })
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
+    let opener: Promise<{ stage: string }> | undefined
+    try {
+      expect((await p.host.sendGroup(g, '62003', '这段代码')).stage, 'nobody called the bot yet: passed on').to.not.equal('handled')
+      await clock.tickAsync(300)
+      opener = p.host.sendGroup(g, '62003', '帮我看看', { at: true })
+      await clock.tickAsync(1600)
+    } finally { clock.restore() }
+    expect((await opener).stage).to.equal('handled')
+    expect(fake.chatRequests()).to.have.length(1)
+    expect(sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('这段代码\n帮我看看')
+    // a plain message longer ago than the window is not part of the next burst
+    const clock2 = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
+    try {
+      await p.host.sendGroup(g, '62003', '很久以前的话')
+      await clock2.tickAsync(2000)
+      opener = p.host.sendGroup(g, '62003', '新问题', { at: true })
+      await clock2.tickAsync(1600)
+    } finally { clock2.restore() }
+    await opener
+    expect(sentMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content).to.equal('新问题')
+    await rt.config.update({ groups: {} })
+  })
+
   it('window 0: three messages are three model calls', async () => {
     const g = nextGroup()
     for (const t of ['一', '二', '三']) await p.host.sendGroup(g, '62002', t, { at: true })

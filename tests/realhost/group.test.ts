@@ -1,0 +1,233 @@
+// Group awareness and bursts in the real TRSS-Yunzai host (issue 18, points 3 and 4), driven through
+// its OneBot v11 adapter with the fake model: unaddressed messages reach the model as context and
+// through get_group_history, a shared group conversation, a burst within a real 1.5 s window is one
+// model call, opt-outs never reach the log files, and the log is there again after a restart.
+// Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
+// TRSS drops a group message that comes within groupCD (500 ms) of the group's previous one or within
+// singleCD (2 s) of the same user's, before any plugin sees it: the test paces its messages like
+// people do, and the burst groups have the host's cooldowns off (what an owner who wants bursts sets).
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { stringify } from 'yaml'
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
+import { sentMessages } from '../chat/helpers.js'
+import { FakeOneBot } from './support/onebot.js'
+import { ensureToolchain, type Toolchain } from './support/toolchain.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+
+const BOT = 3000000001
+const MASTER = 10001
+const ASKER = 10002
+const SHY = 10009
+const GROUP = 20001
+const BURST_GROUP = 20002
+const SHARED_GROUP = 20003
+const QUIET_GROUP = 20009
+/** window 0, host cooldowns off: three quick questions are three turns */
+const ZERO_GROUP = 20004
+const START_MS = 120_000
+const TOPICS = Array.from({ length: 30 }, (_, i) => `真机第${i + 1}条闲聊：${String.fromCharCode(0x4e00 + i * 11)}`)
+const MEMBERS = [11001, 11002, 11003, 11004, 11005]
+
+describe('real TRSS-Yunzai host: group awareness and bursts', function () {
+  this.timeout(60_000)
+  let tc: Toolchain
+  let work = ''
+  let root = ''
+  let dataDir = ''
+  let redis: { port: number; stop(): Promise<void> } | undefined
+  let fake: FakeOpenAI | undefined
+  let host: HostProcess | undefined
+  let bot: FakeOneBot | undefined
+  let serverPort = 0
+  let lingxiPort = 0
+
+  async function startHost (): Promise<void> {
+    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
+    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    bot = new FakeOneBot(BOT, {
+      nickname: '灵犀测试机',
+      friends: [MASTER, ASKER, SHY, ...MEMBERS].map((id) => ({ user_id: id, nickname: `user${id}` })),
+      groups: [GROUP, BURST_GROUP, SHARED_GROUP, QUIET_GROUP, ZERO_GROUP].map((id) => ({ group_id: id, group_name: `group ${id}` }))
+    })
+    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
+    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+  }
+
+  async function stopHost (): Promise<void> {
+    bot?.close()
+    bot = undefined
+    const h = host
+    host = undefined
+    await h?.stop('SIGTERM')
+  }
+
+  const lastSent = new Map<string, number>()
+  /** Waits out the host's cooldowns (groupCD 500 ms, singleCD 2 s) in the groups that keep them. */
+  async function paced (groupId: number, userId: number): Promise<void> {
+    if (groupId === BURST_GROUP || groupId === ZERO_GROUP) return
+    const wait = Math.max((lastSent.get(`${groupId}`) ?? 0) + 600, (lastSent.get(`${groupId}.${userId}`) ?? 0) + 2100) - Date.now()
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    lastSent.set(`${groupId}`, Date.now())
+    lastSent.set(`${groupId}.${userId}`, Date.now())
+  }
+
+  async function say (groupId: number, userId: number, text: string, opts: { atBot?: boolean; nickname?: string } = {}): Promise<void> {
+    await paced(groupId, userId)
+    await bot!.groupMessage(groupId, userId, text, opts)
+  }
+
+  /** The group log's files as text (snapshot and journals). */
+  const logFiles = (): string => {
+    const dir = join(dataDir, 'group-log')
+    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') : ''
+  }
+
+  /** Waits until the group log's files hold `text` (the host handles events on its own schedule). */
+  async function logged (text: string, timeoutMs = 20_000): Promise<void> {
+    const until = Date.now() + timeoutMs
+    while (!logFiles().includes(text)) {
+      if (Date.now() > until) throw new Error(`"${text}" never reached the group log files; host output:\n${host?.output().slice(-2000)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  /** Sends an @bot question and waits for the answer (the fake model echoes it). */
+  async function ask (groupId: number, userId: number, text: string, nickname?: string): Promise<void> {
+    await paced(groupId, userId)
+    const since = Date.now()
+    await bot!.groupMessage(groupId, userId, text, { atBot: true, ...(nickname ? { nickname } : {}) })
+    await bot!.waitForSent((s) => s.groupId === String(groupId) && s.text.includes(text.trim().slice(-6)), 30_000, since)
+  }
+
+  const lastSystem = (): string => sentMessages(fake!.chatRequests().at(-1)?.body).find((m) => m.role === 'system')?.content ?? ''
+
+  before(async function () {
+    this.timeout(15 * 60_000)
+    const got = await ensureToolchain()
+    if (typeof got === 'string') {
+      console.warn(`    real-host group suite skipped: ${got}`)
+      this.skip()
+    }
+    tc = got as Toolchain
+    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-group-'))
+    root = join(work, 'trss-yunzai')
+    dataDir = join(work, 'lingxi-data')
+    redis = await startRedis(tc, work)
+    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
+      if (!err.unreachable) throw err
+      console.warn(`    real-host group suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
+      this.skip()
+    })
+    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
+    serverPort = await freePort()
+    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
+    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    // the host's cooldowns off in the burst groups (group.yaml: the defaults, then per-group entries)
+    const groupYaml = join(root, 'config', 'config', 'group.yaml')
+    writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))
+    appendFileSync(groupYaml, `\n${stringify({ [String(BURST_GROUP)]: { groupCD: 0, singleCD: 0 }, [String(ZERO_GROUP)]: { groupCD: 0, singleCD: 0 } })}`)
+    fake = await startFakeOpenAI({ models: ['gpt-test'] })
+    // the plugin's own settings, as a user writes them (LINGXI_DATA_DIR holds config.yaml)
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+      channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
+      groupLog: { contextMessages: 40, excludeUsers: [String(SHY)], excludeGroups: [String(QUIET_GROUP)] },
+      groups: { [String(BURST_GROUP)]: { burstWindowMs: 1500 }, [String(SHARED_GROUP)]: { conversation: 'group' } }
+    }), { mode: 0o600 })
+    await startHost()
+  })
+
+  after(async function () {
+    this.timeout(60_000)
+    await stopHost()
+    await redis?.stop()
+    await fake?.close()
+    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
+    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
+    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
+    else if (work) removeTree(work)
+  })
+
+  it('30 unaddressed messages are in the model\'s context when the bot is asked about them', async function () {
+    this.timeout(120_000)
+    for (const [i, t] of TOPICS.entries()) await say(GROUP, MEMBERS[i % MEMBERS.length]!, t)
+    await logged(TOPICS.at(-1)!)
+    expect(fake!.chatRequests(), 'nobody called the bot').to.have.length(0)
+    await ask(GROUP, ASKER, ' 刚才大家都聊了些什么？')
+    const system = lastSystem()
+    expect(system).to.include('最近的群聊记录:')
+    for (const t of TOPICS) expect(system).to.include(t)
+    expect(system, 'the question is the user message, not context').to.not.include('刚才大家都聊了些什么')
+  })
+
+  it('get_group_history returns them through a tool call of the model', async () => {
+    fake!.enqueue({ toolCalls: [{ name: 'get_group_history', arguments: { limit: 100 } }] }, { content: '群里在闲聊：翻过记录了' })
+    await paced(GROUP, ASKER)
+    const since = Date.now()
+    await bot!.groupMessage(GROUP, ASKER, ' 翻翻群聊记录', { atBot: true })
+    await bot!.waitForSent((s) => s.groupId === String(GROUP) && s.text.includes('翻过记录了'), 30_000, since)
+    const tool = sentMessages(fake!.chatRequests().at(-1)?.body).find((m) => m.role === 'tool')?.content ?? ''
+    for (const t of TOPICS) expect(tool).to.include(t)
+  })
+
+  it('a shared group conversation: two users\' turns in one conversation, named', async () => {
+    await ask(SHARED_GROUP, MEMBERS[0]!, ' 我是甲，我喜欢猫', '甲')
+    await ask(SHARED_GROUP, MEMBERS[1]!, ' 我是乙，甲喜欢什么', '乙')
+    const contents = sentMessages(fake!.chatRequests().at(-1)?.body).map((m) => m.content)
+    expect(contents).to.include('甲: 我是甲，我喜欢猫')
+    expect(contents.at(-1)).to.equal('乙: 我是乙，甲喜欢什么')
+  })
+
+  it('three messages within a real 1.5 s window are one model call; window 0 gives three', async function () {
+    this.timeout(90_000)
+    const before = fake!.chatRequests().length
+    const since = Date.now()
+    // typed like a person: a few hundred ms apart, well within the window
+    const typing = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400))
+    await bot!.groupMessage(BURST_GROUP, ASKER, ' 帮我看看', { atBot: true })
+    await typing()
+    await bot!.groupMessage(BURST_GROUP, ASKER, '这句话')
+    await typing()
+    await bot!.groupMessage(BURST_GROUP, ASKER, '通顺吗')
+    await bot!.waitForSent((s) => s.groupId === String(BURST_GROUP) && s.text.includes('通顺吗'), 30_000, since)
+    await new Promise((resolve) => setTimeout(resolve, 2000)) // a second turn would have started by now
+    const burst = fake!.chatRequests().slice(before)
+    expect(burst, 'one model call for the burst').to.have.length(1)
+    expect(sentMessages(burst[0]?.body).at(-1)?.content).to.equal('帮我看看\n这句话\n通顺吗')
+    const zero = fake!.chatRequests().length
+    const quick = Date.now()
+    for (const t of [' 第一问', ' 第二问', ' 第三问']) await bot!.groupMessage(ZERO_GROUP, ASKER, t, { atBot: true })
+    for (const t of ['第一问', '第二问', '第三问']) await bot!.waitForSent((s) => s.groupId === String(ZERO_GROUP) && s.text.includes(t), 30_000, quick)
+    expect(fake!.chatRequests().length - zero, 'window 0: one call per message').to.equal(3)
+  })
+
+  it('excluded users and groups never reach the log files', async () => {
+    await say(GROUP, SHY, '请不要记录我说的话')
+    await say(QUIET_GROUP, ASKER, '这个群不该被记录')
+    await say(GROUP, ASKER, '记录到这里为止')
+    await logged('记录到这里为止')
+    const files = logFiles()
+    expect(files).to.not.include('请不要记录')
+    expect(files).to.not.include('这个群不该被记录')
+  })
+
+  it("left no error or warning about the plugin in the host's log", () => {
+    // eslint-disable-next-line no-control-regex
+    const lines = host!.output().replace(/\x1b\[[0-9;]*m/g, '').split('\n')
+    const bad = lines.filter((l) => /\[(ERRO|ERROR|WARN|FATAL)\]/.test(l) && /灵犀|lingxi/i.test(l))
+    expect(bad, bad.join('\n')).to.deep.equal([])
+  })
+
+  it('the log is there again after a restart', async function () {
+    this.timeout(START_MS + 60_000)
+    await stopHost()
+    await startHost()
+    await ask(GROUP, ASKER, ' 重启后还记得群里聊了什么吗')
+    const system = lastSystem()
+    expect(system).to.include('记录到这里为止')
+    expect(system).to.include(TOPICS[29])
+  })
+})

@@ -14,10 +14,8 @@ import { routeDoc } from './_http/route-docs.js'
 
 const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
 /** Each field of an override group: a value sets it, null unsets it (the global value applies again). */
-function unsettable<S extends z.ZodRawShape> (shape: S): z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> }> {
-  const out: Record<string, z.ZodType> = {}
-  for (const [k, v] of Object.entries(shape)) out[k] = (v as z.ZodType).nullable().optional()
-  return z.strictObject(out) as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> }>
+function unsettable (shape: z.ZodRawShape): z.ZodObject<Record<string, z.ZodOptional<z.ZodNullable<z.ZodType>>>> {
+  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])))
 }
 
 const g18 = groupConfigSchema.shape

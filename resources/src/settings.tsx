@@ -14,8 +14,8 @@ import { toast } from './ui'
 type Leaves<T, P extends string = ''> = T extends readonly unknown[] ? P : T extends object
   ? { [K in keyof T & string]-?: Leaves<NonNullable<T[K]>, P extends '' ? K : `${P}.${K}`> }[keyof T & string] : P
 
-export type ConfigPath = Leaves<Pick<Config, 'delivery' | 'input' | 'groupLog' | 'proactive' | 'chat' | 'trigger' | 'tools'>>
-export type GroupPath = Leaves<Pick<GroupConfig, 'delivery' | 'conversation' | 'burstWindowMs' | 'contextMessages' | 'proactive' | 'events' | 'trigger'>>
+type ConfigPath = Leaves<Pick<Config, 'delivery' | 'input' | 'groupLog' | 'proactive' | 'chat' | 'trigger' | 'tools'>>
+type GroupPath = Leaves<Pick<GroupConfig, 'delivery' | 'conversation' | 'burstWindowMs' | 'contextMessages' | 'proactive' | 'events' | 'trigger'>>
 
 export interface Field {
   /** where the global setting lives; also the key of its label and help text */
@@ -46,7 +46,7 @@ function setAt (obj: Obj, path: string, value: unknown): void {
 
 /** A translation, or '' when the dictionary has none (never a raw key on screen). */
 function tr (key: string): string { const s = t(key); return s === key ? '' : s }
-export const fieldLabel = (f: Field): string => tr(`bs.${f.path}`) || f.path
+const fieldLabel = (f: Field): string => tr(`bs.${f.path}`) || f.path
 function valueLabel (f: Field, v: string): string { return tr(`bv.${f.path}.${v}`) || tr(`v_${v}`) || v }
 
 /** A value as the form holds it: text, 'true'/'false', a comma list; null = unset (inherits). */

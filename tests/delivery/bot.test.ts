@@ -189,6 +189,41 @@ for (const profile of PROFILES) describe(`delivery: answers in QQ form (standalo
     expect(text).to.equal('看这张图：\n还有 和')
   })
 
+  it('an image a tool returns goes out as an image segment with the answer; the model is told so', async () => {
+    const { scripts } = rt.need('tools')
+    await scripts.write('tinypic', '.js', 'export const description = "draws a tiny picture"; export const inputSchema = { type: "object", properties: {} }; export const execute = () => ({ content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }, { type: "text", text: "drawn" }], isError: false })')
+    await scripts.configure('tinypic', { enabled: true, risk: 'low', dangerous: false })
+    try {
+      fake.enqueue({ toolCalls: [{ name: 'tinypic', arguments: {} }] }, { content: '画好了，**请看**' })
+      const id = nextUser()
+      const since = p.host.transcript.length
+      await p.host.sendPrivate(id, '画一张小图')
+      const sent = sentTo(id, since)
+      expect(sent).to.have.length(1)
+      expect(sent[0]?.message.filter((s) => s.type === 'image').map((s) => s.file)).to.deep.equal(['base64://iVBORw0KGgo='])
+      expect(sent[0]?.message.filter((s) => s.type === 'text').map((s) => s.text).join('')).to.equal('画好了，请看')
+      const toolMsg = (fake.chatRequests()[1]?.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')
+      expect(toolMsg?.content).to.include('[image image/png: sent to the user with your answer]').and.include('drawn')
+    } finally {
+      await scripts.remove('tinypic')
+    }
+  })
+
+  it('a file link goes out as a file segment where the host has one (TRSS), else as its link', async () => {
+    fake.enqueue({ content: '报告在这：[月报](https://files.example.com/r.pdf)' })
+    const id = nextUser()
+    const since = p.host.transcript.length
+    await p.host.sendPrivate(id, '要报告')
+    const sent = sentTo(id, since)
+    if (profile === 'trss') {
+      expect(sent.map((e) => e.message.map((s) => s.type))).to.deep.equal([['text'], ['file']])
+      expect(sent[1]?.message[0]).to.include({ file: 'https://files.example.com/r.pdf', name: '月报' })
+      expect(sent[0]?.text).to.equal('报告在这：月报')
+    } else {
+      expect(sent.map((e) => e.text)).to.deep.equal(['报告在这：月报\n月报 (https://files.example.com/r.pdf)'])
+    }
+  })
+
   it("a group's delivery settings win over the global ones", async () => {
     await rt.config.update({ groups: { 62003: { delivery: { longAnswer: 'off', markdown: 'keep' } } } })
     for (const group of ['62003', '62004']) {

@@ -159,12 +159,18 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
   it('reads in English too', async () => {
     await page.click('[data-testid="lang"]')
     expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('How answers go out')
-    expect(await page.textContent('main')).to.include('Long answers')
+    const text = await page.textContent('main') ?? ''
+    expect(text).to.include('Long answers')
+    expect(text).to.include('Inherit: rendered image') // the group editor's inherited value, in English too
+    expect(text).to.not.match(/\bb[sv]\.|\bv_\w/)
     await page.click('[data-testid="lang"]')
     expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('回复方式')
     await page.evaluate(() => window.scrollTo(0, 0))
     await page.screenshot({ path: join(shots, 'chat-settings-phone.png') })
     await page.screenshot({ path: join(shots, 'chat-settings-phone-full.png'), fullPage: true })
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.screenshot({ path: join(shots, 'chat-settings-desktop.png') })
+    await page.setViewportSize({ width: 390, height: 844 })
   })
 
   it('the channel form switches off "the model can read images"', async () => {

@@ -73,8 +73,10 @@ export function renderText(segs: Seg[]): string {
       case 'reply': case 'button': return ''
       case 'markdown': return String(seg.data ?? seg.content ?? '')
       case 'node': {
-        const nodes = Array.isArray(seg.data) ? seg.data as Array<{ message?: unknown }> : []
-        return ['[转发消息]', ...nodes.map((n) => renderText(toSegments(n.message)))].join('\n')
+        // each node under its sender's name, a blank line between nodes (a forward reads as a bundle)
+        const nodes = Array.isArray(seg.data) ? seg.data as Array<{ message?: unknown; nickname?: unknown }> : []
+        const who = (n: { nickname?: unknown }): string => (typeof n.nickname === 'string' && n.nickname ? `${n.nickname}: ` : '')
+        return [`[转发消息 ${nodes.length} 条]`, ...nodes.map((n) => `${who(n)}${renderText(toSegments(n.message))}`)].join('\n\n')
       }
       default: return `[${seg.type}]`
     }

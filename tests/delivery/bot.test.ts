@@ -75,6 +75,8 @@ for (const profile of PROFILES) describe(`delivery: answers in QQ form (standalo
     expect(sent, sent.map((e) => e.text).join('\n---\n')).to.have.length(1)
     const nodes = forwardNodes(sent[0])
     expect(nodes.length).to.be.within(2, 20)
+    // the transcript shows the bundle readably: each node under the bot's name
+    expect(sent[0]?.text.startsWith(`[转发消息 ${nodes.length} 条]\n\n灵犀: 总标题\n\n第 1 部分：要点`), sent[0]?.text.slice(0, 80)).to.equal(true)
     for (const n of nodes) {
       expect(n.nickname).to.equal('灵犀')
       expect(nodeText(n).length).to.be.at.most(800)

@@ -22,7 +22,7 @@ export class FakeOneBot {
   readonly sent: Sent[] = []
   readonly calls: string[] = []
   private ws!: WebSocket
-  private nextId = 1000
+  protected nextId = 1000
   private waiters: Array<{ match: (s: Sent) => boolean; since: number; resolve: (s: Sent) => void }> = []
   private readyResolve!: () => void
   /** resolves when the adapter has finished its connect sequence */
@@ -42,11 +42,11 @@ export class FakeOneBot {
     this.push({ post_type: 'meta_event', meta_event_type: 'lifecycle', sub_type: 'connect' })
   }
 
-  private push (event: Record<string, unknown>): void {
+  protected push (event: Record<string, unknown>): void {
     this.ws.send(JSON.stringify({ time: Math.floor(Date.now() / 1000), self_id: this.botId, ...event }))
   }
 
-  private answer (action: string, params: Record<string, unknown>): unknown {
+  protected answer (action: string, params: Record<string, unknown>): unknown {
     const member = (groupId: unknown, userId: unknown): Record<string, unknown> => {
       const f = this.world.friends.find((x) => String(x.user_id) === String(userId))
       return { group_id: Number(groupId), user_id: Number(userId), nickname: f?.nickname ?? `user${String(userId)}`, card: '', role: 'member' }
@@ -135,6 +135,12 @@ export class FakeOneBot {
       sender: { user_id: userId, nickname: opts.nickname ?? `user${userId}`, card: '', role: 'member' }
     })
     return id
+  }
+
+  /** A notice as the implementation pushes it: `notice_type` notify + `sub_type` poke (a poke),
+   * group_increase, group_recall, friend_recall, ... with their fields (OneBot v11). */
+  notice (fields: Record<string, unknown>): void {
+    this.push({ post_type: 'notice', ...fields })
   }
 
   /** The first message the bot sends at or after `since` that matches. */

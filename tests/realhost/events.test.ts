@@ -1,0 +1,157 @@
+// Event reactions in the real TRSS-Yunzai host (issue 18 point 5), driven through its OneBot v11
+// adapter as a protocol implementation pushes them: a poke (notify/poke), a new member
+// (group_increase) and a recalled message (group_recall), each in a group whose probabilities are 1
+// and in one whose are 0 (groups.<id>.events), with the fake model. The host's own example plugin
+// also greets newcomers ("欢迎新人！"): the plugin's answers are told apart by the fake model's echo.
+// Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { stringify } from 'yaml'
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
+import { sentMessages } from '../chat/helpers.js'
+import { FakeOneBot, type Sent } from './support/onebot.js'
+import { ensureToolchain, type Toolchain } from './support/toolchain.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+
+const BOT = 3000000001
+const MASTER = 10001
+const MEMBER = 12001
+const NEWCOMER = 12002
+/** writes the message that is recalled: no earlier event of theirs, so TRSS's per-user cooldown is not armed */
+const AUTHOR = 12003
+const ON = 21001
+const OFF = 21002
+const START_MS = 120_000
+
+describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', function () {
+  this.timeout(60_000)
+  let tc: Toolchain
+  let work = ''
+  let root = ''
+  let dataDir = ''
+  let redis: { port: number; stop(): Promise<void> } | undefined
+  let fake: FakeOpenAI | undefined
+  let host: HostProcess | undefined
+  let bot: FakeOneBot | undefined
+  let serverPort = 0
+  let lingxiPort = 0
+
+  before(async function () {
+    this.timeout(15 * 60_000)
+    const got = await ensureToolchain()
+    if (typeof got === 'string') {
+      console.warn(`    real-host events suite skipped: ${got}`)
+      this.skip()
+    }
+    tc = got as Toolchain
+    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-events-'))
+    root = join(work, 'trss-yunzai')
+    dataDir = join(work, 'lingxi-data')
+    redis = await startRedis(tc, work)
+    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
+      if (!err.unreachable) throw err
+      console.warn(`    real-host events suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
+      this.skip()
+    })
+    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
+    serverPort = await freePort()
+    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
+    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    fake = await startFakeOpenAI({ models: ['gpt-test'] })
+    // the plugin's own settings, as a user writes them: every reaction on in one group, off in the other
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+      channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
+      tools: { eventProbability: 0 },
+      groups: { [String(ON)]: { events: { poke: 1, join: 1, recall: 1 } }, [String(OFF)]: { events: { poke: 0, join: 0, recall: 0 } } }
+    }), { mode: 0o600 })
+    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
+    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    bot = new FakeOneBot(BOT, {
+      nickname: '灵犀测试机',
+      friends: [MASTER, MEMBER, AUTHOR].map((id) => ({ user_id: id, nickname: `user${id}` })),
+      groups: [ON, OFF].map((id) => ({ group_id: id, group_name: `group ${id}` }))
+    })
+    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
+    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+  })
+
+  after(async function () {
+    this.timeout(60_000)
+    bot?.close()
+    await host?.stop('SIGTERM')
+    await redis?.stop()
+    await fake?.close()
+    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
+    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
+    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
+    else if (work) removeTree(work)
+  })
+
+  /** The plugin's answers in a group since `since` (the fake model echoes; the host's own greeting does not). */
+  const reactions = (groupId: number, since: number): Sent[] => bot!.sent.filter((s) => s.time >= since && s.groupId === String(groupId) && s.text.startsWith('echo: '))
+  const reactionIn = (groupId: number, since: number, text: string | RegExp): Promise<Sent> =>
+    bot!.waitForSent((s) => s.groupId === String(groupId) && s.text.startsWith('echo: ') && (typeof text === 'string' ? s.text.includes(text) : text.test(s.text)), 30_000, since)
+
+  it('a poke of the bot gets a reaction at probability 1 and none at 0', async () => {
+    const since = Date.now()
+    bot!.notice({ notice_type: 'notify', sub_type: 'poke', group_id: OFF, user_id: MEMBER, target_id: BOT })
+    bot!.notice({ notice_type: 'notify', sub_type: 'poke', group_id: ON, user_id: MEMBER, target_id: BOT })
+    const r = await reactionIn(ON, since, '戳了戳你')
+    expect(r.text).to.match(/^echo: （.*戳了戳你）$/)
+    expect(reactions(OFF, since), 'probability 0').to.deep.equal([])
+  })
+
+  it('a new member gets a welcome with their name at join=1, none at 0, and the bot joining none', async () => {
+    const since = Date.now()
+    bot!.notice({ notice_type: 'group_increase', sub_type: 'approve', group_id: OFF, user_id: NEWCOMER, operator_id: NEWCOMER })
+    bot!.notice({ notice_type: 'group_increase', sub_type: 'invite', group_id: ON, user_id: BOT, operator_id: MEMBER })
+    bot!.notice({ notice_type: 'group_increase', sub_type: 'approve', group_id: ON, user_id: NEWCOMER, operator_id: NEWCOMER })
+    const r = await reactionIn(ON, since, '刚加入了群聊')
+    expect(r.text).to.match(new RegExp(`^echo: （(user)?${NEWCOMER}刚加入了群聊`))
+    expect(reactions(ON, since), 'one welcome: not for the bot itself').to.have.length(1)
+    expect(reactions(OFF, since), 'join=0').to.deep.equal([])
+  })
+
+  it('a recalled message gets a light remark at recall=1 that never holds the recalled text; none at 0', async () => {
+    const secret = '真机里的秘密：周五晚上八点老地方集合'
+    // TRSS arms its cooldowns on every group event, notices too (groupCD 500 ms per group, singleCD 2 s
+    // per member), and drops messages while they run: the earlier notices must be 500 ms behind, and
+    // the author is someone those notices were not about
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const since = Date.now()
+    const onId = await bot!.groupMessage(ON, AUTHOR, secret)
+    const offId = await bot!.groupMessage(OFF, AUTHOR, `${secret}！`)
+    await logged(secret)
+    bot!.notice({ notice_type: 'group_recall', group_id: OFF, user_id: AUTHOR, operator_id: AUTHOR, message_id: offId })
+    bot!.notice({ notice_type: 'group_recall', group_id: ON, user_id: AUTHOR, operator_id: AUTHOR, message_id: onId })
+    const r = await reactionIn(ON, since, '撤回了一条消息')
+    expect(r.text).to.equal(`echo: （user${AUTHOR}撤回了一条消息）`)
+    expect(r.text).to.not.include('老地方')
+    // the model was never shown it: neither as the input nor in the group log context
+    const request = fake!.chatRequests().find((q) => sentMessages(q.body).at(-1)?.content.includes('撤回了一条消息'))
+    expect(JSON.stringify(request?.body)).to.not.include('老地方')
+    expect(reactions(OFF, since), 'recall=0').to.deep.equal([])
+    expect(reactions(ON, since)).to.have.length(1)
+  })
+
+  it("loads the two new handlers with no error or warning about the plugin in the host's log", () => {
+    // eslint-disable-next-line no-control-regex
+    const lines = host!.output().replace(/\x1b\[[0-9;]*m/g, '').split('\n')
+    const bad = lines.filter((l) => /\[(ERRO|ERROR|WARN|FATAL)\]/.test(l) && /灵犀|lingxi/i.test(l))
+    expect(bad, bad.join('\n')).to.deep.equal([])
+  })
+
+  /** Waits until the group log's files hold `text` (the host handles events on its own schedule). */
+  async function logged (text: string, timeoutMs = 20_000): Promise<void> {
+    const dir = join(dataDir, 'group-log')
+    const files = (): string => existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') : ''
+    const until = Date.now() + timeoutMs
+    while (!files().includes(text)) {
+      if (Date.now() > until) throw new Error(`"${text}" never reached the group log; host output:\n${host?.output().slice(-2000)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+})

@@ -40,7 +40,7 @@ export class LingxiChat extends pluginBase() {
     const text = placeholderText(s, tr)
     recordGroupMessage(rt, s) // every group message, addressed or not (lib/grouplog)
     const decision = decideTrigger(cfg, { isGroup: s.isGroup, ...(s.groupId ? { groupId: s.groupId } : {}), atBot: s.atBot, text, commandPrefix: cfg.commandPrefix })
-    if (!decision.triggered && s.isGroup) rt.optional('proactive')?.consider(s) // maybe joins in on its own (lib/proactive)
+    if (!decision.triggered && s.isGroup) rt.optional('proactive')?.consider(s, e) // maybe joins in on its own (lib/proactive)
     // a user's messages close together are one turn (lib/chat/burst.ts): later pieces are done here
     const turn = await takeBurst(rt.need('conversations').bursts, cfg, s, text, decision)
     if (turn === 'merged') return true

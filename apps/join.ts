@@ -21,7 +21,7 @@ export class LingxiJoin extends pluginBase() {
     const pre = sessionOf(e)
     if (!pre.groupId || pre.self) return false
     const { rt, s, tr } = await contextOf(e)
-    if (shouldReact(rt, s, 'join')) await react(rt, s, { kind: 'join', input: tr('events.join', { name: s.nickname ?? s.userId }) })
+    if (shouldReact(rt, s, 'join')) await react(rt, e, s, { kind: 'join', input: tr('events.join', { name: s.nickname ?? s.userId }) })
     return false
   }
 }

@@ -27,7 +27,7 @@ export class LingxiRecall extends pluginBase() {
       ? tr('events.recallOther', { operator: s.operatorId, name })
       : tr('events.recall', { name })
     const secret = recalledText(rt, s)
-    await react(rt, s, { kind: 'recall', input, ...(secret ? { secret } : {}), ...(s.recalledId ? { hide: [s.recalledId] } : {}) })
+    await react(rt, e, s, { kind: 'recall', input, ...(secret ? { secret } : {}), ...(s.recalledId ? { hide: [s.recalledId] } : {}) })
     return false
   }
 }

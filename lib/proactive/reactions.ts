@@ -7,6 +7,8 @@ import { chatScopeOf } from '../chat/scope.js'
 import { eventProbabilityFor, groupEntry, type EventKind } from '../config/group-settings.js'
 import { recordBotAnswer } from '../grouplog/record.js'
 import type { HostSession } from '../host/session.js'
+import type { HostEvent } from '../host/types.js'
+import { startDelivery } from '../delivery/answer.js'
 import { stripReasoning } from '../chat/reasoning.js'
 import type { Runtime } from '../runtime.js'
 
@@ -30,22 +32,23 @@ export function shouldReact (rt: Runtime, s: HostSession, kind: EventKind, rando
 }
 
 /** Answers the event through the chat pipeline; true when an answer was sent. Never throws. */
-export async function react (rt: Runtime, s: HostSession, r: Reaction): Promise<boolean> {
+export async function react (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostSession, r: Reaction): Promise<boolean> {
   try {
     let sent = false
     // the group's shared conversation when it has one; the group log context leaves `hide` out
     const scope = { ...chatScopeOf(s, rt.config.get()), ...(r.hide?.length ? { messageIds: r.hide } : {}) }
     await rt.need('conversations').pipeline.reply(scope, r.input, {
       toolsEnabled: false,
-      onAnswer: async (answer) => {
+      onAnswer: async (answer, media) => {
         const text = stripReasoning(answer).trim()
-        if (!text) return
+        if (!text && !media?.length) return
         if (r.secret && leaks(text, r.secret)) {
           rt.log.warn('A reaction repeated a recalled message; not sent', { kind: r.kind, userId: s.userId })
           return
         }
         recordBotAnswer(rt, s, text)
-        await s.reply(text)
+        // as chat answers go out (lib/delivery); a notice has no message to quote
+        await startDelivery(rt, e, s, { quote: false, thinkingNotice: false }).answer(text, media)
         sent = true
       }
     })

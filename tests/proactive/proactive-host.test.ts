@@ -144,5 +144,10 @@ for (const profile of PROFILES) describe(`proactive replies through the standalo
     expect(proactiveCalls()).to.equal(1)
     expect(fake.chatRequests()).to.have.length(2) // the @bot message was answered as usual
     expect(botSays('708')).to.have.length(1)
+
+    // what is said goes out as chat answers do (lib/delivery): no markdown, no reasoning
+    fake.enqueue({ content: '<think>要不要插话呢</think>**哈哈** 确实' })
+    await chatter('709', 1)
+    expect(botSays('709')).to.deep.equal(['哈哈 确实'])
   })
 })

@@ -15,7 +15,7 @@ export function flat (seg: unknown): Seg | undefined {
 }
 
 /** A host message's `message` (array, one segment or a string) as flat segments. */
-export function segmentsOf (message: unknown): Seg[] {
+function segmentsOf (message: unknown): Seg[] {
   const list = Array.isArray(message) ? message : message === undefined || message === null || message === '' ? [] : [message]
   const out: Seg[] = []
   for (const m of list) {
@@ -31,7 +31,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
  * Where an image segment's picture can be fetched, as the model gateway takes it: http(s) and data:
  * URLs as they are, the hosts' base64:// form as a data: URL. Anything else (a local path) is not given.
  */
-export function imageSource (seg: Seg): string | undefined {
+function imageSource (seg: Seg): string | undefined {
   for (const v of [str(seg.url), str(seg.file)]) {
     if (!v) continue
     if (/^https?:\/\//i.test(v) || v.startsWith('data:')) return v

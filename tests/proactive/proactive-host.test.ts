@@ -1,4 +1,4 @@
-// Proactive replies ("伪人") through the standalone host: unaddressed group messages, the fake model,
+// Proactive replies ("伪人") and keyword triggers through the standalone host: unaddressed group messages, the fake model,
 // and the runtime clock driven by sinon fake timers (only Date is faked: the network keeps its timers).
 import { expect } from 'chai'
 import sinon from 'sinon'
@@ -128,6 +128,23 @@ for (const profile of PROFILES) describe(`proactive replies through the standalo
     clock!.tick(11 * MINUTE)
     await chatter('706', 1)
     expect(proactiveCalls(), 'a quiet group: chance 0').to.equal(1)
+  })
+
+  it('keyword triggers: a group message containing a keyword is answered like a call, commands still are not chat', async () => {
+    await p.run.rt.config.update({ trigger: { keywords: ['小灵'] }, groups: { 711: { trigger: { keywords: ['阿犀'] } } } })
+    try {
+      await p.host.sendGroup('710', '20001', '小灵今天天气怎么样')
+      expect(botSays('710')).to.deep.equal(['哈哈确实 1'])
+      expect(sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('小灵今天天气怎么样')
+      await p.host.sendGroup('710', '20001', '#小灵帮助')
+      await p.host.sendGroup('711', '20001', '小灵在吗') // the group's own list replaces the global one
+      await p.host.sendGroup('711', '20001', '阿犀在吗')
+      expect(botSays('710')).to.have.length(1)
+      expect(botSays('711')).to.deep.equal(['哈哈确实 2'])
+      expect(fake.chatRequests()).to.have.length(2)
+    } finally {
+      await p.run.rt.config.update({ trigger: { keywords: [] } })
+    }
   })
 
   it('a "[skip]" answer sends nothing; addressed messages and commands are never proactive turns', async () => {

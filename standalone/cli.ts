@@ -14,6 +14,8 @@ const HELP = `Console commands:
   /user [id]     speak as another user (no id: the master again)
   /at <text>     send <text> in the current group with an @bot
   /poke          poke the bot (in the current group or privately)
+  /join          the current user joins the current group (a new member)
+  /recall <id>   the current user recalls message <id> (in the current group or privately)
   /task <name>   run a scheduled task now
   /cd on|off     cooldowns and the duplicate throttle
   /help, /quit   (any other line, also other /lines, is sent as a message)`
@@ -84,6 +86,15 @@ class Console {
         return true
       case '/poke':
         this.host.poke({ userId: this.userId, ...(this.groupId ? { groupId: this.groupId } : {}) })
+          .catch((err: Error) => console.log(paint(31, err.message)))
+        return true
+      case '/join':
+        if (!this.groupId) { console.log('/join works in a group: /group <id> first'); return true }
+        this.host.memberJoined({ groupId: this.groupId, userId: this.userId }).catch((err: Error) => console.log(paint(31, err.message)))
+        return true
+      case '/recall':
+        if (!arg) { console.log('usage: /recall <message id>'); return true }
+        this.host.recalled({ userId: this.userId, messageId: arg, ...(this.groupId ? { groupId: this.groupId } : {}) })
           .catch((err: Error) => console.log(paint(31, err.message)))
         return true
       case '/at':

@@ -29,7 +29,6 @@ const TEXTS = {
   // what the bot reads of a message (lib/input): markers in the model's user turn, the caption request
   'input.imageCaption': { 'zh-CN': '[图片: {caption}]', en: '[image: {caption}]' },
   'input.voice': { 'zh-CN': '[语音]', en: '[voice message]' },
-  'input.voiceText': { 'zh-CN': '[语音转文字] {text}', en: '[voice message, transcribed] {text}' },
   'input.forward': { 'zh-CN': '[聊天记录]', en: '[forwarded chat]' },
   'input.forwardHeader': { 'zh-CN': '[转发的聊天记录，共 {count} 条]', en: '[forwarded chat, {count} messages]' },
   'input.quoted': { 'zh-CN': '[引用 {name} 的消息: {text}]', en: '[quoting {name}: {text}]' },

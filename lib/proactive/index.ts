@@ -8,7 +8,10 @@ declare module '../runtime.js' {
 }
 
 function initProactive (rt: Runtime): void {
-  rt.provide('proactive', new ProactiveReplies(rt))
+  const replies = new ProactiveReplies(rt)
+  rt.provide('proactive', replies)
+  // a turn under way finishes before the conversations it writes to are closed (stops run in reverse)
+  rt.onStop.push(() => replies.idle())
 }
 
 export const proactiveDomain: Domain = { name: 'proactive', provides: ['proactive'], needs: ['conversations'], optional: ['groupLog'], start: initProactive }

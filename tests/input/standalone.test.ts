@@ -104,6 +104,24 @@ describe('input: what the bot reads of a message (standalone host)', function ()
         expect(got.images).to.deep.equal(['https://img.example/room.png'])
       })
 
+      it('ordinary chatter costs nothing: an unaddressed reply or voice message in a group is not read', async () => {
+        await rt.config.update({ input: { transcription: { baseUrl: chat.url, apiKey: KEY, model: 'whisper-1' } } })
+        const earlier = await send('group', OTHER, ['随便说说'])
+        const lookups: string[] = []
+        for (const message of [[{ type: 'reply', id: earlier.id }, '我同意'], [{ type: 'record', file: `base64://${VOICE.toString('base64')}` }]] as Array<Array<Seg | string>>) {
+          const e = host.makeEvent({ kind: 'group', userId: USER, groupId: GROUP, message })
+          const group = e.group as unknown as Record<string, (...a: unknown[]) => unknown>
+          for (const name of ['getMsg', 'getForwardMsg', 'getChatHistory']) {
+            const real = group[name]
+            if (real) group[name] = (...a: unknown[]) => { lookups.push(name); return real(...a) }
+          }
+          if (e.getReply) { const real = e.getReply; e.getReply = async () => { lookups.push('getReply'); return await real() } }
+          expect((await host.dispatch(e)).stage).to.not.equal('handled')
+        }
+        expect(lookups, 'no host lookups').to.deep.equal([])
+        expect(chat.requests, 'no model or transcription request').to.have.length(0)
+      })
+
       it('input.quoted false: the quoted message is not fetched', async () => {
         await rt.config.update({ input: { quoted: false } })
         await send('private', USER, ['第一句'])

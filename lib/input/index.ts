@@ -10,6 +10,7 @@ import type { TextKey } from '../i18n.js'
 import { captionImages, chatChannelSees } from './caption.js'
 import type { InputContext } from './context.js'
 import { forwardBlock, hasBundle } from './forward.js'
+import { admitCostlyRead } from './limit.js'
 import { isReply, quotedLine } from './quoted.js'
 import { flat, type Labels } from './segments.js'
 import { transcribe } from './transcribe.js'
@@ -51,7 +52,15 @@ export async function readInput (ctx: InputContext, e: HostEvent, turn: { text: 
   let own = placeholder && turn.text.startsWith(placeholder) ? turn.text.slice(placeholder.length).trim() : turn.text
 
   const voice = segs.find((m) => m.type === 'record')
-  if (voice && !s.text.trim() && cfg.transcription.baseUrl) {
+  const hear = voice !== undefined && !s.text.trim() && cfg.transcription.baseUrl !== ''
+  let sees: boolean | undefined
+  const canSee = async (): Promise<boolean> => (sees ??= await chatChannelSees(ctx))
+  const describe = images.length > 0 && !await canSee()
+  if ((hear || describe) && !admitCostlyRead(rt, s.userId)) {
+    await s.reply(tr('chat.rateLimited'), s.isGroup)
+    return { handled: true }
+  }
+  if (voice && hear) {
     let heard = ''
     try {
       heard = await transcribe(cfg.transcription, voice)
@@ -69,7 +78,8 @@ export async function readInput (ctx: InputContext, e: HostEvent, turn: { text: 
   const forwarded = await forwardBlock(ctx, e, segs, cfg.forwardMaxMessages, labels, images, MAX_IMAGES)
   let captions: string[] = []
   let given = images
-  if (images.length && !await chatChannelSees(ctx)) {
+  // images of the quoted message or a bundle are described too
+  if (images.length && !await canSee()) {
     captions = await captionImages(ctx, images)
     given = []
   }

@@ -243,6 +243,20 @@ describe('input: what the bot reads of a message (standalone host)', function ()
           expect(host.transcript.at(-1)?.text).to.equal('语音没能识别出来，请再说一次或发文字。')
         })
 
+        it('a user over the chat rate limit costs no transcription: the limit answers first', async () => {
+          await rt.config.update({ chat: { userRateLimitPerMinute: 1 }, input: { transcription: { baseUrl: chat.url, apiKey: KEY, model: 'whisper-1' } } })
+          try {
+            chat.enqueue({ content: '第一条语音' })
+            await send('private', '20031', [voiceSeg()])
+            expect(host.transcript.at(-1)?.text).to.include('echo: 第一条语音')
+            await send('private', '20031', [voiceSeg()])
+            expect(host.transcript.at(-1)?.text).to.equal('你发消息太快了，请稍后再试。')
+            expect(chat.requests.filter((r) => r.path.endsWith('/audio/transcriptions'))).to.have.length(1)
+          } finally {
+            await rt.config.update({ chat: { userRateLimitPerMinute: 20 } })
+          }
+        })
+
         it('a failed transcription is answered with a short notice and the model is not asked; the key is never shown or logged', async () => {
           await rt.config.update({ input: { transcription: { baseUrl: chat.url, apiKey: KEY, model: 'whisper-1' } } })
           chat.enqueue({ echoRequest: true, status: 401 })

@@ -3,6 +3,7 @@
 // way (other plugins may greet too); the bot's own joining is ignored; failures are only logged.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
+import { memberName } from '../lib/proactive/names.js'
 import { react, shouldReact } from '../lib/proactive/reactions.js'
 import { contextOf } from './context.js'
 
@@ -21,7 +22,10 @@ export class LingxiJoin extends pluginBase() {
     const pre = sessionOf(e)
     if (!pre.groupId || pre.self) return false
     const { rt, s, tr } = await contextOf(e)
-    if (shouldReact(rt, s, 'join')) await react(rt, e, s, { kind: 'join', input: tr('events.join', { name: s.nickname ?? s.userId }) })
+    if (!shouldReact(rt, s, 'join')) return false
+    // the host may know only the id yet: its member object is asked for the name
+    const name = s.nickname ?? await memberName(rt.clock, e, e.user_id) ?? s.userId
+    await react(rt, e, s, { kind: 'join', input: tr('events.join', { name }) })
     return false
   }
 }

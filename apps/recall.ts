@@ -4,6 +4,7 @@
 // the recalled text (when the group log kept it) is not sent (lib/proactive/reactions.ts). Not for the bot's own messages or recalls; passed on either way.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
+import { memberName } from '../lib/proactive/names.js'
 import { react, recalledText, shouldReact } from '../lib/proactive/reactions.js'
 import { contextOf } from './context.js'
 
@@ -22,9 +23,10 @@ export class LingxiRecall extends pluginBase() {
     if (sessionOf(e).self) return false
     const { rt, s, tr } = await contextOf(e)
     if (!shouldReact(rt, s, 'recall')) return false
-    const name = s.nickname ?? s.userId
+    // the host may know only the ids yet: its member objects are asked for the names
+    const name = s.nickname ?? await memberName(rt.clock, e, e.user_id) ?? s.userId
     const input = s.operatorId && s.operatorId !== s.userId
-      ? tr('events.recallOther', { operator: s.operatorId, name })
+      ? tr('events.recallOther', { operator: await memberName(rt.clock, e, e.operator_id ?? s.operatorId) ?? s.operatorId, name })
       : tr('events.recall', { name })
     const secret = recalledText(rt, s)
     await react(rt, e, s, { kind: 'recall', input, ...(secret ? { secret } : {}), ...(s.recalledId ? { hide: [s.recalledId] } : {}) })

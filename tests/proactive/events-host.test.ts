@@ -86,7 +86,7 @@ for (const profile of PROFILES) describe(`event reactions through the standalone
 
     // someone else recalled it (an admin): named as the operator
     await p.host.recalled({ groupId: '804', userId: '30006', operatorId: '30007', messageId: String(e.message_id) })
-    expect(lastInput()).to.equal('（30007撤回了阿强的一条消息）')
+    expect(lastInput()).to.equal('（user30007撤回了阿强的一条消息）')
 
     await events({ recall: 0 }, 1)
     const after = p.host.transcript.length

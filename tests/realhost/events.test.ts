@@ -110,7 +110,8 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
     bot!.notice({ notice_type: 'group_increase', sub_type: 'invite', group_id: ON, user_id: BOT, operator_id: MEMBER })
     bot!.notice({ notice_type: 'group_increase', sub_type: 'approve', group_id: ON, user_id: NEWCOMER, operator_id: NEWCOMER })
     const r = await reactionIn(ON, since, '刚加入了群聊')
-    expect(r.text).to.match(new RegExp(`^echo: （(user)?${NEWCOMER}刚加入了群聊`))
+    // the notice names only the id: the name comes from the host's member info (get_group_member_info)
+    expect(r.text).to.match(new RegExp(`^echo: （user${NEWCOMER}刚加入了群聊`))
     expect(reactions(ON, since), 'one welcome: not for the bot itself').to.have.length(1)
     expect(reactions(OFF, since), 'join=0').to.deep.equal([])
   })
@@ -135,6 +136,12 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
     expect(JSON.stringify(request?.body)).to.not.include('老地方')
     expect(reactions(OFF, since), 'recall=0').to.deep.equal([])
     expect(reactions(ON, since)).to.have.length(1)
+
+    // recalled by someone else (an admin): both named, the operator as the host knows them
+    const again = Date.now()
+    bot!.notice({ notice_type: 'group_recall', group_id: ON, user_id: AUTHOR, operator_id: MEMBER, message_id: onId })
+    const other = await reactionIn(ON, again, '的一条消息')
+    expect(other.text).to.equal(`echo: （user${MEMBER}撤回了user${AUTHOR}的一条消息）`)
   })
 
   it("loads the two new handlers with no error or warning about the plugin in the host's log", () => {

@@ -9,6 +9,7 @@ import { sessionOf } from '../lib/host/session.js'
 import { decideTrigger } from '../lib/chat/trigger.js'
 import { chatTurnOf } from '../lib/chat/scope.js'
 import { takeBurst } from '../lib/chat/burst.js'
+import { ToolListRefused } from '../lib/chat/service.js'
 import { recordBotAnswer, recordGroupMessage } from '../lib/grouplog/record.js'
 import type { TextKey } from '../lib/i18n.js'
 import { hasReadableContent, placeholderText, readInput } from '../lib/input/index.js'
@@ -40,11 +41,14 @@ export class LingxiChat extends pluginBase() {
     const text = placeholderText(s, tr)
     recordGroupMessage(rt, s) // every group message, addressed or not (lib/grouplog)
     const decision = decideTrigger(cfg, { isGroup: s.isGroup, ...(s.groupId ? { groupId: s.groupId } : {}), atBot: s.atBot, text, commandPrefix: cfg.commandPrefix })
-    if (!decision.triggered && s.isGroup) rt.optional('proactive')?.consider(s, e) // maybe joins in on its own (lib/proactive)
     // a user's messages close together are one turn (lib/chat/burst.ts): later pieces are done here
     const turn = await takeBurst(rt.need('conversations').bursts, cfg, s, text, decision)
     if (turn === 'merged') return true
-    if (!turn) return false
+    if (!turn) {
+      // not for the bot (nor a piece of a burst): maybe it joins in on its own (lib/proactive)
+      if (s.isGroup) rt.optional('proactive')?.consider(s, e)
+      return false
+    }
     // what the model gets: quoted message, forwarded bundles, voice transcript, image captions (lib/input)
     const read = await readInput(ctx, e, turn)
     if ('handled' in read) return read.handled
@@ -80,7 +84,8 @@ async function fail ({ rt, s, say }: BotContext, err: unknown): Promise<void> {
   const key: TextKey = code === 'RATE_LIMITED' ? 'chat.rateLimited'
     : code === 'CHANNEL_UNAVAILABLE' ? 'chat.noChannel'
       : code === 'TIMEOUT' ? 'chat.timeout'
-        : code === 'MODEL_ERROR' ? 'chat.modelError' : 'error.generic'
+        : err instanceof ToolListRefused ? 'chat.toolsRefused'
+          : code === 'MODEL_ERROR' ? 'chat.modelError' : 'error.generic'
   try {
     await say(key, {}, s.isGroup)
   } catch (sendErr) {

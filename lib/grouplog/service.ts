@@ -64,6 +64,14 @@ export class GroupLogService implements GroupLog {
     return n
   }
 
+  forget (groupId: string, messageId: string): void {
+    const entries = this.store.get(groupId)?.entries
+    if (!entries?.some((e) => e.messageId === messageId)) return
+    // rare (a recall): the group's list is written again without the message
+    this.store.patch(groupId, { entries: entries.filter((e) => e.messageId !== messageId) })
+      .catch((err: unknown) => this.log?.warn('Could not write the group log', { groupId, error: err instanceof Error ? err.message : String(err) }))
+  }
+
   /** Resolves once every write so far is on disk (tests, stop). */
   async idle (): Promise<void> { await this.store.idle() }
 

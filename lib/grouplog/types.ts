@@ -23,4 +23,6 @@ export interface GroupLog {
   recent(groupId: string, limit: number): GroupLogEntry[]
   /** entries recorded at or after sinceMs (for activity) */
   countSince(groupId: string, sinceMs: number): number
+  /** drops a message that was recalled: later turns never see it as context */
+  forget(groupId: string, messageId: string): void
 }

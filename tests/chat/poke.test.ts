@@ -51,6 +51,6 @@ for (const profile of PROFILES) describe(`chat: pokes (notice.*.poke), ${profile
     const before = p.host.transcript.length
     expect((await p.host.poke({ userId: '50004', groupId: '900' })).stage).to.equal('handled')
     expect(p.host.transcript.length).to.equal(before)
-    expect(p.run.rt.log.query({ level: 'warn' }).map((e) => e.message)).to.include('No answer to a poke')
+    expect(p.run.rt.log.query({ level: 'warn' }).map((e) => e.message)).to.include('No reaction to an event')
   })
 })

@@ -94,6 +94,30 @@ for (const profile of PROFILES) describe(`event reactions through the standalone
     expect(sentSince(after)).to.deep.equal([])
   })
 
+  it('a poke in a group with one shared conversation is answered in that conversation', async () => {
+    await p.run.rt.config.update({ tools: { eventProbabilities: { poke: 1 } }, groups: { 810: { conversation: 'group' } } })
+    await p.host.poke({ userId: '30014', groupId: '810' })
+    const store = p.run.rt.need('conversations').store
+    expect(store.history('group:810').map((m) => m.content).join('\n')).to.include('戳了戳你')
+    expect(store.get('group:810:30014')).to.equal(undefined)
+  })
+
+  it('a recalled message leaves the group log: a later @bot turn does not get it as context (also with no remark)', async () => {
+    await events({ recall: 0 })
+    const e = p.host.makeEvent({ kind: 'group', groupId: '809', userId: '30012', message: '撤回前的秘密内容 5566' })
+    await p.host.dispatch(e)
+    await p.host.dispatch(p.host.makeEvent({ kind: 'group', groupId: '809', userId: '30013', message: '留下的普通消息' }))
+    const log = p.run.rt.need('groupLog')
+    expect(log.recent('809', 10).map((x) => x.text)).to.include('撤回前的秘密内容 5566')
+    await p.host.recalled({ groupId: '809', userId: '30012', messageId: String(e.message_id) })
+    expect(log.recent('809', 10).map((x) => x.text)).to.deep.equal(['留下的普通消息'])
+    fake.reset()
+    await p.host.dispatch(p.host.makeEvent({ kind: 'group', groupId: '809', userId: '30013', message: '刚才大家说了什么？', atBot: true }))
+    const body = JSON.stringify(fake.chatRequests().at(-1)?.body)
+    expect(body).to.include('留下的普通消息')
+    expect(body).to.not.include('5566')
+  })
+
   it('a model that repeats the recalled text sends nothing (the group log knows the text); failures are only logged', async () => {
     await events({ recall: 1 })
     const secret = '明天下午三点在老地方见面'

@@ -14,6 +14,7 @@ const TEXTS = {
   'chat.noChannel': { 'zh-CN': '还没有可用的模型渠道，请在管理面板中添加渠道。', en: 'No model channel is available; add one in the dashboard.' },
   'chat.timeout': { 'zh-CN': '模型响应超时了，请稍后再试。', en: 'The model took too long to answer, please try again later.' },
   'chat.modelError': { 'zh-CN': '模型暂时无法回答，请稍后再试。', en: 'The model could not answer right now, please try again later.' },
+  'chat.toolsRefused': { 'zh-CN': '模型渠道拒绝了这次请求附带的工具列表（工具太多或渠道不支持工具调用）。请减少 tools.maxToolsPerRequest、关闭部分工具，或为预设关闭工具。', en: 'The model channel refused the list of tools sent with this request (too many tools, or the channel does not support tool calls). Lower tools.maxToolsPerRequest, switch some tools off, or turn tools off for the preset.' },
   'chat.empty': { 'zh-CN': '（模型没有返回内容）', en: '(the model returned nothing)' },
   'chat.imageOnly': { 'zh-CN': '[图片]', en: '[image]' },
   'poke.input': { 'zh-CN': '（{name}戳了戳你）', en: '({name} poked you)' },

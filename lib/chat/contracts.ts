@@ -74,6 +74,8 @@ export interface TurnContext {
   input: string
   /** Image URLs attached to the message. */
   images?: string[]
+  /** Text of the last few turns before this one (which tools are relevant: lib/tools/select.ts). */
+  recent?: string
 }
 
 /** Adds a section to the system prompt for a turn (memory, knowledge, active skills). */

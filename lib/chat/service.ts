@@ -86,6 +86,8 @@ export class ChatPipeline implements ChatService {
       const stored = this.conversations.get(scope.conversationId)
       const plan = planContext(cfg.context, systemPrompt, stored?.messages ?? [], input, stored?.summary)
       const messages = plan.messages
+      // the last few turns before this message: which tools are relevant (lib/tools/select.ts)
+      turn.recent = messages.slice(-7, -1).filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content).join('\n')
       const asked = messages[messages.length - 1]
       if (asked && opts.images?.length) asked.images = opts.images
       const signal = combine(opts.signal, AbortSignal.timeout(cfg.chat.timeoutSeconds * 1000))
@@ -131,7 +133,9 @@ export class ChatPipeline implements ChatService {
     for (let round = 0; ; round++) {
       const offer = tools && definitions.length && round < maxRounds
       const req: ModelRequest = { ...base, messages, ...(offer ? { tools: definitions } : {}) }
-      const res = await call(models, req, onDelta)
+      const res = await call(models, req, onDelta).catch((err: unknown) => {
+        throw offer && err instanceof AppError && err.code === 'MODEL_ERROR' && refusesToolList(err.message) ? new ToolListRefused(err) : err
+      })
       addUsage(usage, res.usage)
       if (!offer || !tools || !res.toolCalls.length) return { content: res.content, usage }
       messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls })
@@ -225,6 +229,15 @@ export class ChatPipeline implements ChatService {
     return c
   }
 }
+
+/** The channel refused the request because of its tool list: the user is told so (chat.toolsRefused). */
+export class ToolListRefused extends AppError {
+  constructor (cause: AppError) { super('MODEL_ERROR', `The channel refused the tool list: ${cause.message}`, { cause }) }
+}
+
+/** An HTTP 400 naming tools or functions (too many, a bad name or schema, no function calling). */
+const refusesToolList = (message: string): boolean =>
+  /\b400\b/.test(message) && /\b(tools?|functions?|function_call|tool_choice)\b/i.test(message)
 
 async function call (models: ModelGateway, req: ModelRequest, onDelta?: (t: string) => void): Promise<ModelResponse> {
   try {

@@ -119,6 +119,34 @@ const PROACTIVE_DEFAULTS = {
 /** per event type; unset = tools.eventProbability */
 const eventsShape = { poke: probability, join: probability, recall: probability }
 
+// QQ actions (lib/tools/builtin/qq-*.ts): who may ask the bot to act on a group; per group
+// (groups.<id>.qqActions) every field is optional and an unset one falls back to the global value.
+const qqActionsShape = {
+  /** off: no QQ action runs in the group (the tools answer so) */
+  enabled: z.boolean(),
+  /** QQ ids who may ask for moderation (mute, kick, recall, card, title, essence, notice) besides the masters */
+  allowedUsers: z.array(z.string().regex(/^\d{1,20}$/, 'a QQ id')).max(1000),
+  /** the group's admins and owner may ask for moderation */
+  adminsMayAsk: z.boolean(),
+  /** anyone may ask for the sending actions (poke, image, voice, file, face, music) */
+  membersMaySend: z.boolean()
+}
+const QQ_ACTIONS_DEFAULTS = {
+  enabled: true, allowedUsers: [], adminsMayAsk: true, membersMaySend: true, maxMuteSeconds: 86400, approvalRisk: 'high'
+} as const
+
+// Text-to-speech replies (lib/tts): when an answer is spoken and with which voice; per group every
+// field is optional (groups.<id>.tts) and an unset one falls back to the global tts section.
+const ttsShape = {
+  /** off; request: only when asked (the speak tool, the voice command); always: also every answer of
+   * at most maxChars characters */
+  mode: z.enum(['off', 'request', 'always']),
+  /** default voice of the speech endpoint (a preset's voice.voiceId wins when its voice is enabled) */
+  voice: z.string().max(200),
+  speed: z.number().min(0.25).max(4),
+  maxChars: z.number().int().min(1).max(4096)
+}
+
 export const groupConfigSchema = z.strictObject({
   preset: z.string().default(''),
   enabled: z.boolean().default(true),
@@ -135,7 +163,9 @@ export const groupConfigSchema = z.strictObject({
   burstWindowMs: z.number().int().min(0).max(10000).optional(),
   contextMessages: z.number().int().min(0).max(500).optional(),
   proactive: z.strictObject(proactiveShape).partial().optional(),
-  events: z.strictObject(eventsShape).partial().optional()
+  events: z.strictObject(eventsShape).partial().optional(),
+  qqActions: z.strictObject(qqActionsShape).partial().optional(),
+  tts: z.strictObject(ttsShape).partial().optional()
 })
 
 const stringList = z.array(z.string()).default([])
@@ -190,6 +220,22 @@ export const configSchema = z.strictObject({
   }),
   groupLog: groupLogSchema.prefault({ enabled: true, maxMessages: 200, contextMessages: 20, excludeUsers: [], excludeGroups: [] }),
   proactive: z.strictObject(proactiveShape).prefault(PROACTIVE_DEFAULTS),
+  qqActions: z.strictObject({
+    ...qqActionsShape,
+    /** a mute asked for longer is cut to this (QQ's own limit is 30 days) */
+    maxMuteSeconds: z.number().int().min(60).max(2592000),
+    /** QQ actions of this risk or higher wait for the master's `#lx同意` unless the master asked (off: never) */
+    approvalRisk: z.enum(['medium', 'high', 'off'])
+  }).prefault(QQ_ACTIONS_DEFAULTS),
+  tts: z.strictObject({
+    ...ttsShape,
+    /** an OpenAI-compatible speech API: <baseUrl>/audio/speech ('' = no speech) */
+    baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+    apiKey: z.string(),
+    model: z.string(),
+    format: z.enum(['mp3', 'wav', 'opus', 'aac', 'flac']),
+    timeoutMs: z.number().int().min(1000).max(300000)
+  }).prefault({ mode: 'off', voice: 'alloy', speed: 1, maxChars: 100, baseUrl: '', apiKey: '', model: 'tts-1', format: 'mp3', timeoutMs: 30000 }),
   llm: z.strictObject({
     defaultChatPresetId: z.string()
   }),
@@ -240,7 +286,11 @@ export const configSchema = z.strictObject({
     /** per event type (poke, join = a new member, recall = a recalled message); unset = eventProbability */
     eventProbabilities: z.strictObject(eventsShape).partial().default({}),
     // Time limit (ms) of a script tool's load and of each call; the script's worker is stopped past it.
-    scriptTimeoutMs: z.number().int().min(100).max(600000).default(10000)
+    scriptTimeoutMs: z.number().int().min(100).max(600000).default(10000),
+    // At most this many tools go to the model per request (chosen by relevance, lib/tools/select.ts).
+    maxToolsPerRequest: z.number().int().min(1).max(128).default(64),
+    // Tools sent in every request while they are offered (before the relevance choice).
+    alwaysOnTools: stringList.default([])
   }),
   skills: z.strictObject({
     dir: z.string(),
@@ -281,6 +331,7 @@ export type SectionName = keyof Config
 export type DeliverySettings = z.infer<typeof configSchema.shape.delivery>
 export type ProactiveSettings = z.infer<typeof configSchema.shape.proactive>
 export type GroupConfig = z.infer<typeof groupConfigSchema>
+export type TtsSettings = z.infer<typeof configSchema.shape.tts>
 
 /** Sections addressable by GET/PUT /api/config/:section (every object or list section). */
 export const SECTIONS = Object.keys(configSchema.shape) as SectionName[]

@@ -4,14 +4,16 @@ import type { ToolDefinition, ToolProvider, ToolResult, TurnContext } from '../c
 import { AliasMap } from './alias.js'
 import { presetOffers } from './preset-filter.js'
 import type { ToolRegistry } from './registry.js'
+import { DEFAULT_MAX_TOOLS_PER_REQUEST, ToolSelector } from './select.js'
 import type { ToolCallContext } from './types.js'
 
 export class RegistryToolProvider implements ToolProvider {
   private aliases = new AliasMap()
   private stale = true
+  private readonly selector = new ToolSelector()
 
   constructor (private readonly registry: ToolRegistry) {
-    registry.onChange(() => { this.stale = true })
+    registry.onChange(() => { this.stale = true; this.selector.invalidate() })
   }
 
   private refreshAliases (): void {
@@ -25,11 +27,24 @@ export class RegistryToolProvider implements ToolProvider {
   /** The registry name behind a model-facing name. */
   nameOf (alias: string): string | undefined { this.refreshAliases(); return this.aliases.name(alias) }
 
+  /**
+   * The tools sent to the model this turn: those the preset offers, at most `tools.maxToolsPerRequest`
+   * of them, chosen by relevance to the turn (select.ts). Deterministic for a turn, so `execute` can
+   * check a call against the same list.
+   */
   async definitionsFor (turn: TurnContext): Promise<ToolDefinition[]> {
     const offers = presetOffers(this.registry.switches, turn.preset.tools)
     this.refreshAliases()
-    return this.registry.list()
-      .filter(offers)
+    const cfg = this.registry.config
+    const offered = this.registry.list().filter(offers)
+    const chosen = this.selector.select(offered, () => this.registry.list({ includeDisabled: true }), {
+      input: turn.input,
+      recent: turn.recent,
+      pinned: [...(cfg.alwaysOnTools ?? []), ...turn.preset.tools.allowedTools],
+      // ?? for hand-built configurations without the field (benchmarks)
+      max: cfg.maxToolsPerRequest ?? DEFAULT_MAX_TOOLS_PER_REQUEST
+    })
+    return chosen
       .map((t) => ({ name: this.aliases.alias(t.name), description: t.description, parameters: t.inputSchema }))
   }
 

@@ -5,8 +5,9 @@
 // store, three interleaved rounds, medians; the whole big store is folded once meanwhile. Reports the
 // longest event-loop stall (and the longest GC pause, to tell the two apart), the longest the fold held
 // the loop, stop time, open/replay time and RSS against the data on disk.
-// HTTP part: the whole plugin on the same data, POST /api/chat against the fake model
-// (tests/support/fake-openai.ts) from a load client in its own process; same rounds and figures.
+// HTTP part: the whole plugin on the same data, loaded as a host loads it in its own process, POST
+// /api/chat against the fake model (tests/support/fake-openai.ts, a process of its own) from a load
+// client in its own process; same rounds and figures, the stalls and GC pauses the plugin's own.
 import { spawn } from 'node:child_process'
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,8 +15,7 @@ import { PerformanceObserver } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { ConversationStore, type Conversation, type StoredMessage } from '../lib/chat/store.js'
 import type { Runtime } from '../lib/runtime.js'
-import { startFakeOpenAI } from '../tests/support/fake-openai.js'
-import { startTestServer } from '../tests/support/server.js'
+import { startServerProcess } from './server-child.js'
 import { fileMb, loopDelay, makeRng, round, rssMb } from './growth-shared.js'
 import type { BenchRow } from './types.js'
 
@@ -161,37 +161,36 @@ process.stdout.write(JSON.stringify({ turnsPerS: times.length / elapsed, maxMs: 
 
 interface HttpRound { turnsPerS: number; maxMs: number; p99Ms: number; errors: number; stallMax: number; gcMax: number; stopMs: number; foldMs: number }
 
-/** The whole plugin on `dataDir`, a fake model, chat turns over HTTP from a client process. */
+/**
+ * The whole plugin on `dataDir` as a host runs it (index.js and its bundle under plain node, its own
+ * process), the fake model in another process, chat turns over HTTP from a client process. The
+ * plugin reports its longest event-loop stall and GC pause and its stop time (bench/plain-servers.mjs).
+ */
 async function httpRound (dataDir: string, seconds: number, users: number, foldAt?: number): Promise<HttpRound> {
-  const fake = await startFakeOpenAI({ models: ['gpt-test'] })
-  const s = await startTestServer({ dataDir, keepData: true })
+  const fake = await startServerProcess('fake-model')
+  const plugin = await startServerProcess('plugin', {
+    dataDir,
+    monitor: true,
+    config: { channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }], chat: { userRateLimitPerMinute: 0 } },
+    ...(foldAt === undefined ? {} : { foldAfterMs: foldAt * 1000 })
+  })
   try {
-    await s.lx.rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }], chat: { userRateLimitPerMinute: 0 } })
-    const forget = setInterval(() => fake.reset(), 1000) // the fake keeps every request otherwise
-    const stall = loopDelay()
-    const gc = gcPauses()
-    let foldMs = NaN
-    const folded = foldAt === undefined
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => setTimeout(() => { const a = performance.now(); void s.lx.rt.need('conversations').store.fold().then(() => { foldMs = performance.now() - a; resolve() }) }, foldAt * 1000))
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, s.base + '/api/chat', s.token, String(seconds), String(users)], { stdio: ['ignore', 'pipe', 'inherit'] })
+      const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, plugin.url + '/api/chat', plugin.token ?? '', String(seconds), String(users)], { stdio: ['ignore', 'pipe', 'inherit'] })
       let text = ''
       child.stdout.on('data', (d: Buffer) => { text += d.toString() })
       child.on('error', reject)
       child.on('close', () => resolve(text))
     })
-    await folded
-    clearInterval(forget)
-    const stallMax = stall.stop().max
-    const gcMax = gc.stop()
+    // a fold still running when the load ends is abandoned by the stop (it resumes at the next start)
+    await plugin.stop()
+    const seen = plugin.stats()
+    if (!seen) throw new Error('the plugin reported no figures')
     const r = JSON.parse(out) as { turnsPerS: number; maxMs: number; p99Ms: number; errors: number }
-    const a = performance.now()
-    await s.lx.stop()
-    return { ...r, stallMax, gcMax, stopMs: performance.now() - a, foldMs }
+    return { ...r, stallMax: seen.stallMax, gcMax: seen.gcMax, stopMs: seen.stopMs, foldMs: seen.foldMs }
   } finally {
-    await s.lx.stop().catch(() => undefined)
-    await fake.close()
+    await plugin.stop()
+    await fake.stop()
   }
 }
 

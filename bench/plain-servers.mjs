@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => { resolve(`http://127.0.0.1:${server.address().port}`) }))
 const closer = (server) => () => new Promise((resolve) => { server.close(() => { resolve() }); server.closeAllConnections() })
@@ -60,8 +61,34 @@ async function serve (kind, opts) {
   for (const name of opts.ready ?? []) await run.rt.need(name).ready()
   globalThis.gc?.()
   const rssMb = process.memoryUsage.rss() / 1048576
-  const close = async () => { await lingxi.stop(); if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true }) }
+  // opts.monitor: the longest event-loop stall and GC pause from now on, and the stop time, printed as
+  // one `STATS {...}` line when the server is told to close; opts.foldAfterMs: the conversations'
+  // journal is folded into their snapshot that long after listening (a growth bench's worst moment)
+  const monitor = opts.monitor ? startMonitor() : undefined
+  let foldMs = NaN
+  if (opts.foldAfterMs !== undefined) {
+    setTimeout(() => {
+      const a = performance.now()
+      void run.rt.need('conversations').store.fold().then(() => { foldMs = performance.now() - a })
+    }, opts.foldAfterMs)
+  }
+  const close = async () => {
+    const seen = monitor?.stop()
+    const a = performance.now()
+    await lingxi.stop()
+    if (seen) process.stdout.write(`STATS ${JSON.stringify({ ...seen, foldMs, stopMs: performance.now() - a })}\n`)
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true })
+  }
   return { info: { url: run.localUrl, token, rssMb }, close }
+}
+
+function startMonitor () {
+  const h = monitorEventLoopDelay({ resolution: 1 })
+  h.enable()
+  let gcMax = 0
+  const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMax = Math.max(gcMax, e.duration) })
+  obs.observe({ entryTypes: ['gc'] })
+  return { stop: () => { h.disable(); obs.disconnect(); return { stallMax: h.max / 1e6, gcMax } } }
 }
 
 const s = await serve(process.argv[2], JSON.parse(process.argv[3] ?? '{}'))

@@ -15,9 +15,19 @@ interface ServerOptions {
   dataDir?: string
   /** plugin: services whose ready() is awaited before the server reports (a growth bench's index) */
   ready?: string[]
+  /** plugin: report the longest event-loop stall and GC pause until stop, and the stop time (`stats`) */
+  monitor?: boolean
+  /** plugin: fold the conversations' journal this long after listening */
+  foldAfterMs?: number
 }
+/** What a monitored plugin saw between listening and stop (ms). */
+export interface ServerStats { stallMax: number; gcMax: number; foldMs: number; stopMs: number }
 interface ServerInfo { url: string; token?: string; pid: number; /** plugin: resident memory once ready, after a full GC with --expose-gc */ rssMb?: number }
-export interface ServerProcess extends ServerInfo { stop(): Promise<void> }
+export interface ServerProcess extends ServerInfo {
+  stop(): Promise<void>
+  /** after stop(), for a plugin started with `monitor` */
+  stats(): ServerStats | undefined
+}
 
 /** Starts a server in a child process and resolves once it listens. */
 export function startServerProcess (kind: ServerKind, opts: ServerOptions = {}): Promise<ServerProcess> {
@@ -28,19 +38,25 @@ export function startServerProcess (kind: ServerKind, opts: ServerOptions = {}):
   const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...args],
     { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LINGXI_QUIET: '1', NODE_ENV: 'production', ...opts.env } })
   let out = ''
+  let started = false
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('exit', (code) => { reject(new Error(`${kind} server exited (${code ?? 'signal'}) before listening`)) })
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString()
       const line = out.split('\n').find((l) => l.startsWith('SERVER '))
-      if (!line) return
+      if (!line || started) return
+      started = true
       const info = JSON.parse(line.slice(7)) as ServerInfo
       resolve({
         ...info,
+        stats: () => {
+          const s = out.split('\n').find((l) => l.startsWith('STATS '))
+          return s ? JSON.parse(s.slice(6)) as ServerStats : undefined
+        },
         stop: () => new Promise<void>((done) => {
           if (child.exitCode !== null) { done(); return }
-          child.once('exit', () => { done() })
+          child.once('close', () => { done() }) // after its output (a STATS line) is read
           child.kill('SIGTERM')
         })
       })

@@ -26,6 +26,8 @@ const ROUNDS = 3
 const BIG_WINDOW_S = WINDOW_S / ROUNDS
 const EMPTY_WINDOW_S = Math.min(BIG_WINDOW_S, 3)
 const CLIENTS = 4
+/** Seconds of chat before each HTTP round's measured load. */
+const WARMUP_S = 1
 const MAX_STORED = 200
 /** LINGXI_BENCH_PARTS=store or =http runs one half only (default both). */
 const PARTS = (process.env.LINGXI_BENCH_PARTS ?? 'store,http').split(',')
@@ -172,16 +174,21 @@ async function httpRound (dataDir: string, seconds: number, users: number, foldA
     dataDir,
     monitor: true,
     config: { channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }], chat: { userRateLimitPerMinute: 0 } },
-    ...(foldAt === undefined ? {} : { foldAfterMs: foldAt * 1000 })
+    ...(foldAt === undefined ? {} : { foldAfterMs: (WARMUP_S + foldAt) * 1000 })
+  })
+  const load = (s: number): Promise<string> => new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, plugin.url + '/api/chat', plugin.token ?? '', String(s), String(users)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let text = ''
+    child.stdout.on('data', (d: Buffer) => { text += d.toString() })
+    child.on('error', reject)
+    child.on('close', () => resolve(text))
   })
   try {
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, plugin.url + '/api/chat', plugin.token ?? '', String(seconds), String(users)], { stdio: ['ignore', 'pipe', 'inherit'] })
-      let text = ''
-      child.stdout.on('data', (d: Buffer) => { text += d.toString() })
-      child.on('error', reject)
-      child.on('close', () => resolve(text))
-    })
+    // warm-up, not measured: the first chat after a start loads the model client and compiles the
+    // chat path (the restart benches measure that first answer)
+    await load(WARMUP_S)
+    plugin.resetStats()
+    const out = await load(seconds)
     // a fold still running when the load ends is abandoned by the stop (it resumes at the next start)
     await plugin.stop()
     const seen = plugin.stats()

@@ -65,6 +65,8 @@ async function serve (kind, opts) {
   // one `STATS {...}` line when the server is told to close; opts.foldAfterMs: the conversations'
   // journal is folded into their snapshot that long after listening (a growth bench's worst moment)
   const monitor = opts.monitor ? startMonitor() : undefined
+  // SIGUSR2: the figures start again (after the parent's warm-up requests)
+  if (monitor) process.on('SIGUSR2', () => { monitor.reset() })
   let foldMs = NaN
   if (opts.foldAfterMs !== undefined) {
     setTimeout(() => {
@@ -88,7 +90,10 @@ function startMonitor () {
   let gcMax = 0
   const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMax = Math.max(gcMax, e.duration) })
   obs.observe({ entryTypes: ['gc'] })
-  return { stop: () => { h.disable(); obs.disconnect(); return { stallMax: h.max / 1e6, gcMax } } }
+  return {
+    reset: () => { h.reset(); gcMax = 0 },
+    stop: () => { h.disable(); obs.disconnect(); return { stallMax: h.max / 1e6, gcMax } }
+  }
 }
 
 const s = await serve(process.argv[2], JSON.parse(process.argv[3] ?? '{}'))

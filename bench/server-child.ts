@@ -27,6 +27,8 @@ export interface ServerProcess extends ServerInfo {
   stop(): Promise<void>
   /** after stop(), for a plugin started with `monitor` */
   stats(): ServerStats | undefined
+  /** a monitored plugin starts its figures again (after warm-up requests) */
+  resetStats(): void
 }
 
 /** Starts a server in a child process and resolves once it listens. */
@@ -50,6 +52,7 @@ export function startServerProcess (kind: ServerKind, opts: ServerOptions = {}):
       const info = JSON.parse(line.slice(7)) as ServerInfo
       resolve({
         ...info,
+        resetStats: () => { child.kill('SIGUSR2') },
         stats: () => {
           const s = out.split('\n').find((l) => l.startsWith('STATS '))
           return s ? JSON.parse(s.slice(6)) as ServerStats : undefined

@@ -1,0 +1,90 @@
+// The parsing table of lib/reminders/parse.ts: zh and en, relative, absolute and recurring times in the
+// owner's timezone (Asia/Shanghai here, whatever the machine's), and the clear errors.
+import { expect } from 'chai'
+import { parseWhen, WhenError, type WhenErrorReason } from '../../lib/reminders/parse.js'
+import { nextOccurrence, followingOccurrence } from '../../lib/reminders/recurrence.js'
+import { fromWall, formatWall } from '../../lib/reminders/zoned.js'
+
+const TZ = 'Asia/Shanghai'
+// Thursday 2026-11-26 11:40 in Shanghai
+const NOW = Date.parse('2026-11-26T11:40:00+08:00')
+const at = (local: string): string => new Date(Date.parse(`${local}+08:00`)).toISOString()
+const parse = (text: string, timeZone = TZ) => parseWhen(text, { now: NOW, timeZone })
+
+describe('reminders: understanding when', () => {
+  const table: Array<[string, string, unknown, string]> = [
+    // text, due (Shanghai wall time), recurrence, rest
+    ['5分钟后提醒我喝水', '2026-11-26T11:45:00', undefined, '喝水'],
+    ['半小时后', '2026-11-26T12:10:00', undefined, ''],
+    ['一个半小时后叫我', '2026-11-26T13:10:00', undefined, ''],
+    ['十分钟后提醒我收衣服', '2026-11-26T11:50:00', undefined, '收衣服'],
+    ['3小时后', '2026-11-26T14:40:00', undefined, ''],
+    ['明天早上8点提醒我开会', '2026-11-27T08:00:00', undefined, '开会'],
+    ['下午3点半开会', '2026-11-26T15:30:00', undefined, '开会'],
+    ['今晚八点看球', '2026-11-26T20:00:00', undefined, '看球'],
+    ['明天', '2026-11-27T09:00:00', undefined, ''],
+    ['10月1日上午9点', '2027-10-01T09:00:00', undefined, ''],
+    ['每周一9点在群里发周报提醒', '2026-11-30T09:00:00', { kind: 'weekly', weekday: 1, hour: 9, minute: 0 }, '在群里发周报提醒'],
+    ['每天晚上10点睡觉', '2026-11-26T22:00:00', { kind: 'daily', hour: 22, minute: 0 }, '睡觉'],
+    ['每天早上8点', '2026-11-27T08:00:00', { kind: 'daily', hour: 8, minute: 0 }, ''],
+    ['每月15号上午10点交房租', '2026-12-15T10:00:00', { kind: 'monthly', day: 15, hour: 10, minute: 0 }, '交房租'],
+    ['每隔2小时喝水', '2026-11-26T13:40:00', { kind: 'interval', minutes: 120 }, '喝水'],
+    ['remind me in 10 minutes to stretch', '2026-11-26T11:50:00', undefined, 'stretch'],
+    ['in an hour call mom', '2026-11-26T12:40:00', undefined, 'call mom'],
+    ['tomorrow at 8am meeting', '2026-11-27T08:00:00', undefined, 'meeting'],
+    ['at 5pm', '2026-11-26T17:00:00', undefined, ''],
+    ['every day at 7pm take pills', '2026-11-26T19:00:00', { kind: 'daily', hour: 19, minute: 0 }, 'take pills'],
+    ['every monday at 9:00 weekly report', '2026-11-30T09:00:00', { kind: 'weekly', weekday: 1, hour: 9, minute: 0 }, 'weekly report'],
+    ['every 30 minutes drink water', '2026-11-26T12:10:00', { kind: 'interval', minutes: 30 }, 'drink water']
+  ]
+  for (const [text, due, recurrence, rest] of table) {
+    it(`${text} -> ${due}`, () => {
+      const r = parse(text)
+      expect(new Date(r.at).toISOString()).to.equal(at(due))
+      expect(r.recurrence).to.deep.equal(recurrence)
+      expect(r.rest).to.equal(rest)
+    })
+  }
+
+  const errors: Array<[string, WhenErrorReason]> = [
+    ['', 'empty'],
+    ['提醒我喝水', 'noTime'],
+    ['remind me to drink', 'noTime'],
+    ['每天喝水', 'noTime'],
+    ['every day', 'noTime'],
+    ['昨天下午3点', 'past'],
+    ['每月32号9点', 'badRecurrence'],
+    ['1000天后', 'tooFar']
+  ]
+  for (const [text, reason] of errors) {
+    it(`"${text}" is refused: ${reason}`, () => {
+      let err: unknown
+      try { parse(text) } catch (e) { err = e }
+      expect(err).to.be.instanceOf(WhenError)
+      expect((err as WhenError).reason).to.equal(reason)
+      expect((err as WhenError).message).to.be.a('string').and.not.equal('')
+    })
+  }
+
+  it('reads times in the configured timezone, not the machine\'s', () => {
+    const ny = parse('明天早上8点', 'America/New_York')
+    expect(formatWall('America/New_York', ny.at)).to.equal('2026-11-27 08:00')
+    const utc = parse('tomorrow at 8am', 'UTC')
+    expect(new Date(utc.at).toISOString()).to.equal('2026-11-27T08:00:00.000Z')
+    // a relative time is the same instant everywhere
+    expect(parse('5分钟后', 'America/New_York').at).to.equal(NOW + 5 * 60_000)
+  })
+
+  it('recurrences: next and following occurrences (monthly on the 31st takes the last day of short months)', () => {
+    const r = { kind: 'monthly' as const, day: 31, hour: 9, minute: 0 }
+    const nov = nextOccurrence(r, TZ, NOW)
+    expect(formatWall(TZ, nov)).to.equal('2026-11-30 09:00')
+    expect(formatWall(TZ, nextOccurrence(r, TZ, nov))).to.equal('2026-12-31 09:00')
+    // a daily reminder missed for three days goes on from the next future time, not three times
+    const daily = { kind: 'daily' as const, hour: 8, minute: 0 }
+    const due = fromWall(TZ, 2026, 11, 23, 8, 0)
+    expect(formatWall(TZ, followingOccurrence(daily, TZ, due, NOW))).to.equal('2026-11-27 08:00')
+    const every = { kind: 'interval' as const, minutes: 10 }
+    expect(followingOccurrence(every, TZ, NOW - 25 * 60_000, NOW)).to.equal(NOW + 5 * 60_000)
+  })
+})

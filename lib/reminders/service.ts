@@ -95,7 +95,8 @@ export class ReminderService {
         await this.advance(r, this.o.clock.now())
       }
     }
-    this.arm()
+    // those due now (missed while stopped) go out at once, the rest on the timer
+    this.tick()
   }
 
   async close (): Promise<void> {

@@ -98,6 +98,17 @@ async function send(target: HostTarget | undefined, msg: Sendable): Promise<Send
   return target.sendMsg(msg)
 }
 
+/**
+ * The host's object of a chat with no event at hand (a reminder at its time): the group, else the
+ * friend. Throws when the host has no account for it yet (TRSS before its adapter connected).
+ */
+export function pickChat(chat: { groupId?: string; userId: string }, botId?: Id): HostTarget {
+  const acc = account(botId)
+  const target = chat.groupId !== undefined ? acc?.pickGroup?.(chat.groupId) : acc?.pickFriend?.(chat.userId)
+  if (!target || typeof target.sendMsg !== 'function') throw new Error('The host has no account for this chat (yet)')
+  return target
+}
+
 export async function sendPrivate(userId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {
   const acc = account(botId)
   return send(acc?.pickFriend?.(userId), msg)

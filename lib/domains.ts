@@ -14,6 +14,7 @@ import { memoryDomain } from './memory/index.js'
 import { knowledgeDomain } from './knowledge/index.js'
 import { proactiveDomain } from './proactive/index.js'
 import { groupLogDomain } from './grouplog/index.js'
+import { ttsDomain } from './tts/index.js'
 
 export const DOMAINS: readonly Domain[] = [
   channelsDomain,
@@ -27,6 +28,7 @@ export const DOMAINS: readonly Domain[] = [
   knowledgeDomain,
   proactiveDomain,
   groupLogDomain,
+  ttsDomain,
   mcpDomain
 ]
 

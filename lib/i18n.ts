@@ -57,6 +57,10 @@ const TEXTS = {
   'draw.failed': { 'zh-CN': '绘图失败了，请稍后再试。', en: 'Drawing failed, please try again later.' },
   'draw.empty': { 'zh-CN': '没有生成图片，换个描述试试？', en: 'No image came back; try another description?' },
 
+  // text to speech (apps/tts.ts, lib/tts)
+  'tts.usage': { 'zh-CN': '用法：{p}语音 <要说的话>', en: 'Usage: {p}say <text>' },
+  'tts.off': { 'zh-CN': '语音回复没有开启。', en: 'Voice replies are turned off.' },
+
   // visual-novel game (apps/game.ts)
   'game.characters': { 'zh-CN': '可选角色：\n{lines}\n发送「{p}开始游戏 <角色>」开始', en: 'Characters:\n{lines}\nSend "{p}game start <name>" to play.' },
   'game.noCharacters': { 'zh-CN': '还没有游戏角色，请在管理面板添加。', en: 'There are no game characters yet; add some in the dashboard.' },

@@ -98,10 +98,15 @@ export class AnswerDelivery {
   async answer (response: string, media: readonly Media[] = []): Promise<void> {
     this.stop()
     const d = this.settings
-    const plan = planDelivery(response, d, media)
+    let plan = planDelivery(response, d, media)
     if (!plan.text && !plan.media.length) {
       if (this.opts.emptyText) await this.s.reply(this.opts.emptyText, this.quote())
       return
+    }
+    // lib/tts: with tts.mode always a short answer goes out as a voice record (text when speech fails)
+    if (plan.text && await this.rt.optional('tts')?.speakAnswer(this.s, plan.text)) {
+      if (!plan.media.length) return
+      plan = { mode: 'single', text: '', parts: [], media: plan.media }
     }
     await sendPlan(outletOf(this.rt, this.e, this.s), plan, {
       quote: this.quote(),

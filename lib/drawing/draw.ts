@@ -14,14 +14,14 @@ function promptFor (preset: ImagePreset, input: string): string {
   return hasSlot || !input ? p : `${p}\n${input}`
 }
 
-export async function drawImages (rt: Runtime, preset: ImagePreset, input: string, image?: string): Promise<string[]> {
+export async function drawImages (rt: Runtime, preset: ImagePreset, input: string, image?: string, size?: string): Promise<string[]> {
   const cfg = rt.config.get().image
   const gen = rt.chat.models?.generateImages?.bind(rt.chat.models)
   if (!gen) throw new AppError('SERVICE_UNAVAILABLE', 'No image model is available')
   const prompt = promptFor(preset, input)
   if (!prompt) throw new AppError('INVALID_ARGS', 'Nothing to draw')
   const signal = AbortSignal.timeout(cfg.timeout)
-  const base: ImageRequest = { prompt, n: cfg.maxImages, signal, ...(cfg.model ? { model: cfg.model } : {}), ...(image ? { image } : {}) }
+  const base: ImageRequest = { prompt, n: cfg.maxImages, signal, ...(cfg.model ? { model: cfg.model } : {}), ...(image ? { image } : {}), ...(size ? { size } : {}) }
   const attempts: ImageRequest[] = imageApis(cfg.apis).map(({ api, model }) => ({ ...base, api, ...(model ? { model } : {}) }))
   let last: unknown
   for (const req of attempts.length ? attempts : [base]) {

@@ -1,0 +1,64 @@
+// One speech synthesis: the text to an OpenAI-compatible `<baseUrl>/audio/speech` (JSON: model, input,
+// voice, response_format, speed) and the audio bytes back. Bounded in time (tts.timeoutMs) and size;
+// every failure is an AppError whose text passes the redactor (an endpoint echoing the key shows none).
+import { AppError } from '../core/errors.js'
+import type { TtsSettings } from '../config/schema.js'
+
+/** What QQ takes as one voice message at most (TRSS's OneBot adapter reads up to 10 MB). */
+const MAX_AUDIO_BYTES = 10 * 1024 * 1024
+/** The longest text sent to the endpoint (OpenAI's limit). */
+const MAX_SPEECH_CHARS = 4096
+
+export interface Voice { voice: string; speed: number }
+
+type Endpoint = Pick<TtsSettings, 'baseUrl' | 'apiKey' | 'model' | 'format' | 'timeoutMs'>
+
+async function readBody (res: Response): Promise<Buffer> {
+  if (!res.body) return Buffer.alloc(0)
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_AUDIO_BYTES) {
+    await res.body.cancel()
+    throw new AppError('MODEL_ERROR', 'The speech endpoint answered more than 10 MB of audio')
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of res.body) {
+    size += chunk.length
+    if (size > MAX_AUDIO_BYTES) throw new AppError('MODEL_ERROR', 'The speech endpoint answered more than 10 MB of audio')
+    chunks.push(Buffer.from(chunk))
+  }
+  return Buffer.concat(chunks)
+}
+
+/** The audio of `text` spoken with `voice`. */
+export async function synthesize (cfg: Endpoint, text: string, voice: Voice): Promise<Buffer> {
+  if (!cfg.baseUrl) throw new AppError('SERVICE_UNAVAILABLE', 'No speech endpoint is set (tts.baseUrl)')
+  const input = text.trim().slice(0, MAX_SPEECH_CHARS)
+  if (!input) throw new AppError('INVALID_ARGS', 'Nothing to speak')
+  const signal = AbortSignal.timeout(cfg.timeoutMs)
+  let res: Response
+  try {
+    res = await fetch(`${cfg.baseUrl.replace(/\/+$/, '')}/audio/speech`, {
+      method: 'POST',
+      signal,
+      headers: { 'Content-Type': 'application/json', ...(cfg.apiKey ? { Authorization: `Bearer ${cfg.apiKey}` } : {}) },
+      body: JSON.stringify({ model: cfg.model, input, voice: voice.voice, response_format: cfg.format, speed: voice.speed })
+    })
+  } catch (err) {
+    if (signal.aborted) throw new AppError('TIMEOUT', `The speech endpoint did not answer within ${cfg.timeoutMs} ms`)
+    throw new AppError('CONNECTION_FAILED', `The speech endpoint could not be reached: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  try {
+    if (!res.ok) {
+      const detail = (await res.text().catch(() => '')).slice(0, 200)
+      throw new AppError('MODEL_ERROR', `The speech endpoint answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`)
+    }
+    const type = res.headers.get('content-type') ?? ''
+    if (/json|text\//i.test(type)) throw new AppError('MODEL_ERROR', `The speech endpoint answered ${type.split(';')[0] ?? type}, not audio`)
+    const audio = await readBody(res)
+    if (!audio.length) throw new AppError('MODEL_ERROR', 'The speech endpoint answered no audio')
+    return audio
+  } catch (err) {
+    if (signal.aborted) throw new AppError('TIMEOUT', `The speech endpoint did not answer within ${cfg.timeoutMs} ms`)
+    throw err
+  }
+}

@@ -14,6 +14,7 @@ import { memoryDomain } from './memory/index.js'
 import { knowledgeDomain } from './knowledge/index.js'
 import { proactiveDomain } from './proactive/index.js'
 import { groupLogDomain } from './grouplog/index.js'
+import { remindersDomain } from './reminders/index.js'
 import { ttsDomain } from './tts/index.js'
 
 export const DOMAINS: readonly Domain[] = [
@@ -28,6 +29,7 @@ export const DOMAINS: readonly Domain[] = [
   knowledgeDomain,
   proactiveDomain,
   groupLogDomain,
+  remindersDomain,
   ttsDomain,
   mcpDomain
 ]

@@ -78,6 +78,19 @@ const TEXTS = {
   'memory.countInGroup': { 'zh-CN': '我记得关于你的 {n} 件事。私聊我发送「{p}我的记忆」查看，发送「{p}忘记我」全部删除。', en: 'I remember {n} things about you. Send "{p}my memories" in a private chat to see them, "{p}forget me" to erase them all.' },
   'memory.list': { 'zh-CN': '我记得关于你的这些事：\n{lines}{more}\n发送「{p}忘记我」可全部删除。', en: 'This is what I remember about you:\n{lines}{more}\nSend "{p}forget me" to erase it all.' },
   'memory.more': { 'zh-CN': '\n……还有 {n} 条', en: '\n... and {n} more' },
+  // reminders (lib/reminders: the delivered reminder; apps/reminders.ts: list and cancel)
+  'reminders.fire': { 'zh-CN': '⏰ 提醒：{message}', en: '⏰ Reminder: {message}' },
+  'reminders.fireLate': { 'zh-CN': '⏰ 提醒（迟到了，原定 {time}）：{message}', en: '⏰ Reminder (late, it was due {time}): {message}' },
+  'reminders.empty': { 'zh-CN': '你没有待发送的提醒。', en: 'You have no pending reminders.' },
+  'reminders.list': { 'zh-CN': '你的提醒（{n} 个）：\n{lines}\n发送「{p}取消提醒 <编号>」取消。', en: 'Your reminders ({n}):\n{lines}\nSend "{p}cancel reminder <id>" to cancel one.' },
+  'reminders.line': { 'zh-CN': '[{id}] {when}{repeat}{where}：{message}', en: '[{id}] {when}{repeat}{where}: {message}' },
+  'reminders.inGroup': { 'zh-CN': '（群 {group}）', en: ' (group {group})' },
+  'reminders.private': { 'zh-CN': '（私聊）', en: ' (private)' },
+  'reminders.cancelUsage': { 'zh-CN': '用法：{p}取消提醒 <编号>（编号见「{p}提醒列表」）', en: 'Usage: {p}cancel reminder <id> (ids: "{p}reminders")' },
+  'reminders.cancelled': { 'zh-CN': '已取消提醒 [{id}]：{message}', en: 'Cancelled reminder [{id}]: {message}' },
+  'reminders.notFound': { 'zh-CN': '没有编号为 {id} 的待发送提醒。', en: 'There is no pending reminder {id}.' },
+  'reminders.notYours': { 'zh-CN': '提醒 {id} 不是你设置的，不能取消。', en: 'Reminder {id} is not yours, so you cannot cancel it.' },
+  'reminders.off': { 'zh-CN': '提醒功能没有开启。', en: 'Reminders are turned off.' },
 
   // presets (apps/preset.ts)
   'preset.list': { 'zh-CN': '可用人设：\n{lines}\n发送「{p}切换人设 <id>」切换', en: 'Presets:\n{lines}\nSend "{p}use <id>" to switch.' },
@@ -102,6 +115,8 @@ const TEXTS = {
   'help.cmd.use': { 'zh-CN': '切换人设', en: 'switch the preset' },
   'help.cmd.myMemories': { 'zh-CN': '我记得的关于你的事', en: 'what I remember about you' },
   'help.cmd.forgetMe': { 'zh-CN': '删除关于你的全部记忆', en: 'erase everything I remember about you' },
+  'help.cmd.reminders': { 'zh-CN': '你的待发送提醒', en: 'your pending reminders' },
+  'help.cmd.cancelReminder': { 'zh-CN': '取消一个提醒', en: 'cancel a reminder' },
   'help.cmd.gameList': { 'zh-CN': '视觉小说角色', en: 'visual-novel characters' },
   'help.cmd.gameStart': { 'zh-CN': '与角色开始游戏', en: 'start playing with a character' },
   'help.cmd.gameStatus': { 'zh-CN': '当前游戏', en: 'the current game' },

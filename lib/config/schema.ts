@@ -313,6 +313,24 @@ export const configSchema = z.strictObject({
     remotePresetsUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
     apis: z.array(z.record(z.string(), z.unknown()))
   }),
+  // Reminders and scheduled tasks (lib/reminders): set by the set_reminder tool, listed and cancelled
+  // by commands and the dashboard, delivered through the host at their time (also after restarts).
+  reminders: z.strictObject({
+    enabled: z.boolean(),
+    /** IANA timezone of the times people say ('' = the machine's) */
+    timezone: z.string().max(64),
+    /** active reminders per user, and per group (all users together) */
+    maxPerUser: z.number().int().min(1).max(1000),
+    maxPerGroup: z.number().int().min(1).max(10000),
+    /** smallest interval of a recurring reminder */
+    minIntervalMinutes: z.number().int().min(1).max(1440),
+    /** longest reminder text */
+    maxMessageChars: z.number().int().min(10).max(4000),
+    /** a recurring reminder in a group needs a group admin, the owner or a master */
+    groupRecurringNeedsAdmin: z.boolean(),
+    /** a delivery this late or later is marked late (seconds) */
+    lateAfterSeconds: z.number().int().min(1).max(86400)
+  }).prefault({ enabled: true, timezone: '', maxPerUser: 20, maxPerGroup: 50, minIntervalMinutes: 1, maxMessageChars: 500, groupRecurringNeedsAdmin: true, lateAfterSeconds: 60 }),
   game: z.strictObject({
     probability: z.number().min(0).max(1),
     enableTools: z.boolean(),

@@ -2,6 +2,7 @@
 // `sendMsg` write to the transcript instead of a chat network.
 import { hostId } from './ids.js'
 import type { Transcript } from './transcript.js'
+import { essenceAction, groupActions, type GroupAction } from './moderation.js'
 import type { ForwardNode, FriendTarget, GroupTarget, Id, Member, Profile, Seg, Sendable, SendResult } from './types.js'
 
 export interface Account {
@@ -16,6 +17,10 @@ export interface Account {
   pickGroup(id: Id): GroupTarget
   pickMember(groupId: Id, userId: Id): Member
   makeForwardMsg(nodes: ForwardNode[]): Promise<Seg>
+  /** sets a message as its group's essence (TRSS and icqq: on the account) */
+  setEssenceMessage(id: Id): Promise<boolean>
+  /** harness-only: the group management calls the plugin made (standalone/moderation.ts) */
+  readonly actions: GroupAction[]
   /** icqq-style helpers; present on the Miao profile only (TRSS stdin/OneBot accounts lack them) */
   sendPrivateMsg?(userId: Id, msg: Sendable): Promise<SendResult>
   sendGroupMsg?(groupId: Id, msg: Sendable): Promise<SendResult>
@@ -41,6 +46,8 @@ export function createAccount(opts: AccountOptions): Account {
   const gl: Account['gl'] = new Map()
   const nick = (userId: Id): string => fl.get(String(userId))?.nickname ?? `user${userId}`
   const recallMsg = async (id: Id): Promise<boolean> => transcript.recall(id)
+  const actions: GroupAction[] = []
+  const manage = { profile, botId: uin, actions, role: (groupId: Id, userId: Id): Member['role'] => roles.get(`${groupId}:${userId}`) ?? 'member' }
 
   const pickFriend = (id: Id): FriendTarget => {
     const user_id = hostId(profile, id)
@@ -71,13 +78,15 @@ export function createAccount(opts: AccountOptions): Account {
       recallMsg,
       makeForwardMsg: forward,
       getInfo: () => ({ group_id, group_name: name }),
-      pickMember: (userId: Id) => pickMember(group_id, userId)
+      pickMember: (userId: Id) => pickMember(group_id, userId),
+      ...groupActions(manage, group_id)
     }
   }
 
   const account: Account = {
     uin, self_id: uin, nickname: opts.nickname, fl, gl,
     pickFriend, pickUser: pickFriend, pickGroup, pickMember, makeForwardMsg: forward,
+    setEssenceMessage: essenceAction(actions), actions,
     setRole: (groupId, userId, role) => { roles.set(`${groupId}:${userId}`, role) },
     setNickname: (userId, nickname) => { fl.set(String(userId), { user_id: hostId(profile, userId), nickname }) }
   }

@@ -132,8 +132,8 @@ const qqActionsShape = {
   membersMaySend: z.boolean()
 }
 const QQ_ACTIONS_DEFAULTS = {
-  enabled: true, allowedUsers: [], adminsMayAsk: true, membersMaySend: true, maxMuteSeconds: 86400, approvalRisk: 'high'
-} as const
+  enabled: true, allowedUsers: [] as string[], adminsMayAsk: true, membersMaySend: true, maxMuteSeconds: 86400, approvalRisk: 'high' as const
+}
 
 // Text-to-speech replies (lib/tts): when an answer is spoken and with which voice; per group every
 // field is optional (groups.<id>.tts) and an unset one falls back to the global tts section.

@@ -1,4 +1,4 @@
-// The built-in tool source: time, user/group/message (host port), the group's history (group log),
+// The built-in tool source: time, user/group/message (host port), the group's history (group log), QQ actions (qq-*.ts),
 // memory/knowledge look-ups.
 import type { Runtime } from '../../runtime.js'
 import type { RegisteredTool, ToolSource } from '../types.js'
@@ -6,6 +6,7 @@ import { groupHistoryTool } from './group-history.js'
 import { hostTools } from './host.js'
 import { lookupSignature, lookupTools } from './lookup.js'
 import { timeTools } from './time.js'
+import { qqTools } from './qq-tools.js'
 import { reminderTools } from './reminders.js'
 import { drawTool } from './draw.js'
 import { speakTool } from './speak.js'
@@ -18,7 +19,7 @@ export function builtinSource (rt: Runtime): ToolSource & { refresh(): void } {
   const optional = (): string => lookupSignature(rt)
   const build = (): RegisteredTool[] => {
     builtFor = optional()
-    return [...timeTools(rt.clock), ...hostTools(), groupHistoryTool(rt), ...lookupTools(rt), ...reminderTools(rt), drawTool(rt), speakTool(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
+    return [...timeTools(rt.clock), ...hostTools(), groupHistoryTool(rt), ...lookupTools(rt), ...qqTools(rt), ...reminderTools(rt), drawTool(rt), speakTool(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
   }
   return {
     id: 'builtin',

@@ -29,6 +29,7 @@ import { toolRoutesA } from './tools-a.js'
 import { memoryRoutes } from './memory.js'
 import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
+import { remindersRoutes } from './reminders.js'
 
 /** The web server when it runs, or why it does not (the bot keeps running without it). */
 type WebState = { server: WebServer; error?: undefined } | { server?: undefined; error: string }
@@ -63,7 +64,8 @@ export function buildRouters (rt: Runtime): Router[] {
     ...mcpRoutes(rt),
     memoryRoutes(rt),
     memoriesRoutesA(rt),
-    knowledgeRoutes(rt)
+    knowledgeRoutes(rt),
+    remindersRoutes(rt)
   ]
 }
 

@@ -2,8 +2,8 @@
 import Router from '@koa/router'
 import type { LogEntry } from '../lib/core/event-bus.js'
 import type { Runtime } from '../lib/runtime.js'
-import { systemHealth, systemInfo, systemStatus } from '../lib/system/status.js'
-import { A, styledRouter } from './_http/envelope.js'
+import { systemHealth, systemInfo, systemStatus, systemStatusJson } from '../lib/system/status.js'
+import { A, JsonText, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 
 export const METRIC_INTERVAL_MS = 5000
@@ -12,7 +12,7 @@ export const HEARTBEAT_MS = 15000
 export function systemRoutes (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api/system' })
 
-  r.get('/status', A(() => systemStatus(rt)))
+  r.get('/status', A(() => new JsonText(systemStatusJson(rt))))
   r.get('/info', A(() => systemInfo(rt)))
   r.get('/health', A(() => systemHealth(rt)))
 

@@ -39,6 +39,23 @@ export function systemStatus (rt: Runtime): Record<string, unknown> {
   }
 }
 
+let statusText = { second: Number.NaN, startedAt: Number.NaN, rss: Number.NaN, text: '' }
+
+/**
+ * systemStatus as JSON, serialized again only when a figure in it can have changed: the uptime's
+ * second or the memory sample (a bot connecting shows within a second). GET /api/system/status
+ * under load answers the same text in between.
+ */
+export function systemStatusJson (rt: Runtime): string {
+  const now = rt.clock.now()
+  const second = Math.floor((now - rt.startedAt) / 1000)
+  const rss = sampledRss(now)
+  if (statusText.second !== second || statusText.rss !== rss || statusText.startedAt !== rt.startedAt) {
+    statusText = { second, startedAt: rt.startedAt, rss, text: JSON.stringify(systemStatus(rt)) }
+  }
+  return statusText.text
+}
+
 export function systemInfo (rt: Runtime): Record<string, unknown> {
   return {
     version: rt.version,

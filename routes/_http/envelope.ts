@@ -20,6 +20,11 @@ export class Reply<T = unknown> {
 export const reply = <T>(data: T, opts: { message?: string; status?: number; extra?: Record<string, unknown> } = {}): Reply<T> => new Reply(data, opts)
 export const created = <T>(data: T, message?: string): Reply<T> => new Reply(data, message ? { status: 201, message } : { status: 201 })
 
+/** Data a handler serialized itself (a figure cached per second): put into the envelope as it is. */
+export class JsonText {
+  constructor (readonly text: string) {}
+}
+
 type Handler = (ctx: Context) => Promise<unknown> | unknown
 
 /** The style each router and each wrapped handler declared (read by styleOf). */
@@ -40,6 +45,11 @@ function wrap (style: Style, fn: Handler): Middleware {
     const result = await fn(ctx)
     // A handler that streamed (SSE) or set a raw body (YAML, file) answers itself.
     if (ctx.respond === false || ctx.body !== undefined) return
+    if (result instanceof JsonText) {
+      ctx.set('Content-Type', JSON_TYPE)
+      ctx.body = style === 'A' ? `{"success":true,"data":${result.text}}` : `{"code":0,"data":${result.text},"message":"ok"}`
+      return
+    }
     const r = result instanceof Reply ? result : new Reply(result)
     if (r.opts.status) ctx.status = r.opts.status
     // Serialized here with the type already set: Koa would otherwise look the type up per response

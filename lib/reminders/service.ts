@@ -56,7 +56,7 @@ export class ReminderRefused extends AppError {
   }
 }
 
-export type Deliver = (r: Reminder, o: { late: boolean; timeZone: string }) => Promise<void>
+type Deliver = (r: Reminder, o: { late: boolean; timeZone: string }) => Promise<void>
 
 export interface ReminderServiceOptions {
   settings: () => Settings

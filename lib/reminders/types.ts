@@ -9,7 +9,7 @@ export type Recurrence =
   | { kind: 'monthly'; day: number; hour: number; minute: number }
   | { kind: 'interval'; minutes: number }
 
-export type ReminderStatus = 'active' | 'done' | 'cancelled'
+type ReminderStatus = 'active' | 'done' | 'cancelled'
 
 export interface Reminder {
   /** short, unique (`r` + base36), what `#lx取消提醒 <id>` takes */

@@ -27,19 +27,15 @@ function formatOf (tz: string): Intl.DateTimeFormat {
 const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 }
 
 /** The machine's timezone (what `reminders.timezone: ''` means). */
-export function machineTimeZone (): string {
+function machineTimeZone (): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
 }
 
-/** The configured timezone when Intl knows it, else the machine's. */
+/** The configured timezone when Intl knows it, else the machine's (a name Intl does not know included). */
 export function resolveTimeZone (configured: string): string {
   const tz = configured.trim()
   if (!tz) return machineTimeZone()
   try { formatOf(tz); return tz } catch { return machineTimeZone() }
-}
-
-export function isTimeZone (tz: string): boolean {
-  try { formatOf(tz); return true } catch { return false }
 }
 
 export function wallTime (tz: string, at: number): WallTime & { second: number } {

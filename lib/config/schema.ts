@@ -171,6 +171,57 @@ export const groupConfigSchema = z.strictObject({
 const stringList = z.array(z.string()).default([])
 const risk = z.enum(['low', 'medium', 'high'])
 
+// Issue 19, web tools (lib/web): web_search through providers tried in order, fetch_url with limits.
+// Not `web`: that section is the web server's.
+const webProviderSchema = z.strictObject({
+  name: z.string().regex(/^[\w\-.]{1,64}$/, 'letters, digits, - _ . (1-64 characters)').refine(...notReserved),
+  type: z.enum(['searxng', 'tavily', 'bing', 'brave']),
+  /** '' = the provider's public API (SearXNG has none: its address is required) */
+  baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' })]).default(''),
+  /** tried round-robin; a key answered 401/403/429 cools down for keyCooldownMs and the next is tried */
+  apiKeys: z.array(z.strictObject({
+    name: z.string().max(100).optional(),
+    // a mask that matched no stored key (a key moved or its provider renamed) must not become the key
+    key: z.string().min(1).refine((k) => !k.includes('****'), 'a masked key that matches no stored key: type the key again'),
+    enabled: z.boolean().default(true)
+  })).default([]),
+  enabled: z.boolean().default(true),
+  /** lower first; equal orders keep the list order */
+  order: z.number().int().default(0)
+}).superRefine((p, ctx) => {
+  if (p.type === 'searxng' && !p.baseUrl) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'a SearXNG provider needs its address' })
+})
+const webToolsSchema = z.strictObject({
+  search: z.strictObject({
+    providers: z.array(webProviderSchema).default([]).superRefine((list, ctx) => {
+      const seen = new Set<string>()
+      list.forEach((p, i) => {
+        if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate provider name ${p.name}` })
+        seen.add(p.name)
+      })
+    }),
+    /** results given to the model (the model may ask for fewer) */
+    maxResults: z.number().int().min(1).max(20).default(5),
+    /** characters of one result's snippet */
+    snippetChars: z.number().int().min(50).max(2000).default(300),
+    /** time limit of one provider request */
+    timeoutMs: z.number().int().min(1000).max(120000).default(10000),
+    keyCooldownMs: z.number().int().min(0).max(3600000).default(60000)
+  }).prefault({}),
+  fetch: z.strictObject({
+    /** bytes of a page read at most (the rest is not downloaded) */
+    maxBytes: z.number().int().min(1024).max(20_000_000).default(2_000_000),
+    /** characters of readable text given to the model */
+    maxChars: z.number().int().min(200).max(200000).default(12000),
+    /** time limit of the whole fetch (redirects and body included) */
+    timeoutMs: z.number().int().min(1000).max(120000).default(15000),
+    maxRedirects: z.number().int().min(0).max(10).default(5),
+    /** allow loopback, private, link-local and other non-public addresses (off: refused) */
+    allowPrivate: z.boolean().default(false),
+    userAgent: z.string().min(1).max(300).default('Mozilla/5.0 (compatible; lingxi-plugin; +fetch_url)')
+  }).prefault({})
+})
+
 export const configSchema = z.strictObject({
   commandPrefix: z.string().min(1).max(16).regex(/^[^*%/\s]/, 'must not start with *, %, / or a space'),
   debug: z.boolean(),
@@ -331,6 +382,7 @@ export const configSchema = z.strictObject({
     /** a delivery this late or later is marked late (seconds) */
     lateAfterSeconds: z.number().int().min(1).max(86400)
   }).prefault({ enabled: true, timezone: '', maxPerUser: 20, maxPerGroup: 50, minIntervalMinutes: 1, maxMessageChars: 500, groupRecurringNeedsAdmin: true, lateAfterSeconds: 60 }),
+  webTools: webToolsSchema.prefault({}),
   game: z.strictObject({
     probability: z.number().min(0).max(1),
     enableTools: z.boolean(),
@@ -349,6 +401,7 @@ export type SectionName = keyof Config
 export type DeliverySettings = z.infer<typeof configSchema.shape.delivery>
 export type ProactiveSettings = z.infer<typeof configSchema.shape.proactive>
 export type GroupConfig = z.infer<typeof groupConfigSchema>
+export type WebToolsConfig = z.infer<typeof webToolsSchema>
 export type TtsSettings = z.infer<typeof configSchema.shape.tts>
 
 /** Sections addressable by GET/PUT /api/config/:section (every object or list section). */

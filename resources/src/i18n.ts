@@ -1,5 +1,7 @@
 // Two languages, zh-CN default; the choice is kept in localStorage. Missing keys fall back to the key.
 import { chatEn, chatZh } from './i18n-chat'
+import { voiceEn, voiceZh } from './i18n-voice'
+import { webEn, webZh } from './i18n-web'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -75,7 +77,11 @@ const en: Dict = {
 }
 
 Object.assign(zh, chatZh)
+Object.assign(zh, voiceZh)
 Object.assign(en, chatEn)
+Object.assign(en, voiceEn)
+Object.assign(zh, webZh)
+Object.assign(en, webEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 export function toggleLang (): void {

@@ -13,6 +13,8 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   channels: () => import('./pages/channels'),
   config: () => import('./pages/config'),
   chatSettings: () => import('./pages/chat-settings'),
+  voice: () => import('./pages/voice'),
+  webTools: () => import('./pages/web-tools'),
   presets: () => import('./pages/presets'),
   tools: () => import('./pages/tools'),
   mcp: () => import('./pages/mcp'),
@@ -26,7 +28,7 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
 
 // A page's URL is its name, except where that path belongs to the server: /mcp is the plugin's own MCP
 // endpoint, so a reload of the MCP page there would get the endpoint's JSON-RPC answer.
-const PAGE_PATHS: Record<string, string> = { mcp: 'mcp-servers', chatSettings: 'chat-settings' }
+const PAGE_PATHS: Record<string, string> = { mcp: 'mcp-servers', chatSettings: 'chat-settings', webTools: 'web-tools' }
 const pathOf = (page: string): string => PAGE_PATHS[page] ?? page
 const pageOf = (path: string): string => Object.keys(PAGE_PATHS).find(p => PAGE_PATHS[p] === path) ?? path
 

@@ -1,5 +1,5 @@
 // The built-in tool source: time, user/group/message (host port), the group's history (group log), QQ actions (qq-*.ts),
-// memory/knowledge look-ups.
+// memory/knowledge look-ups, web search and page reading (web.ts).
 import type { Runtime } from '../../runtime.js'
 import type { RegisteredTool, ToolSource } from '../types.js'
 import { groupHistoryTool } from './group-history.js'
@@ -8,6 +8,7 @@ import { lookupSignature, lookupTools } from './lookup.js'
 import { timeTools } from './time.js'
 import { qqTools } from './qq-tools.js'
 import { reminderTools } from './reminders.js'
+import { webTools } from './web.js'
 import { drawTool } from './draw.js'
 import { speakTool } from './speak.js'
 
@@ -19,7 +20,7 @@ export function builtinSource (rt: Runtime): ToolSource & { refresh(): void } {
   const optional = (): string => lookupSignature(rt)
   const build = (): RegisteredTool[] => {
     builtFor = optional()
-    return [...timeTools(rt.clock), ...hostTools(), groupHistoryTool(rt), ...lookupTools(rt), ...qqTools(rt), ...reminderTools(rt), drawTool(rt), speakTool(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
+    return [...timeTools(rt.clock), ...hostTools(), groupHistoryTool(rt), ...lookupTools(rt), ...qqTools(rt), ...reminderTools(rt), ...webTools(rt), drawTool(rt), speakTool(rt)].map((t) => ({ ...t, source: 'builtin' as const }))
   }
   return {
     id: 'builtin',

@@ -5,7 +5,7 @@
 // vs icqq's group.shareMusic) and files (TRSS's file segment vs icqq's group.sendFile). A host without a
 // method answers `unsupported`, never a guess.
 import { segment } from './port.js'
-import type { HostAccount, Id, Seg, Sendable } from './types.js'
+import type { Id, Seg, Sendable } from './types.js'
 
 export type MemberRole = 'owner' | 'admin' | 'member'
 
@@ -13,7 +13,14 @@ export type MemberRole = 'owner' | 'admin' | 'member'
 export type ActionOutcome = { ok: true; messageId?: string } | { ok: false; unsupported: true } | { ok: false; error: string }
 
 type Fn = (...a: unknown[]) => unknown
-interface GroupLike { [k: string]: unknown }
+/** A host object read by the names of its methods (each host has its own). */
+type Loose = Record<string, unknown>
+const isObj = (v: unknown): v is Loose => !!v && typeof v === 'object'
+/** `o[name]` as a function bound to `o`, when it is one. */
+function method (o: Loose | undefined, name: string): Fn | undefined {
+  const f = o?.[name]
+  return typeof f === 'function' ? (f as Fn).bind(o) : undefined
+}
 
 /** How long a host may take for one action before it counts as failed (a protocol may never answer). */
 const ACTION_MS = 15_000
@@ -22,16 +29,16 @@ const ACTION_MS = 15_000
 const qid = (id: Id): Id => (typeof id === 'string' && /^\d{1,20}$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id)
 
 /** The account `botId` (TRSS: Bot[id]), else the global Bot (Miao's one account; TRSS's proxy picks one). */
-function hostAccount (botId?: Id): HostAccount | undefined {
+function hostAccount (botId?: Id): Loose | undefined {
   const bot = globalThis.Bot
   if (!bot) return undefined
   const own = botId === undefined ? undefined : bot[String(botId)]
-  return (own && typeof own === 'object' ? own : bot) as unknown as HostAccount
+  return isObj(own) ? own : bot
 }
 
-function groupOf (groupId: Id, botId?: Id): GroupLike | undefined {
-  const g = hostAccount(botId)?.pickGroup?.(qid(groupId))
-  return g && typeof g === 'object' ? g as unknown as GroupLike : undefined
+function groupOf (groupId: Id, botId?: Id): Loose | undefined {
+  const g = method(hostAccount(botId), 'pickGroup')?.(qid(groupId))
+  return isObj(g) ? g : undefined
 }
 
 const reason = (err: unknown): string => {
@@ -79,9 +86,9 @@ async function run (call: () => unknown): Promise<ActionOutcome> {
 /** Calls the first of `names` the group object has; `unsupported` when it has none. */
 function onGroup (groupId: Id, botId: Id | undefined, names: string[], args: unknown[]): Promise<ActionOutcome> {
   const g = groupOf(groupId, botId)
-  const name = g ? names.find((n) => typeof g[n] === 'function') : undefined
-  if (!g || !name) return Promise.resolve({ ok: false, unsupported: true })
-  return run(() => (g[name] as Fn).apply(g, args))
+  const fn = names.map((n) => method(g, n)).find((f) => f !== undefined)
+  if (!fn) return Promise.resolve({ ok: false, unsupported: true })
+  return run(() => fn(...args))
 }
 
 const roleIn = (o: unknown): MemberRole | undefined => {
@@ -94,16 +101,14 @@ const roleIn = (o: unknown): MemberRole | undefined => {
  * getInfo: get_group_member_info; icqq renew), else its cache. Undefined when the host cannot say.
  */
 export async function memberRole (groupId: Id, userId: Id, botId?: Id): Promise<MemberRole | undefined> {
-  const acc = hostAccount(botId) as unknown as { pickMember?: Fn } | undefined
-  const g = groupOf(groupId, botId)
+  const onAccount = method(hostAccount(botId), 'pickMember')
+  const onGroup = method(groupOf(groupId, botId), 'pickMember')
   let m: unknown
   try {
-    m = typeof acc?.pickMember === 'function' ? acc.pickMember(qid(groupId), qid(userId))
-      : typeof g?.pickMember === 'function' ? (g.pickMember as Fn)(qid(userId)) : undefined
+    m = onAccount ? onAccount(qid(groupId), qid(userId)) : onGroup?.(qid(userId))
   } catch { return undefined }
-  if (!m || typeof m !== 'object') return undefined
-  const member = m as { getInfo?: Fn; renew?: Fn; info?: unknown }
-  const fresh = typeof member.getInfo === 'function' ? member.getInfo.bind(m) : typeof member.renew === 'function' ? member.renew.bind(m) : undefined
+  if (!isObj(m)) return undefined
+  const fresh = method(m, 'getInfo') ?? method(m, 'renew')
   if (fresh) {
     let timer: NodeJS.Timeout | undefined
     try {
@@ -112,7 +117,7 @@ export async function memberRole (groupId: Id, userId: Id, botId?: Id): Promise<
       if (got) return got
     } catch { /* fall back to the cache */ } finally { clearTimeout(timer) }
   }
-  return roleIn(m) ?? roleIn(member.info)
+  return roleIn(m) ?? roleIn(m.info)
 }
 
 export const muteMember = (groupId: Id, userId: Id, seconds: number, botId?: Id): Promise<ActionOutcome> =>
@@ -130,21 +135,20 @@ export const pokeMember = (groupId: Id, userId: Id, botId?: Id): Promise<ActionO
 
 /** Sets a message as the group's essence: the account's setEssenceMessage (TRSS and icqq), else the group's. */
 export function setEssence (groupId: Id, messageId: string, botId?: Id): Promise<ActionOutcome> {
-  const acc = hostAccount(botId) as unknown as { setEssenceMessage?: Fn } | undefined
-  if (typeof acc?.setEssenceMessage === 'function') return run(() => acc.setEssenceMessage?.(qid(messageId)))
+  const onAccount = method(hostAccount(botId), 'setEssenceMessage')
+  if (onAccount) return run(() => onAccount(qid(messageId)))
   return onGroup(groupId, botId, ['setEssence', 'addEssence'], [qid(messageId)])
 }
 
 /** Sends segments to the group (image, voice record, face...). */
-export const sendToGroup = (groupId: Id, msg: Sendable, botId?: Id): Promise<ActionOutcome> => onGroup(groupId, botId, ['sendMsg'], [msg])
+const sendToGroup = (groupId: Id, msg: Sendable, botId?: Id): Promise<ActionOutcome> => onGroup(groupId, botId, ['sendMsg'], [msg])
 
 export type MediaKind = 'image' | 'record' | 'file' | 'face' | 'music'
 
 /** The segment of a media kind on this host, or undefined when the host has none (music and files: see sendMedia). */
 function mediaSegment (kind: 'image' | 'record' | 'face', value: string | number): Seg {
-  const s = segment() as unknown as Record<string, Fn | undefined>
-  const make = s[kind]
-  if (typeof make === 'function') return make(value) as Seg
+  const make = method({ ...segment() }, kind)
+  if (make) return make(value) as Seg
   return kind === 'face' ? { type: 'face', id: value } : { type: kind, file: value }
 }
 
@@ -161,12 +165,13 @@ export function sendMedia (groupId: Id, kind: MediaKind, value: string, botId?: 
   if (kind === 'file') {
     const file = segment().file
     if (typeof file === 'function') return sendToGroup(groupId, file(value, opts.name), botId)
-    if (typeof g.sendFile === 'function') return run(() => (g.sendFile as Fn).call(g, value, undefined, opts.name))
+    const sendFile = method(g, 'sendFile')
+    if (sendFile) return run(() => sendFile(value, undefined, opts.name))
     return Promise.resolve({ ok: false, unsupported: true })
   }
   const platform = opts.platform ?? 'qq'
-  if (typeof g.shareMusic === 'function') return run(() => (g.shareMusic as Fn).call(g, platform, value))
-  const acc = hostAccount(botId) as unknown as { sendApi?: Fn } | undefined
-  if (typeof acc?.sendApi === 'function') return sendToGroup(groupId, { type: 'music', data: { type: platform, id: value } }, botId)
+  const shareMusic = method(g, 'shareMusic')
+  if (shareMusic) return run(() => shareMusic(platform, value))
+  if (method(hostAccount(botId), 'sendApi')) return sendToGroup(groupId, { type: 'music', data: { type: platform, id: value } }, botId)
   return Promise.resolve({ ok: false, unsupported: true })
 }

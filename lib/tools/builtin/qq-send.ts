@@ -14,7 +14,7 @@ for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], 
 for (const [net, bits] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['::ffff:0:0', 96]] as const) LOCAL.addSubnet(net, bits, 'ipv6')
 
 /** An http(s) link whose host is not a local name or a loopback / private / link-local address literal. */
-export function publicLink (v: unknown): string | undefined {
+function publicLink (v: unknown): string | undefined {
   const s = str(v)
   if (!s) return undefined
   let u: URL

@@ -4,7 +4,7 @@ import { t } from '../i18n'
 import type { PresetList, PresetView } from '../contracts'
 import { Act, Card, ErrorBox, Table, View, fmt, toast, useLoad } from '../ui'
 
-const TEMPLATE = { id: 'my-preset', name: 'My preset', description: '', systemPrompt: 'You are a helpful assistant.', temperature: 0.7, maxTokens: 2048 }
+const TEMPLATE = { id: 'my-preset', name: 'My preset', description: '', systemPrompt: 'You are a helpful assistant.', temperature: 0.7, maxTokens: 2048, voice: { enabled: false, voiceId: '', speed: 1 } }
 
 function Editor ({ id, onDone }: { id: string | null, onDone: () => void }) {
   const load = useLoad<PresetView>(id ? `/api/presets/${encodeURIComponent(id)}` : null)

@@ -1,0 +1,88 @@
+// Voice replies (issue 19, text to speech): the `tts` settings (GET/PUT /api/config/tts; the key comes
+// masked and a masked key sent back keeps the stored one), one group's override (groups.<id>.tts through
+// /api/config/groups/:groupId) and the presets' voice fields (PUT /api/presets/:id { voice }).
+import { useState } from 'preact/hooks'
+import { api, errText } from '../api'
+import type { Config, GroupView, PresetList, PresetView } from '../contracts'
+import { t } from '../i18n'
+import { getAt, SettingsForm, type Field } from '../settings'
+import { Card, ErrorBox, toast, View, useLoad } from '../ui'
+
+const FIELDS: Field[] = [
+  { path: 'tts.mode', kind: 'enum', values: ['off', 'request', 'always'], group: 'tts.mode' },
+  { path: 'tts.baseUrl', kind: 'text' },
+  { path: 'tts.apiKey', kind: 'secret' },
+  { path: 'tts.model', kind: 'text' },
+  { path: 'tts.voice', kind: 'text', group: 'tts.voice' },
+  { path: 'tts.speed', kind: 'number', group: 'tts.speed' },
+  { path: 'tts.format', kind: 'enum', values: ['mp3', 'wav', 'opus', 'aac', 'flac'] },
+  { path: 'tts.maxChars', kind: 'int', group: 'tts.maxChars' },
+  { path: 'tts.timeoutMs', kind: 'int' }
+]
+
+function GroupVoice ({ cfg }: { cfg: Config }) {
+  const [gid, setGid] = useState('')
+  const [view, setView] = useState<GroupView | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const path = (id: string): string => `/api/config/groups/${encodeURIComponent(id)}`
+  const open = async (): Promise<void> => {
+    setError(null); setView(null)
+    try { setView(await api<GroupView>(path(gid.trim()))) } catch (e) { setError(errText(e)) }
+  }
+  return <Card title={t('tts.card.group')} testid="tts-group">
+    <p class="muted">{t('bs.groupHint')}</p>
+    <div class="row">
+      <input data-testid="tts-gid" aria-label={t('groupId')} placeholder={t('groupId')} inputmode="numeric" value={gid}
+        onInput={e => setGid((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter' && gid.trim()) void open() }} />
+      <button data-testid="tts-gopen" onClick={open} disabled={!gid.trim()}>{t('bs.groupOpen')}</button>
+    </div>
+    {error && <ErrorBox error={error} />}
+    {view && <SettingsForm key={`${view.groupId}:${JSON.stringify(view.overrides)}`} testid="tts-gform" sections={[{ fields: FIELDS.filter(f => f.group) }]}
+      read={f => getAt(view.overrides, f.group!)} inherited={f => getAt(cfg, f.path)}
+      onSave={async patch => { setView(await api<GroupView>(path(view.groupId), { method: 'PUT', json: patch })) }} />}
+  </Card>
+}
+
+function PresetVoice ({ p, onSaved }: { p: PresetView, onSaved: () => void }) {
+  const [voice, setVoice] = useState(p.voice)
+  const [error, setError] = useState<string | null>(null)
+  const id = `pv-${p.id}`
+  const save = async (): Promise<void> => {
+    setError(null)
+    try {
+      await api(`/api/presets/${encodeURIComponent(p.id)}`, { method: 'PUT', json: { voice } })
+      toast(t('saved')); onSaved()
+    } catch (e) { setError(errText(e)) }
+  }
+  return <div class="form" data-testid={id}>
+    <h4>{p.name} <code>{p.id}</code>{p.isBuiltin && <span class="muted"> · {t('tts.builtin')}</span>}</h4>
+    <div class="field"><label for={`${id}-on`}>{t('tts.voiceOn')}</label>
+      <input id={`${id}-on`} name="enabled" type="checkbox" disabled={p.isBuiltin} checked={voice.enabled} onChange={e => setVoice(v => ({ ...v, enabled: (e.target as HTMLInputElement).checked }))} /></div>
+    <div class="field"><label for={`${id}-voice`}>{t('tts.voiceId')}</label>
+      <input id={`${id}-voice`} name="voiceId" disabled={p.isBuiltin} value={voice.voiceId} onInput={e => setVoice(v => ({ ...v, voiceId: (e.target as HTMLInputElement).value.trim() }))} /></div>
+    <div class="field"><label for={`${id}-speed`}>{t('tts.speed')}</label>
+      <input id={`${id}-speed`} name="speed" type="text" inputmode="decimal" disabled={p.isBuiltin} value={String(voice.speed)}
+        onInput={e => { const n = Number((e.target as HTMLInputElement).value); if (Number.isFinite(n) && n > 0) setVoice(v => ({ ...v, speed: n })) }} /></div>
+    {error && <ErrorBox error={error} />}
+    {!p.isBuiltin && <button data-testid={`${id}-save`} onClick={save}>{t('save')}</button>}
+  </div>
+}
+
+export default function Voice () {
+  const load = useLoad<Config>('/api/config')
+  const presets = useLoad<PresetList>('/api/presets?type=all')
+  return <View load={load} isEmpty={() => false}>{cfg => <div>
+    <p class="muted">{t('tts.hint')}</p>
+    <Card title={t('tts.card.settings')} testid="tts-card">
+      <SettingsForm key={JSON.stringify(cfg.tts)} testid="tts-form" sections={[{ fields: FIELDS }]} read={f => getAt(cfg, f.path)}
+        onSave={async patch => { await api('/api/config/tts', { method: 'PUT', json: (patch as { tts: unknown }).tts }); load.reload() }} />
+    </Card>
+    <GroupVoice cfg={cfg} />
+    <Card title={t('tts.card.presets')} testid="tts-presets">
+      <p class="muted">{t('tts.presetsHint')}</p>
+      <View load={presets} isEmpty={d => d.presets.length === 0}>{d => <div>
+        {d.presets.map(p => <PresetVoice key={`${p.id}:${JSON.stringify(p.voice)}`} p={p} onSaved={presets.reload} />)}
+      </div>}</View>
+    </Card>
+  </div>}</View>
+}

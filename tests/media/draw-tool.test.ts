@@ -162,6 +162,11 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
         expect(res.status).to.equal(200)
         expect(body).to.include('draw_image').and.include('"media"')
         expect(body).to.include('"speak"')
+        // the skills listing's categories and the built-in categories count the media tools
+        const get = async (path: string): Promise<unknown> => ((await (await fetch(`${web?.localUrl}${path}`, { headers: { Authorization: `Bearer ${session}` } })).json()) as { data: unknown }).data
+        const skillsCats = await get('/api/skills/categories') as Array<{ key: string; toolCount: number; enabled: boolean }>
+        expect(skillsCats.find((c) => c.key === 'media')).to.include({ toolCount: 2, enabled: true })
+        expect(JSON.stringify(await get('/api/tools/builtin/categories'))).to.include('media')
       })
     })
   }

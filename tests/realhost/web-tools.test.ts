@@ -1,0 +1,105 @@
+// The web tools in the real TRSS-Yunzai host, driven through its OneBot v11 adapter: the plugin bundle
+// with its web dependencies (undici, linkedom, Readability, ipaddr.js) loads in the host, a private
+// message makes the fake model call web_search (a fake SearXNG on 127.0.0.1) and fetch_url (a page
+// server), the model gets the results and the page's readable text, and the answer reaches QQ as a
+// private message. (The refusal of non-public addresses: tests/web-tools.)
+// Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { stringify } from 'yaml'
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
+import { sentMessages } from '../chat/helpers.js'
+import { startFakeProvider, startPageServer, type FakeProvider, type PageServer } from '../web-tools/fakes.js'
+import { FakeOneBot } from './support/onebot.js'
+import { ensureToolchain, type Toolchain } from './support/toolchain.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+
+const BOT = 3000000001
+const MASTER = 10001
+const USER = 12001
+const START_MS = 120_000
+
+describe('real TRSS-Yunzai host: web_search and fetch_url in a chat', function () {
+  this.timeout(60_000)
+  let tc: Toolchain
+  let work = ''
+  let root = ''
+  let dataDir = ''
+  let redis: { port: number; stop(): Promise<void> } | undefined
+  let fake: FakeOpenAI | undefined
+  let searx: FakeProvider | undefined
+  let pages: PageServer | undefined
+  let host: HostProcess | undefined
+  let bot: FakeOneBot | undefined
+  let lingxiPort = 0
+  const toolMessages = (): string[] => sentMessages(fake!.chatRequests().at(-1)?.body).filter((m) => m.role === 'tool').map((m) => m.content)
+
+  before(async function () {
+    this.timeout(15 * 60_000)
+    const got = await ensureToolchain()
+    if (typeof got === 'string') {
+      console.warn(`    real-host web tools suite skipped: ${got}`)
+      this.skip()
+    }
+    tc = got as Toolchain
+    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-web-'))
+    root = join(work, 'trss-yunzai')
+    dataDir = join(work, 'lingxi-data')
+    redis = await startRedis(tc, work)
+    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
+      if (!err.unreachable) throw err
+      console.warn(`    real-host web tools suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
+      this.skip()
+    })
+    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
+    const serverPort = await freePort()
+    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
+    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    fake = await startFakeOpenAI({ models: ['gpt-test'] })
+    searx = await startFakeProvider('searxng')
+    pages = await startPageServer()
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    // the page server is on 127.0.0.1: reading it needs the switch
+    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+      channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
+      webTools: { search: { providers: [{ name: 'searx', type: 'searxng', baseUrl: searx.url }] }, fetch: { allowPrivate: true } }
+    }), { mode: 0o600 })
+    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
+    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    bot = new FakeOneBot(BOT, { nickname: '灵犀测试机', friends: [MASTER, USER].map((id) => ({ user_id: id, nickname: `user${id}` })), groups: [] })
+    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
+    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+  })
+
+  after(async function () {
+    this.timeout(60_000)
+    bot?.close()
+    await host?.stop('SIGTERM')
+    await redis?.stop()
+    await fake?.close()
+    await searx?.close()
+    await pages?.close()
+    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
+    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
+    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
+    else if (work) removeTree(work)
+  })
+
+  it('the model searches, reads the page, and the answer reaches QQ', async () => {
+    searx!.results = [{ title: 'Fox Facts', url: `${pages!.url}/article`, snippet: 'All about <b>foxes</b>' }]
+    fake!.enqueue(
+      { toolCalls: [{ name: 'web_search', arguments: { query: 'fox facts' } }] },
+      { toolCalls: [{ name: 'fetch_url', arguments: { url: `${pages!.url}/article` } }] },
+      { content: '狐狸有红狐和北极狐（网上查到的）。' }
+    )
+    const since = Date.now()
+    await bot!.privateMessage(USER, '帮我上网查一下狐狸')
+    const sent = await bot!.waitForSent((s) => s.text.includes('北极狐'), 30_000, since)
+    expect(sent.groupId ?? '').to.equal('')
+    const [search, page] = toolMessages()
+    expect(JSON.parse(search!).results[0]).to.deep.equal({ title: 'Fox Facts', url: `${pages!.url}/article`, snippet: 'All about foxes' })
+    expect(page).to.include('Title: Fox Facts').and.include('• Red fox').and.not.include('HOME-NAV-LINK').and.not.include('SCRIPT-TEXT')
+  })
+})

@@ -60,6 +60,7 @@ const TEXTS = {
   // text to speech (apps/tts.ts, lib/tts)
   'tts.usage': { 'zh-CN': '用法：{p}语音 <要说的话>', en: 'Usage: {p}say <text>' },
   'tts.off': { 'zh-CN': '语音回复没有开启。', en: 'Voice replies are turned off.' },
+  'tts.help': { 'zh-CN': '把文字用语音说出来（需开启语音回复）', en: 'say the text as a voice message (when voice replies are on)' },
 
   // visual-novel game (apps/game.ts)
   'game.characters': { 'zh-CN': '可选角色：\n{lines}\n发送「{p}开始游戏 <角色>」开始', en: 'Characters:\n{lines}\nSend "{p}game start <name>" to play.' },

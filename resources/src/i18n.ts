@@ -2,6 +2,7 @@
 import { chatEn, chatZh } from './i18n-chat'
 import { voiceEn, voiceZh } from './i18n-voice'
 import { webEn, webZh } from './i18n-web'
+import { remindersEn, remindersZh } from './i18n-reminders'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -82,6 +83,8 @@ Object.assign(en, chatEn)
 Object.assign(en, voiceEn)
 Object.assign(zh, webZh)
 Object.assign(en, webEn)
+Object.assign(zh, remindersZh)
+Object.assign(en, remindersEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 export function toggleLang (): void {

@@ -23,6 +23,7 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   knowledge: () => import('./pages/knowledge'),
   drawing: () => import('./pages/drawing'),
   game: () => import('./pages/game'),
+  reminders: () => import('./pages/reminders'),
   logs: () => import('./pages/logs')
 }
 

@@ -1,0 +1,89 @@
+// End-to-end, on a 390x844 phone screen in Debian's chromium: the reminders page lists the pending
+// reminders users set in chat (soonest first, with where they go and how they repeat), filters them
+// by user and group, and cancels one (confirmed), which the API then no longer lists. Screenshot:
+// screenshots/reminders-phone.png.
+import { expect } from 'chai'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { launch, PLUGIN_DIR, prepare } from './browser.js'
+
+const shots = join(PLUGIN_DIR, 'screenshots')
+
+describe('dashboard: reminders (chromium e2e, phone screen)', function () {
+  this.timeout(120_000)
+  let s: TestServer
+  let browser: Browser
+  let page: Page
+  const pageErrors: string[] = []
+  const ids: Record<string, string> = {}
+
+  before(async function () {
+    await prepare(this)
+    mkdirSync(shots, { recursive: true })
+    s = await startTestServer()
+    await s.login()
+    const svc = s.lx.rt.need('reminders')
+    await s.lx.rt.config.update({ reminders: { ...s.lx.rt.config.get().reminders, timezone: 'Asia/Shanghai' } })
+    ids.water = (await svc.create({ userId: '20001', nickname: '小明', groupId: '555', isMaster: false, isGroupAdmin: false }, { when: '5分钟后', message: '喝水' })).id
+    ids.report = (await svc.create({ userId: '20002', groupId: '666', isMaster: false, isGroupAdmin: true }, { when: '每周一9点', message: '发周报' })).id
+    ids.call = (await svc.create({ userId: '20001', isMaster: false, isGroupAdmin: false }, { when: '明天早上8点', message: '给妈妈打电话' })).id
+    browser = await launch()
+    page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    page.on('dialog', (d) => { void d.accept() })
+    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
+    await page.goto(`${s.base}/login#token=${token}`)
+    await page.waitForURL('**/overview')
+  })
+
+  after(async () => {
+    await browser?.close()
+    await s?.close()
+  })
+
+  const shown = async (): Promise<string[]> => page.$$eval('[data-testid^="rm-msg-"]', (els) => els.map((e) => e.textContent ?? ''))
+
+  it('opens from the menu and lists the pending reminders soonest first, with chat and recurrence, fitting the phone', async () => {
+    await page.click('button.menu')
+    await page.click('nav a[data-page="reminders"]')
+    await page.waitForURL('**/reminders')
+    await page.waitForSelector(`[data-testid="rm-msg-${ids.water}"]`)
+    expect(await page.textContent('nav a[data-page="reminders"]')).to.equal('提醒')
+    expect(await shown()).to.deep.equal(['喝水', '给妈妈打电话', '发周报'])
+    const text = await page.textContent('main') ?? ''
+    expect(text).to.include('小明 (20001)').and.include('群 555').and.include('私聊').and.include('每周一 09:00')
+    expect(text).to.not.match(/\brm\.\w/)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)
+    await page.screenshot({ path: join(shots, 'reminders-phone.png'), fullPage: true })
+  })
+
+  it('filters by user and by group', async () => {
+    await page.fill('[data-testid="rm-user"]', '20001')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/reminders?userId=20001')), page.click('[data-testid="rm-filter"]')])
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="rm-msg-"]').length === 2)
+    expect(await shown()).to.deep.equal(['喝水', '给妈妈打电话'])
+    await page.fill('[data-testid="rm-user"]', '')
+    await page.fill('[data-testid="rm-group"]', '666')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/reminders?groupId=666')), page.click('[data-testid="rm-filter"]')])
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="rm-msg-"]').length === 1)
+    expect(await shown()).to.deep.equal(['发周报'])
+    await page.fill('[data-testid="rm-group"]', '')
+    await page.click('[data-testid="rm-filter"]')
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="rm-msg-"]').length === 3)
+  })
+
+  it('cancels a reminder: gone from the page and from the API', async () => {
+    await Promise.all([
+      page.waitForResponse((r) => r.url().includes(`/api/reminders/${ids.call}`) && r.request().method() === 'DELETE' && r.status() === 200),
+      page.click(`[data-testid="rm-cancel-${ids.call}"]`)
+    ])
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="rm-msg-"]').length === 2)
+    expect(await shown()).to.deep.equal(['喝水', '发周报'])
+    expect(s.lx.rt.need('reminders').get(ids.call)).to.equal(undefined)
+    const api = await s.api('/api/reminders')
+    expect(api.body.data.map((r: { id: string }) => r.id)).to.deep.equal([ids.water, ids.report])
+    expect(pageErrors).to.deep.equal([])
+  })
+})

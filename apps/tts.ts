@@ -15,7 +15,8 @@ export class LingxiTts extends pluginBase() {
       dsc: '灵犀语音',
       event: 'message',
       priority: 50,
-      rule: [{ reg: commandPattern('(语音|say)(\\s+[\\s\\S]*)?'), fnc: 'speak' }]
+      // `#lx语音你好` needs no space (Chinese), `#lx say hello` does
+      rule: [{ reg: commandPattern('(语音[\\s\\S]*|say(\\s+[\\s\\S]*)?)'), fnc: 'speak' }]
     })
   }
 

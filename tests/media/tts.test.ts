@@ -191,6 +191,12 @@ describe('tts: spoken replies (standalone host)', function () {
         await ph.host.sendPrivate(id, '#lx语音 你好呀')
         expect(records(sentTo(id, since))).to.deep.equal([wav()])
         expect(speech.requests[0]?.body.input).to.equal('你好呀')
+        // no space after 语音 (Chinese); `say` in English
+        since = ph.host.transcript.length
+        await ph.host.sendPrivate(id, '#lx语音晚安')
+        await ph.host.sendPrivate(id, '#lx say good night')
+        expect(records(sentTo(id, since))).to.have.length(2)
+        expect(speech.requests.slice(1).map((r) => r.body.input)).to.deep.equal(['晚安', 'good night'])
         speech.failNext(503)
         since = ph.host.transcript.length
         await ph.host.sendPrivate(id, '#lx语音 再见')

@@ -38,6 +38,21 @@ describe('QQ actions in the tool routes and skills listings', function () {
     expect(QQ_TOOLS.filter((n) => reg.isEnabled(n))).to.deep.equal(QQ_TOOLS)
   })
 
+  it('their settings: GET/PUT /api/config/qqActions (validated), and a group\'s own in the config', async () => {
+    const r = await s.api('/api/config/qqActions')
+    expect(r.body.data).to.deep.equal({ enabled: true, allowedUsers: [], adminsMayAsk: true, membersMaySend: true, maxMuteSeconds: 86400, approvalRisk: 'high' })
+    const put = await s.api('/api/config/qqActions', { method: 'PUT', json: { allowedUsers: ['123456'], approvalRisk: 'medium' } })
+    expect(put.status).to.equal(200)
+    expect(s.lx.rt.config.get().qqActions).to.include({ approvalRisk: 'medium', adminsMayAsk: true })
+    for (const bad of [{ allowedUsers: ['not-a-qq-id'] }, { maxMuteSeconds: 10 }, { approvalRisk: 'sometimes' }, { nope: true }]) {
+      const res = await s.api('/api/config/qqActions', { method: 'PUT', json: bad })
+      expect(res.status, JSON.stringify(bad)).to.equal(400)
+    }
+    await s.lx.rt.config.update({ groups: { 4242: { qqActions: { adminsMayAsk: false } } } })
+    expect(s.lx.rt.config.get().groups['4242']?.qqActions).to.deep.equal({ adminsMayAsk: false })
+    await s.api('/api/config/qqActions', { method: 'PUT', json: { allowedUsers: [], approvalRisk: 'high' } })
+  })
+
   it('called outside a QQ group chat (the master through the API) they say so and do nothing', async () => {
     const r = await s.api('/api/tools/call', { method: 'POST', json: { name: 'qq_mute_member', args: { user_id: '12345', seconds: 60 } } })
     expect(r.body.code).to.equal('EXECUTION_ERROR')

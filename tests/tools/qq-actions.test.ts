@@ -153,6 +153,31 @@ for (const profile of PROFILES) describe(`QQ actions through the standalone host
     ])
   })
 
+  it('the approval follows qqActions.approvalRisk and tools.approvalMode; a refusal by the master leaves nothing done', async () => {
+    // the master refuses: the tool says so
+    let since = p.host.transcript.length
+    const refused = call('qq_mute_all', { enable: true }, ctx(ADMIN))
+    const asked = await p.host.waitForSend((e) => e.target === 'group' && e.text.includes('需要主人批准'), since)
+    await p.host.sendGroup(g, MASTER, `#lx拒绝 ${/同意 (\d+)/.exec(asked.text)![1]!}`)
+    expect(textOf(await refused)).to.include('主人拒绝了这个操作')
+    // off: nothing asks; medium: a mute asks too; approvalMode deny: what would ask is refused
+    await rt.config.update({ qqActions: { approvalRisk: 'off' } })
+    expect((await call('qq_kick_member', { user_id: MEMBER }, ctx(ADMIN))).isError).to.equal(false)
+    await rt.config.update({ qqActions: { approvalRisk: 'medium' } })
+    since = p.host.transcript.length
+    const mute = call('qq_mute_member', { user_id: MEMBER, seconds: 60 }, ctx(ADMIN))
+    const askedMute = await p.host.waitForSend((e) => e.target === 'group' && e.text.includes('qq_mute_member'), since)
+    await p.host.sendGroup(g, MASTER, `#lx同意 ${/同意 (\d+)/.exec(askedMute.text)![1]!}`)
+    expect((await mute).isError).to.equal(false)
+    await rt.config.update({ qqActions: { approvalRisk: 'high' }, tools: { approvalMode: 'deny' } })
+    expect(textOf(await call('qq_kick_member', { user_id: MEMBER2 }, ctx(ADMIN)))).to.include('批准已关闭')
+    await rt.config.update({ tools: { approvalMode: 'auto' } })
+    expect(actions()).to.deep.equal([
+      { action: 'kick', groupId: g, userId: MEMBER, params: {} },
+      { action: 'mute', groupId: g, userId: MEMBER, params: { duration: 60 } }
+    ])
+  })
+
   it('recalls a member\'s newest logged message (by QQ id) or a message by id; sets essence and cards', async () => {
     const before = p.host.recalls.length
     await p.host.sendGroup(g, MEMBER, '一条要撤回的消息')

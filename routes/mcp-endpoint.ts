@@ -8,7 +8,8 @@ import type { Next, ParameterizedContext } from 'koa'
 import { clientAddress, FailureLimiter } from '../lib/core/rate-limit.js'
 import type { McpEndpoint } from '../lib/mcp/endpoint.js'
 import type { Runtime } from '../lib/runtime.js'
-import { keyMatches, McpSessions, offeredKey, sendJsonRpcError, UNGUESSABLE_KEY_LENGTH } from './_http/mcp-transport.js'
+import { keyMatches, McpSessions, offeredKey, readJsonRpcBody, sendJsonRpcError, sendNoOAuth, UNGUESSABLE_KEY_LENGTH } from './_http/mcp-transport.js'
+import { hostParsedBody } from './_http/shared-mount.js'
 
 const OFF_MESSAGE = 'The MCP endpoint is off: set an API key in mcp.server.apiKey (dashboard configuration or PUT /api/config/mcp) to turn it on'
 
@@ -68,8 +69,14 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
     }
   }
 
+  /** The JSON-RPC body of a POST (undefined for other methods); `false` when an error was answered. */
+  const bodyOf = async (ctx: McpContext): Promise<{ body: unknown } | false> => {
+    if (ctx.method !== 'POST') return { body: undefined }
+    return await readJsonRpcBody(ctx.req, ctx.res, rt.config.get().web.bodyLimitKb * 1024, hostParsedBody(ctx.req)) ?? false
+  }
   const streamable = async (ctx: McpContext): Promise<void> => {
-    await sessions.handleStreamable(ctx.state.endpoint, ctx.req, ctx.res, ctx.request.body)
+    const read = await bodyOf(ctx)
+    if (read) await sessions.handleStreamable(ctx.state.endpoint, ctx.req, ctx.res, read.body)
   }
   for (const path of ['/mcp', '/mcp/']) {
     r.post(path, guard, streamable)
@@ -82,8 +89,15 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
   })
   r.post('/mcp/message', guard, async (ctx) => {
     const sid = typeof ctx.query.sessionId === 'string' ? ctx.query.sessionId : undefined
-    await sessions.postSse(ctx.req, ctx.res, sid, ctx.request.body)
+    const read = await bodyOf(ctx)
+    if (read) await sessions.postSse(ctx.req, ctx.res, sid, read.body)
   })
+  // OAuth discovery under /mcp (the top-level /.well-known/ paths: routes/_http/static.ts): none here.
+  for (const doc of ['oauth-authorization-server', 'oauth-protected-resource', 'openid-configuration']) {
+    const noOAuth = (ctx: McpContext): void => { ctx.respond = false; sendNoOAuth(ctx.res) }
+    r.get(`/mcp/.well-known/${doc}`, noOAuth)
+    r.get(`/mcp/.well-known/${doc}/*rest`, noOAuth)
+  }
   r.get('/mcp/status', guard, async (ctx) => {
     const status = await sessions.status(ctx.state.endpoint, true)
     ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })

@@ -20,6 +20,9 @@ export interface ConnectionOptions {
   onUnexpectedClose: (reason: string) => void
   onToolsChanged: () => void
   onStderr?: (line: string) => void
+  /** The transport reported an error or a call failed without an answer from the server: the manager
+   * checks the connection at once instead of at the next health check. */
+  onTrouble?: (reason: string) => void
 }
 
 export type CallOptions = { signal?: AbortSignal }
@@ -62,6 +65,8 @@ export class McpConnection {
   tools: McpToolInfo[] = []
   serverInfo?: { name: string; version: string }
   private closing = false
+  /** Why the manager gave this connection up (dead server); calls still waiting fail with it. */
+  private lost?: string
   private readonly stderr: string[] = []
 
   constructor (readonly name: string, readonly config: ServerConfig, private readonly opts: ConnectionOptions) {}
@@ -154,6 +159,13 @@ export class McpConnection {
       if (timer) this.opts.clock.clearTimeout(timer)
     }
     client.onclose = () => { if (!this.closing) this.opts.onUnexpectedClose(this.stderrTail() || 'connection closed') }
+    client.onerror = (err) => { if (!this.closing) this.opts.onTrouble?.(`transport error: ${errorText(err)}`) }
+  }
+
+  /** The server is gone (the manager's check failed): closes the connection, so calls waiting on it fail now. */
+  async abandon (reason: string): Promise<void> {
+    this.lost ??= reason
+    await this.close()
   }
 
   private async fetchTools (): Promise<McpToolInfo[]> {
@@ -185,6 +197,9 @@ export class McpConnection {
       const r = await this.req().callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) })
       return toToolResult(r)
     } catch (err) {
+      if (this.lost) throw new AppError('CONNECTION_FAILED', `MCP server ${this.name} was lost during the call of ${tool}: ${this.lost}`, { cause: err })
+      // no answer from the server (closed stream, network error, time-out): is it still there?
+      if (!isAnswered(err)) this.opts.onTrouble?.(`call of ${tool} failed: ${errorText(err)}`)
       throw mapError(err, `Tool ${tool} on ${this.name}`)
     }
   }
@@ -251,6 +266,13 @@ export class McpConnection {
       try { await c.close() } catch { /* already closed */ }
     }
   }
+}
+
+/** An error the server answered (a JSON-RPC error object), as opposed to a failed transport. */
+function isAnswered (err: unknown): boolean {
+  if (!loadedSdk) return false
+  const E = loadedSdk.types.ErrorCode
+  return isMcpError(err, E.InvalidParams, E.InvalidRequest, E.MethodNotFound, E.InternalError, E.ParseError)
 }
 
 /** Errors the server answered (bad uri, unknown prompt) are the caller's fault: 400, not 502. */

@@ -4,6 +4,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { errorText } from '../core/errors.js'
+import { AliasMap } from '../tools/alias.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 
 const ENDPOINT_NAME = 'lingxi-plugin'
@@ -41,6 +42,17 @@ function matches (name: string, rules: string[]): boolean {
 }
 
 export class McpEndpoint {
+  // Registry names such as `mcp:<server>:<tool>` break the MCP tool-name rule (letters, digits, `_`,
+  // `-`, `.`): clients see the same aliases the chat sends to models (lib/tools/alias.ts, stricter
+  // than both rules), built over every registered tool so they are stable and match the chat's.
+  private readonly aliases = new AliasMap()
+  private aliasesStale = true
+  /** The live MCP servers (one per client session), told when the exposed tools change. */
+  private readonly servers = new Set<Server>()
+  /** The exposed tools' names and descriptions as last announced. */
+  private announced: string | undefined
+  private checkQueued = false
+
   constructor (private readonly o: EndpointOptions) {}
 
   /** The tools offered to MCP clients: enabled in the registry and in the configured list. */
@@ -52,22 +64,66 @@ export class McpEndpoint {
     return rules.length ? all.filter((t) => matches(t.name, rules)) : all
   }
 
+  private refreshAliases (reg: ToolRegistryApi): void {
+    if (!this.aliasesStale) return
+    this.aliases.rebuild(reg.list({ includeDisabled: true }).map((t) => t.name))
+    this.aliasesStale = false
+  }
+
+  /** The exposed tools under the names clients see. */
+  exposedByAlias (): Array<{ alias: string; tool: RegisteredTool }> {
+    const reg = this.o.tools()
+    if (!reg) return []
+    this.refreshAliases(reg)
+    return this.exposedTools().map((tool) => ({ alias: this.aliases.alias(tool.name), tool }))
+  }
+
+  /**
+   * The registry's tools or the exposed list may have changed (registry change, config): the aliases are
+   * rebuilt, and when the exposed tools differ from what was announced, every open session gets
+   * `notifications/tools/list_changed`. Coalesced: many changes in one tick notify once.
+   */
+  toolsChanged (): void {
+    this.aliasesStale = true
+    if (this.checkQueued) return
+    this.checkQueued = true
+    queueMicrotask(() => {
+      this.checkQueued = false
+      if (this.servers.size === 0) { this.announced = undefined; return }
+      const now = this.signature()
+      if (now === this.announced) return
+      this.announced = now
+      for (const server of this.servers) {
+        server.sendToolListChanged().catch(() => { /* a session that went away */ })
+      }
+    })
+  }
+
+  private signature (): string {
+    return JSON.stringify(this.exposedByAlias().map(({ alias, tool }) => [alias, tool.description]))
+  }
+
   /** A new MCP server for one client session; `sessionId` names the caller in the tool scope. */
   async createServer (sessionId: () => string | undefined): Promise<Server> {
     const { Server, types: { ListToolsRequestSchema, CallToolRequestSchema } } = await loadServerSdk()
-    const server = new Server({ name: ENDPOINT_NAME, version: this.o.version }, { capabilities: { tools: { listChanged: false } } })
+    const server = new Server({ name: ENDPOINT_NAME, version: this.o.version }, { capabilities: { tools: { listChanged: true } } })
+    if (this.servers.size === 0) this.announced = this.signature()
+    this.servers.add(server)
+    server.onclose = () => { this.servers.delete(server) }
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: this.exposedTools().map((t): Tool => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }))
+      tools: this.exposedByAlias().map(({ alias, tool: t }): Tool => ({ name: alias, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] }))
     }))
     server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
-      const name = req.params.name
+      const asked = req.params.name
       const reg = this.o.tools()
-      if (!reg || !this.exposedTools().some((t) => t.name === name)) {
-        return { content: [{ type: 'text', text: `Tool ${name} is not available` }], isError: true }
+      // the alias; the registry name is accepted too (clients that listed before the aliases)
+      const found = this.exposedByAlias().find(({ alias, tool }) => alias === asked || tool.name === asked)
+      if (!reg || !found) {
+        return { content: [{ type: 'text', text: `Tool ${asked} is not available` }], isError: true }
       }
       const sid = sessionId() ?? 'none'
       try {
-        const r = await reg.call(name, req.params.arguments ?? {}, {
+        const r = await reg.call(found.tool.name, req.params.arguments ?? {}, {
           // An MCP client holds the API key the master set: an administrator, not the master, so
           // dangerous tools stay behind the approval gate.
           scope: { userId: `mcp:${sid}`, isMaster: false, via: 'mcp', conversationId: `mcp:${sid}` },

@@ -32,6 +32,13 @@ function initMcp (rt: Runtime): void {
     exposed: () => rt.config.get().mcp.server.tools
   })
   rt.provide('mcpEndpoint', endpoint)
+  // Open /mcp sessions are told when the exposed tools change: a registry change (sources, switches)
+  // or a change of the exposed list (mcp.server.tools) or of the tool switches in the configuration.
+  const offRegistry = rt.optional('tools')?.registry.onChange(() => { endpoint.toolsChanged() })
+  const offConfig = rt.bus.on('config', (paths) => {
+    if (paths.some((p) => p === 'mcp' || p.startsWith('mcp.server') || p === 'tools' || p.startsWith('tools.'))) endpoint.toolsChanged()
+  })
+  rt.onStop.push(() => { offRegistry?.(); offConfig() })
   rt.onStop.push(() => manager.stop())
 }
 

@@ -55,6 +55,9 @@ interface Entry {
   removed: boolean
   source: McpToolSource
   sourceAdded: boolean
+  /** This server's own queue of management calls (connect, disconnect, update...): one server hanging
+   * in connect never holds up another's. */
+  queue: Promise<unknown>
 }
 
 /**
@@ -121,11 +124,31 @@ export class McpManager {
 
   private get healthIntervalMs (): number { return this.o.healthIntervalMs ?? 30_000 }
 
-  /** Runs mutations one at a time (routes, config changes). */
+  /** Runs the mutations of the server list (add, import, config edits) one at a time; never waits for a connect. */
   private serial<T>(fn: () => Promise<T> | T): Promise<T> {
     const run = this.chain.then(fn, fn)
     this.chain = run.catch(() => undefined)
     return run
+  }
+
+  /** Runs one server's management calls one at a time, on that server's own queue. */
+  private queued<T>(e: Entry, fn: () => Promise<T> | T): Promise<T> {
+    const run = e.queue.then(fn, fn)
+    e.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /**
+   * Ends a connect still under way (a server that never answers initialize): its connection is closed
+   * and the attempt superseded, so the call queued behind it runs at once.
+   */
+  private abortConnect (e: Entry): void {
+    const pending = e.pending
+    if (!pending) return
+    e.generation++
+    e.pending = undefined
+    if (e.status === 'connecting') e.status = 'disconnected'
+    void pending.close()
   }
 
   private emit (event: string, data: Record<string, unknown>): void {
@@ -163,7 +186,7 @@ export class McpManager {
     const e: Entry = {
       name, raw: (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>, builtin,
       status: 'disconnected', connectedAt: null, attempts: 0, manual: false, fatal: false, pinging: false,
-      generation: 0, removed: false, sourceAdded: false,
+      generation: 0, removed: false, sourceAdded: false, queue: Promise.resolve(),
       source: new TrustAwareSource(name, () => e.conn, () => trustOf(e))
     }
     this.setConfig(e, raw)
@@ -211,6 +234,7 @@ export class McpManager {
       clientVersion: this.o.version,
       onUnexpectedClose: (reason) => { this.onDead(e, conn, `connection closed: ${reason}`) },
       onToolsChanged: () => { if (e.conn === conn) e.source.changed() },
+      onTrouble: (reason) => { void this.checkNow(e, conn, reason) },
       onStderr: (line) => { this.o.log.debug(`MCP ${e.name}: ${line}`) }
     })
     e.pending = conn
@@ -246,7 +270,7 @@ export class McpManager {
     if (e.conn !== conn) return
     e.conn = undefined
     e.generation++
-    void conn.close()
+    void conn.abandon(reason)
     this.detachSource(e)
     e.status = 'error'
     e.error = reason
@@ -303,6 +327,23 @@ export class McpManager {
   /** Adds the tool sources of connected servers to a registry that appeared after they connected. */
   attachAll (): void {
     for (const e of this.entries.values()) if (e.conn) this.attachSource(e)
+  }
+
+  /**
+   * A call failed without an answer or the transport reported an error: the connection is checked now
+   * (not at the next health check, up to healthIntervalMs away). A dead one is given up, which fails the
+   * calls still waiting on it at once, and a reconnect is scheduled.
+   */
+  private async checkNow (e: Entry, conn: McpConnection, reason: string): Promise<void> {
+    if (e.conn !== conn || e.pinging) return
+    e.pinging = true
+    try {
+      await conn.ping(Math.min(this.o.pingTimeoutMs ?? 10_000, conn.timeoutMs, 5_000))
+    } catch (err) {
+      this.onDead(e, conn, `${reason}; check failed: ${errorText(err)}`)
+    } finally {
+      e.pinging = false
+    }
   }
 
   /** Pings every connected server; a failed ping counts as a dead connection. */
@@ -370,32 +411,39 @@ export class McpManager {
   async add (name: unknown, rawConfig: unknown, trust?: unknown): Promise<ServerView> {
     const n = validateServerName(name)
     const config = withTrust(validateServerConfig(rawConfig), trust)
-    return this.serial(async () => {
+    const e = await this.serial(async () => {
       if (this.entries.has(n)) throw new AppError('CONFLICT', `Server ${n} already exists`)
       await this.o.config.writer('mcp').update({ servers: { [n]: config } })
-      const e = this.createEntry(n, config, false)
-      if (config.enabled !== false) await this.connectEntry(e, 'connect').catch(() => undefined)
+      return this.createEntry(n, config, false)
+    })
+    return this.queued(e, async () => {
+      if (config.enabled !== false && !e.removed) await this.connectEntry(e, 'connect').catch(() => undefined)
       return this.view(e)
     })
   }
 
   /** Replaces the config (masked secrets sent back keep the stored ones) and reconnects. */
-  update (name: string, rawConfig: unknown, trust?: unknown): Promise<ServerView> {
-    return this.serial(async () => {
-      const e = this.entry(name)
+  async update (name: string, rawConfig: unknown, trust?: unknown): Promise<ServerView> {
+    const e = this.entry(name)
+    return this.queued(e, async () => {
       if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot update builtin server')
       const config = withTrust(validateServerConfig(keepMaskedSecrets(withInferredType(rawConfig), e.raw)), trust)
-      // Two writes: a deep merge would keep keys the new config dropped.
-      await this.o.config.writer('mcp').update({ servers: { [name]: null } })
-      await this.o.config.writer('mcp').update({ servers: { [name]: config } })
-      if (e.config && stable(e.raw) !== stable(config) && stable(withoutTrust(e.raw)) === stable(withoutTrust(config))) {
-        // Only the trust changed: the tools are re-listed with their new risk, the connection stays.
+      // Only the trust changed: the tools are re-listed with their new risk, the connection stays.
+      const trustOnly = e.config !== undefined && stable(e.raw) !== stable(config) && stable(withoutTrust(e.raw)) === stable(withoutTrust(config))
+      if (!trustOnly) this.abortConnect(e)
+      // The writes and the new config in one step of the server list's queue: the config event they
+      // raise (syncFromConfig, queued behind) then finds the entry up to date. The connect comes after.
+      await this.serial(async () => {
+        // Two writes: a deep merge would keep keys the new config dropped.
+        await this.o.config.writer('mcp').update({ servers: { [name]: null } })
+        await this.o.config.writer('mcp').update({ servers: { [name]: config } })
+        if (!trustOnly) await this.closeEntry(e, 'disconnected')
         this.setConfig(e, config)
+      })
+      if (trustOnly) {
         e.source.changed()
         return this.view(e)
       }
-      await this.closeEntry(e, 'disconnected')
-      this.setConfig(e, config)
       e.manual = false
       e.attempts = 0
       if (config.enabled !== false) await this.connectEntry(e, 'reconnect').catch(() => undefined)
@@ -404,26 +452,32 @@ export class McpManager {
   }
 
   /** The master's trust in a server (PUT with only `trust`): the tools' risk changes at once, no reconnect. */
-  setTrust (name: string, trust: unknown): Promise<ServerView> {
-    return this.serial(async () => {
-      const e = this.entry(name)
+  async setTrust (name: string, trust: unknown): Promise<ServerView> {
+    const e = this.entry(name)
+    return this.queued(e, async () => {
       if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot update builtin server')
       const trusted = parseTrust(trust)
       if (trusted === undefined) throw new AppError('INVALID_ARGS', 'trust must be true, false, "trusted" or "untrusted"')
       const raw = { ...e.raw, trust: trusted }
-      await this.o.config.writer('mcp').update({ servers: { [name]: { trust: trusted } } })
-      this.setConfig(e, raw)
+      await this.serial(async () => {
+        await this.o.config.writer('mcp').update({ servers: { [name]: { trust: trusted } } })
+        this.setConfig(e, raw)
+      })
       e.source.changed()
       return this.view(e)
     })
   }
 
-  remove (name: string): Promise<void> {
-    return this.serial(async () => {
-      const e = this.entry(name)
-      if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot delete builtin server')
-      await this.o.config.writer('mcp').update({ servers: { [name]: null } })
-      await this.removeEntry(e)
+  async remove (name: string): Promise<void> {
+    const e = this.entry(name)
+    if (e.builtin) throw new AppError('INVALID_ARGS', 'Cannot delete builtin server')
+    this.abortConnect(e)
+    return this.queued(e, async () => {
+      if (e.removed) throw new AppError('SERVER_NOT_FOUND', 'Server not found')
+      await this.serial(async () => {
+        await this.o.config.writer('mcp').update({ servers: { [name]: null } })
+        await this.removeEntry(e)
+      })
     })
   }
 
@@ -435,9 +489,9 @@ export class McpManager {
   }
 
   /** Variant A connect: 409 ALREADY_CONNECTED when connected; CONNECTION_FAILED/TIMEOUT on failure. */
-  connect (name: string): Promise<ServerView> {
-    return this.serial(async () => {
-      const e = this.entry(name)
+  async connect (name: string): Promise<ServerView> {
+    const e = this.entry(name)
+    return this.queued(e, async () => {
       if (e.status === 'connected') throw new AppError('ALREADY_CONNECTED', `Server ${name} is already connected`)
       e.manual = false
       e.attempts = 0
@@ -447,9 +501,12 @@ export class McpManager {
   }
 
   /** Variant A disconnect: closes the connection; no automatic reconnect until connected again. */
-  disconnect (name: string): Promise<ServerView> {
-    return this.serial(async () => {
-      const e = this.entry(name)
+  async disconnect (name: string): Promise<ServerView> {
+    const e = this.entry(name)
+    // a connect under way (hanging) is ended now, not waited for
+    e.manual = true
+    this.abortConnect(e)
+    return this.queued(e, async () => {
       e.manual = true
       await this.closeEntry(e, 'disconnected')
       this.emit('server-disconnected', { name })
@@ -458,9 +515,9 @@ export class McpManager {
   }
 
   /** Reconnect: events reconnecting, then reconnected or error. Throws when the attempt fails. */
-  reconnect (name: string): Promise<ServerView> {
-    return this.serial(async () => {
-      const e = this.entry(name)
+  async reconnect (name: string): Promise<ServerView> {
+    const e = this.entry(name)
+    return this.queued(e, async () => {
       e.manual = false
       e.attempts = 0
       await this.connectEntry(e, 'reconnect')

@@ -1,5 +1,7 @@
-// Model-facing tool names must match ^[a-zA-Z0-9_-]{1,64}$; registry names such as
-// `mcp:<server>:<tool>` are mapped to a safe, unique alias and back.
+// The one alias rule for tool names seen outside the registry. Model-facing tool names must match
+// OpenAI's ^[a-zA-Z0-9_-]{1,64}$, stricter than the MCP tool-name rule (letters, digits, `_`, `-`, `.`,
+// at most 128), so the same aliases serve the chat (provider.ts) and our /mcp endpoint (lib/mcp/endpoint.ts).
+// Registry names such as `mcp:<server>:<tool>` are mapped to a safe, unique alias and back.
 import { createHash } from 'node:crypto'
 
 const SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/

@@ -1,5 +1,6 @@
 // The HTTP side of our MCP endpoint: streamable-HTTP sessions and the legacy SSE transport over the
-// raw node request and response, the API key check, and idle session expiry. Each session gets its
+// raw node request and response, the API key check, idle session expiry and least-recently-used
+// eviction at the cap. Each session gets its
 // own MCP server from the protocol half (lib/mcp/endpoint.ts).
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -10,6 +11,7 @@ import type { Clock } from '../../lib/core/clock.js'
 import { errorText } from '../../lib/core/errors.js'
 import type { PluginLogger } from '../../lib/core/logger.js'
 import type { McpEndpoint } from '../../lib/mcp/endpoint.js'
+import { jsonDepth, MAX_BODY_DEPTH } from './validate.js'
 
 // Loaded on first use, like the server half (lib/mcp/endpoint.ts): most installations never open /mcp.
 let transportSdk: Promise<{
@@ -26,7 +28,8 @@ function loadTransportSdk (): NonNullable<typeof transportSdk> {
 }
 
 const IDLE_MS = 30 * 60_000
-const MAX_SESSIONS = 200
+/** Open sessions at most; past it the least recently used one is closed (makeRoom). */
+export const MAX_SESSIONS = 200
 
 type Session =
   | { kind: 'streamable-http'; transport: StreamableHTTPServerTransport; server: Server; lastSeen: number }
@@ -63,6 +66,63 @@ export function sendJsonRpcError (res: Res, status: number, code: number, messag
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
 }
 
+/**
+ * The answer to OAuth discovery (RFC 8414, RFC 9728, OpenID) and any other `/.well-known/` document:
+ * this server has none. A JSON 404 tells an OAuth-capable MCP client so (it then reports a missing or
+ * wrong key) where the dashboard's HTML pushed it into an OAuth flow. Says nothing about the configuration.
+ */
+export function sendNoOAuth (res: Res): void {
+  res.writeHead(404, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify({ error: 'not_found', error_description: 'This server has no OAuth or other /.well-known/ documents: the MCP endpoint takes an API key (Authorization: Bearer <key> or X-API-Key)' }))
+}
+
+/**
+ * The JSON-RPC body of a POST to /mcp, read here rather than by the /api body parser so that a broken
+ * body gets a JSON-RPC error: -32700 Parse error for broken JSON, -32600 Invalid Request for JSON that is
+ * not a message (an object) or a batch of them, 413 past the size limit. `pre` is a body the host's own
+ * server already parsed (shared TRSS port). Undefined when the error was answered.
+ */
+export async function readJsonRpcBody (req: Req, res: Res, limitBytes: number, pre?: { body: unknown }): Promise<{ body: unknown } | undefined> {
+  let value: unknown
+  if (pre && !Buffer.isBuffer(pre.body) && typeof pre.body !== 'string') {
+    value = pre.body
+  } else {
+    let text: string
+    if (pre) {
+      text = Buffer.isBuffer(pre.body) ? pre.body.toString('utf8') : String(pre.body)
+    } else {
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length
+        if (size > limitBytes) {
+          sendJsonRpcError(res, 413, -32600, `Invalid Request: the body is larger than ${Math.round(limitBytes / 1024)} KB`, { Connection: 'close' })
+          req.destroy()
+          return undefined
+        }
+        chunks.push(chunk)
+      }
+      text = Buffer.concat(chunks).toString('utf8')
+    }
+    try {
+      value = JSON.parse(text)
+    } catch (err) {
+      sendJsonRpcError(res, 400, -32700, `Parse error: ${errorText(err).slice(0, 200)}`)
+      return undefined
+    }
+  }
+  const isMessage = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v)
+  if (!(isMessage(value) || (Array.isArray(value) && value.length > 0 && value.every(isMessage)))) {
+    sendJsonRpcError(res, 400, -32600, 'Invalid Request: the body must be a JSON-RPC message (an object) or a batch of them')
+    return undefined
+  }
+  if (jsonDepth(value) > MAX_BODY_DEPTH) {
+    sendJsonRpcError(res, 400, -32600, `Invalid Request: the body is nested more than ${MAX_BODY_DEPTH} levels deep`)
+    return undefined
+  }
+  return { body: value }
+}
+
 export class McpSessions {
   private readonly sessions = new Map<string, Session>()
   private readonly sweeper: NodeJS.Timeout
@@ -72,16 +132,31 @@ export class McpSessions {
     this.sweeper.unref?.()
   }
 
+  /** The session, now the most recently used: the map is kept in least-recently-used order. */
   private touch (id: string): Session | undefined {
     const s = this.sessions.get(id)
-    if (s) s.lastSeen = this.o.clock.now()
+    if (s) {
+      s.lastSeen = this.o.clock.now()
+      this.sessions.delete(id)
+      this.sessions.set(id, s)
+    }
     return s
   }
 
-  private async full (): Promise<boolean> {
-    if (this.sessions.size < MAX_SESSIONS) return false
+  /**
+   * Room for a new session at the cap: idle sessions are swept, then the least recently used ones are
+   * closed. Clients that never send DELETE would otherwise lock the endpoint out until they idle out.
+   */
+  private async makeRoom (): Promise<void> {
+    if (this.sessions.size < MAX_SESSIONS) return
     await this.sweep()
-    return this.sessions.size >= MAX_SESSIONS
+    const evict: string[] = []
+    for (const id of this.sessions.keys()) {
+      if (this.sessions.size - evict.length < MAX_SESSIONS) break
+      evict.push(id)
+    }
+    if (evict.length) this.o.log.debug(`MCP endpoint: ${evict.length} least recently used session(s) closed to make room (cap ${MAX_SESSIONS})`)
+    await Promise.all(evict.map((id) => this.closeSession(id)))
   }
 
   /** POST, GET and DELETE of `/mcp/` (streamable HTTP). `body` is the parsed JSON body of a POST. */
@@ -102,7 +177,7 @@ export class McpSessions {
     if (req.method !== 'POST') return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required')
     const { StreamableHTTPServerTransport, isInitializeRequest } = await loadTransportSdk()
     if (!isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, 'Bad Request: no valid session; send initialize first')
-    if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
+    await this.makeRoom()
     let id: string | undefined
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -122,7 +197,7 @@ export class McpSessions {
 
   /** `GET /mcp/sse`: opens a legacy session; the first event names `messagePath`. */
   async openSse (endpoint: McpEndpoint, res: Res, messagePath: string): Promise<void> {
-    if (await this.full()) return sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions')
+    await this.makeRoom()
     const { SSEServerTransport } = await loadTransportSdk()
     const transport = new SSEServerTransport(messagePath, res)
     const id = transport.sessionId

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Next } from 'koa'
 import { ensureDashboardBuilt } from './dashboard-build.js'
+import { sendNoOAuth } from './mcp-transport.js'
 
 /**
  * Content-Security-Policy of the dashboard's pages: its own scripts, styles and API only, no inline
@@ -31,6 +32,8 @@ export function staticMiddleware (pluginDir: string) {
     if (ctx.body !== undefined || ctx.respond === false) return
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return
     if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path === '/mcp' || ctx.path.startsWith('/mcp/')) return
+    // no /.well-known/ document is ours (OAuth discovery of MCP clients among them): JSON 404, not the page
+    if (ctx.path.startsWith('/.well-known/')) { ctx.respond = false; sendNoOAuth(ctx.res); return }
     ctx.set('Content-Security-Policy', DASHBOARD_CSP)
     const root = dashboardRoot(pluginDir)
     const isAsset = /\.[a-z0-9]+$/i.test(ctx.path)

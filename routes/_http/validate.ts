@@ -121,7 +121,8 @@ export function bodyParser (limitKb: () => number, preParsed?: (ctx: Context) =>
   return function body (ctx, next) {
     if (!BODY_METHODS.has(ctx.method) || !hasBodyBytes(ctx)) return next()
     const path = ctx.path
-    if (!(path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/'))) return next()
+    // /mcp reads its own body after the key check, answering JSON-RPC errors (routes/_http/mcp-transport.ts)
+    if (!path.startsWith('/api/')) return next()
     return parse(ctx, next)
   }
   async function parse (ctx: Parameters<Mw>[0], next: Parameters<Mw>[1]): Promise<void> {

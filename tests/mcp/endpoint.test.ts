@@ -155,18 +155,18 @@ describe('Our MCP endpoint /mcp', function () {
     expect(unknown.status).to.equal(404)
   })
 
-  it('exposes only the configured tools (mcp.server.tools) and MCP servers\' tools by their mcp: names', async () => {
+  it('exposes only the configured tools (mcp.server.tools) and MCP servers\' tools under valid aliased names', async () => {
     // Trusted: an untrusted server's tools are refused to MCP clients (tests/security/tool-trust.test.ts).
     await s.api('/api/mcp/servers', { method: 'POST', json: { name: 'ev', config: stdioEverything(), trust: true } })
     const { client } = await streamableClient({ Authorization: `Bearer ${KEY}` })
     const all = (await client.listTools()).tools.map((t) => t.name)
-    expect(all).to.include.members(['lx_echo', 'mcp:ev:echo'])
-    const proxied = await client.callTool({ name: 'mcp:ev:echo', arguments: { message: 'via proxy' } })
+    expect(all).to.include.members(['lx_echo', 'mcp_ev_echo'])
+    const proxied = await client.callTool({ name: 'mcp_ev_echo', arguments: { message: 'via proxy' } })
     expect(proxied.content).to.deep.equal([{ type: 'text', text: 'Echo: via proxy' }])
     await s.lx.rt.config.update({ mcp: { server: { tools: ['mcp:ev:*'] } } })
     const only = (await client.listTools()).tools.map((t) => t.name)
     expect(only).to.not.include('lx_echo')
-    expect(only).to.include('mcp:ev:echo')
+    expect(only).to.include('mcp_ev_echo')
     const refused = await client.callTool({ name: 'lx_echo', arguments: { text: 'x' } })
     expect(refused.isError).to.equal(true)
     expect(JSON.stringify(refused.content)).to.include('not available')

@@ -37,7 +37,7 @@ export class TtsService {
   async record (scope: SpeakScope, text: string): Promise<Seg> {
     const settings = ttsFor(this.rt.config.get(), scope.groupId)
     if (settings.mode === 'off') throw new AppError('SERVICE_UNAVAILABLE', 'Text to speech is off (tts.mode)')
-    const audio = await synthesize(settings, text, voiceFor(this.rt, settings, scope))
+    const audio = await synthesize(settings, text, voiceFor(this.rt, settings, scope), this.rt.clock)
     return recordSegment(audio)
   }
 

@@ -1,6 +1,8 @@
 // One speech synthesis: the text to an OpenAI-compatible `<baseUrl>/audio/speech` (JSON: model, input,
-// voice, response_format, speed) and the audio bytes back. Bounded in time (tts.timeoutMs) and size;
-// every failure is an AppError whose text passes the redactor (an endpoint echoing the key shows none).
+// voice, response_format, speed) and the audio bytes back. Bounded in time (tts.timeoutMs, on the given
+// clock: tests fake it) and size; every failure is an AppError whose text passes the redactor (an
+// endpoint echoing the key shows none).
+import { systemClock, type Clock } from '../core/clock.js'
 import { AppError } from '../core/errors.js'
 import type { TtsSettings } from '../config/schema.js'
 
@@ -30,11 +32,20 @@ async function readBody (res: Response): Promise<Buffer> {
 }
 
 /** The audio of `text` spoken with `voice`. */
-export async function synthesize (cfg: Endpoint, text: string, voice: Voice): Promise<Buffer> {
+export async function synthesize (cfg: Endpoint, text: string, voice: Voice, clock: Pick<Clock, 'setTimeout' | 'clearTimeout'> = systemClock): Promise<Buffer> {
   if (!cfg.baseUrl) throw new AppError('SERVICE_UNAVAILABLE', 'No speech endpoint is set (tts.baseUrl)')
   const input = text.trim().slice(0, MAX_SPEECH_CHARS)
   if (!input) throw new AppError('INVALID_ARGS', 'Nothing to speak')
-  const signal = AbortSignal.timeout(cfg.timeoutMs)
+  const abort = new AbortController()
+  const timer = clock.setTimeout(() => abort.abort(), cfg.timeoutMs)
+  try {
+    return await request(cfg, input, voice, abort.signal)
+  } finally {
+    clock.clearTimeout(timer)
+  }
+}
+
+async function request (cfg: Endpoint, input: string, voice: Voice, signal: AbortSignal): Promise<Buffer> {
   let res: Response
   try {
     res = await fetch(`${cfg.baseUrl.replace(/\/+$/, '')}/audio/speech`, {

@@ -67,4 +67,30 @@ describe('tts: synthesize (the speech request)', () => {
     } finally { handler = saved }
     expect(await code(synthesize(cfg({ baseUrl: 'http://127.0.0.1:1/v1' }), 'x', { voice: 'a', speed: 1 }))).to.equal('CONNECTION_FAILED')
   })
+
+  it('gives up after tts.timeoutMs on the clock it is given (an endpoint that never answers): TIMEOUT', async () => {
+    const saved = handler
+    const held: ServerResponse[] = []
+    handler = (_req, _body, res) => { held.push(res) } // never answers
+    // the runtime's clock stand-in: the test decides when the time limit has passed
+    const timers: Array<{ fn: () => void; ms: number; cleared: boolean }> = []
+    const clock = {
+      setTimeout: (fn: () => void, ms: number): NodeJS.Timeout => { timers.push({ fn, ms, cleared: false }); return timers.length as unknown as NodeJS.Timeout },
+      clearTimeout: (t: NodeJS.Timeout): void => { const x = timers[Number(t) - 1]; if (x) x.cleared = true }
+    }
+    try {
+      const pending = code(synthesize(cfg({ timeoutMs: 30000 }), 'x', { voice: 'a', speed: 1 }, clock))
+      while (!held.length) await new Promise((resolve) => setImmediate(resolve))
+      expect(timers.map((t) => t.ms)).to.deep.equal([30000])
+      timers[0]?.fn()
+      expect(await pending).to.equal('TIMEOUT')
+      // an answered request clears its timer
+      handler = saved
+      await synthesize(cfg(), 'x', { voice: 'a', speed: 1 }, clock)
+      expect(timers[1]?.cleared).to.equal(true)
+    } finally {
+      handler = saved
+      for (const r of held) r.destroy()
+    }
+  })
 })

@@ -8,6 +8,7 @@ import { channelSchema, type ChannelConfig } from '../config/schema.js'
 import { AppError, errorText } from '../core/errors.js'
 import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
+import { monthKey } from '../stats/cost.js'
 import { buildClient, openaiModule, type TemplateContext } from './client.js'
 import { loadInputImage } from './image-input.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
@@ -33,7 +34,10 @@ class Failure extends Error {
   constructor (readonly kind: FailureKind, message: string, readonly status?: number) { super(redact(message)) }
 }
 
-const ZERO: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
+/** Usage with the prompt tokens the provider served from its cache (priced apart: lib/stats/cost.ts). */
+type MeteredUsage = Usage & { cachedTokens?: number }
+
+const ZERO: MeteredUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
 
 export class ChannelGateway implements ModelGateway {
   readonly keys: KeyPool
@@ -181,7 +185,7 @@ export class ChannelGateway implements ModelGateway {
     }
   }
 
-  private attempt (ch: ChannelConfig, key: ChannelKey | undefined, model: string, req: ModelRequest, onDelta: ((t: string) => void) | undefined): Promise<Omit<ModelResponse, 'channel' | 'latencyMs'>> {
+  private attempt (ch: ChannelConfig, key: ChannelKey | undefined, model: string, req: ModelRequest, onDelta: ((t: string) => void) | undefined): Promise<Omit<ModelResponse, 'channel' | 'latencyMs' | 'usage'> & { usage: MeteredUsage }> {
     const streaming = Boolean(onDelta)
     return this.guarded(ch, req.signal, streaming, async (signal, arm) => {
       const ctx: TemplateContext = { model, userId: req.scope?.userId, groupId: req.scope?.groupId, nickname: req.scope?.nickname }
@@ -253,7 +257,8 @@ export class ChannelGateway implements ModelGateway {
     return e
   }
 
-  private record (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], usage: Usage, started: number, error: string | undefined): void {
+  private record (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], usage: MeteredUsage, started: number, error: string | undefined): void {
+    const now = this.rt.clock.now()
     this.rt.stats.recordModelRequest({
       source,
       channelId: this.channels.idOf(ch),
@@ -264,7 +269,9 @@ export class ChannelGateway implements ModelGateway {
       ...(scope?.groupId ? { groupId: scope.groupId } : {}),
       promptTokens: usage.promptTokens,
       completionTokens: usage.completionTokens,
-      latencyMs: this.rt.clock.now() - started,
+      ...(usage.cachedTokens ? { cachedTokens: usage.cachedTokens } : {}),
+      month: monthKey(now, this.rt.config.get().pricing.timezone),
+      latencyMs: now - started,
       success: error === undefined,
       ...(error !== undefined ? { error } : {})
     })
@@ -296,10 +303,11 @@ function toAppError (ch: ChannelConfig, f: Failure): AppError {
   }
 }
 
-function toUsage (u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined): Usage {
+function toUsage (u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } } | null | undefined): MeteredUsage {
   const promptTokens = u?.prompt_tokens ?? 0
   const completionTokens = u?.completion_tokens ?? 0
-  return { promptTokens, completionTokens, totalTokens: u?.total_tokens ?? promptTokens + completionTokens }
+  const cached = u?.prompt_tokens_details?.cached_tokens ?? 0
+  return { promptTokens, completionTokens, totalTokens: u?.total_tokens ?? promptTokens + completionTokens, ...(cached > 0 ? { cachedTokens: cached } : {}) }
 }
 
 function toOpenAIMessage (m: ChatMessage): ChatCompletionMessageParam {

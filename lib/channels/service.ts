@@ -7,6 +7,7 @@ import { sameJson } from '../config/object-paths.js'
 import { AppError } from '../core/errors.js'
 import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
+import { ChannelBudgets, type Spending } from './budget.js'
 
 export type ChannelStatus = 'active' | 'error' | 'disabled'
 
@@ -18,12 +19,14 @@ export type ChannelView = Omit<ChannelConfig, 'apiKeys'> & {
   lastError: string
   lastUsed: string
   apiKeys: Array<{ name: string; key: string; enabled: boolean; index: number }>
+  /** this month's cost against channels[].monthlyBudget (budget.ts) */
+  spending: Spending
 }
 
 export const CHANNEL_NOT_FOUND = 'Channel does not exist'
 
 /** Fields of the view that clients may send back with a PUT; they are not configuration. */
-const VIEW_ONLY = ['status', 'lastError', 'lastUsed'] as const
+const VIEW_ONLY = ['status', 'lastError', 'lastUsed', 'spending'] as const
 
 /** Defaults of every optional field, so a written channel only holds what differs from them. */
 const DEFAULTS = channelSchema.parse({ name: 'x', baseUrl: 'http://x' }) as Record<string, unknown>
@@ -31,8 +34,11 @@ const DEFAULTS = channelSchema.parse({ name: 'x', baseUrl: 'http://x' }) as Reco
 export class ChannelService {
   private readonly health = new Map<string, ChannelHealth>()
   private writing: Promise<unknown> = Promise.resolve()
+  readonly budgets: ChannelBudgets
 
-  constructor (private readonly rt: Runtime) {}
+  constructor (private readonly rt: Runtime) {
+    this.budgets = new ChannelBudgets(rt, (ch) => this.idOf(ch))
+  }
 
   list (): ChannelConfig[] { return this.rt.config.get().channels }
 
@@ -65,7 +71,8 @@ export class ChannelService {
       apiKeys: masked.apiKeys.map((k, index) => ({ ...k, index })),
       status: this.status(ch),
       lastError: h?.lastError ?? '',
-      lastUsed: h?.lastUsed ? new Date(h.lastUsed).toISOString() : ''
+      lastUsed: h?.lastUsed ? new Date(h.lastUsed).toISOString() : '',
+      spending: this.budgets.spending(ch)
     }
   }
 
@@ -88,13 +95,17 @@ export class ChannelService {
       const ch = this.find(name)
       if (!ch) throw new AppError('CHANNEL_UNAVAILABLE', `Channel ${name} does not exist`)
       if (!ch.enabled && !anyState) throw new AppError('CHANNEL_UNAVAILABLE', `Channel ${ch.name} is disabled`)
+      if (!anyState && this.budgets.exhausted(ch)) throw new AppError('CHANNEL_UNAVAILABLE', `Channel ${ch.name} has spent its monthly budget`)
       return [ch]
     }
     const enabled = this.list().map((c, order) => ({ c, order })).filter(({ c }) => c.enabled)
     if (enabled.length === 0) throw new AppError('CHANNEL_UNAVAILABLE', 'No available channels')
+    // a channel whose monthly budget is spent is not used until the month ends (budget.ts)
+    const open = enabled.filter(({ c }) => !this.budgets.exhausted(c))
+    if (open.length === 0) throw new AppError('CHANNEL_UNAVAILABLE', 'Every channel has spent its monthly budget')
     const fits = (c: ChannelConfig): number => (!model || c.models.length === 0 || c.models.includes(model) || c.model === model ? 1 : 0)
     const healthy = (c: ChannelConfig): number => (this.status(c) === 'active' ? 1 : 0)
-    return enabled
+    return open
       .sort((a, b) => fits(b.c) - fits(a.c) || healthy(b.c) - healthy(a.c) || b.c.priority - a.c.priority || a.order - b.order)
       .map(({ c }) => c)
   }

@@ -35,7 +35,9 @@ export const channelSchema = z.strictObject({
   timeoutMs: z.number().int().min(1000).max(600000).default(60000),
   /** A stream that sends nothing for this long is aborted (the client timeout does not cover it). */
   idleTimeoutMs: z.number().int().min(1000).max(600000).default(30000),
-  keyCooldownMs: z.number().int().min(0).max(3600000).default(60000)
+  keyCooldownMs: z.number().int().min(0).max(3600000).default(60000),
+  /** the channel is not used once its cost this month reaches this (pricing.currency; 0: no budget) */
+  monthlyBudget: z.number().min(0).default(0)
 })
 
 
@@ -43,6 +45,10 @@ export const channelSchema = z.strictObject({
 // as a shape without defaults: globally it is filled from its defaults, per group (groups.<id>.*) every
 // field is optional and an unset one falls back to the global value (lib/config/README.md).
 const probability = z.number().min(0).max(1)
+/** An IANA timezone name Intl knows. */
+function knownTimeZone (tz: string): boolean {
+  try { new Intl.DateTimeFormat('en-US', { timeZone: tz }); return true } catch { return false }
+}
 
 const deliveryShape = {
   /** plain: markdown turned into readable text; keep: sent as the model wrote it */
@@ -297,6 +303,27 @@ export const configSchema = z.strictObject({
       seen.add(c.name)
     })
   }),
+  // What model calls cost (lib/stats/cost.ts): prices per million tokens in one currency, applied to the
+  // recorded usage (/api/stats/*) and to the channels' monthly budgets (channels[].monthlyBudget).
+  pricing: z.strictObject({
+    currency: z.string().trim().min(1).max(10),
+    /** IANA timezone where a budget month starts ('' = the machine's) */
+    timezone: z.string().max(64).refine((tz) => tz === '' || knownTimeZone(tz), { error: 'unknown timezone (an IANA name such as Asia/Shanghai)' }),
+    /** matched by exact name first, then by the patterns with `*`, longest first */
+    models: z.array(z.strictObject({
+      model: z.string().trim().min(1).max(200),
+      input: z.number().min(0),
+      output: z.number().min(0),
+      /** price of prompt tokens served from the provider's cache (unset: the input price) */
+      cachedInput: z.number().min(0).optional()
+    })).max(2000).superRefine((list, ctx) => {
+      const seen = new Set<string>()
+      list.forEach((p, i) => {
+        if (seen.has(p.model)) ctx.addIssue({ code: 'custom', path: [i, 'model'], message: `duplicate price for ${p.model}` })
+        seen.add(p.model)
+      })
+    })
+  }).prefault({ currency: 'USD', timezone: '', models: [] }),
   // keyed by chat group ids (`constructor` is a valid one): a null-prototype record (lib/core/dict.ts)
   groups: z.record(z.string().regex(/^[\w-]{1,64}$/, 'group id'), groupConfigSchema).transform((g) => toDict(g)),
   presets: z.strictObject({

@@ -8,17 +8,19 @@ import { dict, toDict, type Dict } from '../core/dict.js'
 import type { PluginLogger } from '../core/logger.js'
 import { ensurePrivateDirSync } from '../core/private-file.js'
 import { Store } from '../core/store.js'
+import { usageOf, type ModelUsage } from './cost.js'
 import { writeJsonSync } from './write-sync.js'
 
 export interface Counters { messages: number; responses: number; toolCalls: number; tokens: number }
 // users and groups are keyed by chat ids (a QQ user may be called `__proto__`): null-prototype records
-export interface GroupDay extends Counters { users: Dict<number> }
-export interface DayBucket extends Counters { users: Dict<number>; groups: Dict<GroupDay> }
+// `usage`: the day's tokens by model (input, output, cached input), what its cost is computed from
+export interface GroupDay extends Counters { users: Dict<number>; usage: ModelUsage }
+export interface DayBucket extends Counters { users: Dict<number>; groups: Dict<GroupDay>; usage: ModelUsage }
 type Month = Dict<DayBucket>
 
 export const counters = (): Counters => ({ messages: 0, responses: 0, toolCalls: 0, tokens: 0 })
-export const emptyDay = (): DayBucket => ({ ...counters(), users: dict(), groups: dict() })
-export const emptyGroupDay = (): GroupDay => ({ ...counters(), users: dict() })
+export const emptyDay = (): DayBucket => ({ ...counters(), users: dict(), groups: dict(), usage: dict() })
+export const emptyGroupDay = (): GroupDay => ({ ...counters(), users: dict(), usage: dict() })
 
 const num = (v: unknown): number => typeof v === 'number' && Number.isFinite(v) ? v : 0
 const countersOf = (v: Partial<Counters>): Counters => ({ messages: num(v.messages), responses: num(v.responses), toolCalls: num(v.toolCalls), tokens: num(v.tokens) })
@@ -26,13 +28,13 @@ const countersOf = (v: Partial<Counters>): Counters => ({ messages: num(v.messag
 /** A stored group day rebuilt with null-prototype records. */
 function groupDayOf (v: unknown): GroupDay {
   const g = (v ?? {}) as Partial<GroupDay>
-  return { ...countersOf(g), users: toDict(g.users, num) }
+  return { ...countersOf(g), users: toDict(g.users, num), usage: usageOf(g.usage) }
 }
 
 /** A stored day bucket rebuilt with null-prototype records. */
 function dayOf (v: unknown): DayBucket {
   const d = (v ?? {}) as Partial<DayBucket>
-  return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf) }
+  return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf), usage: usageOf(d.usage) }
 }
 
 const MONTH_FILE = /^(\d{4}-\d{2})\.json$/

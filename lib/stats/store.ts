@@ -10,6 +10,7 @@ import { redact } from '../core/redact.js'
 import { Store } from '../core/store.js'
 import { writeJsonSync } from './write-sync.js'
 import { counters, DayRollups, emptyDay, emptyGroupDay, type DayBucket, type GroupDay } from './days.js'
+import { addUsage, mergeUsage, usageOf, usageTokens, type CostFigures, type ModelUsage, type PriceTable, type Tokens } from './cost.js'
 
 export interface ModelRequest {
   source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
@@ -21,6 +22,10 @@ export interface ModelRequest {
   groupId?: string
   promptTokens?: number
   completionTokens?: number
+  /** prompt tokens the provider served from its cache (part of promptTokens) */
+  cachedTokens?: number
+  /** the budget month (`YYYY-MM`, owner's timezone) the request counts toward for its channel */
+  month?: string
   latencyMs: number
   success: boolean
   error?: string
@@ -33,31 +38,46 @@ export interface ToolCall { name: string; durationMs: number; success: boolean; 
 interface StatsData {
   /** only in files of the old layout: moved into the month files at start */
   days?: Record<string, DayBucket>
-  models: Dict<{ requests: number; tokens: number; latencySum: number; errors: number }>
+  // `split` and `usage` (tokens by model) hold input and output apart, for the cost (cost.ts); records
+  // of older versions have only `tokens`
+  models: Dict<{ requests: number; tokens: number; latencySum: number; errors: number; split?: Tokens }>
   tools: Dict<{ calls: number; durationSum: number; successes: number }>
-  users: Dict<{ nickname: string; messages: number; tokens: number; lastActive: number }>
-  groups: Dict<{ messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Dict<1> }>
-  channels: Dict<{ name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string }>
+  users: Dict<{ nickname: string; messages: number; tokens: number; lastActive: number; usage?: ModelUsage }>
+  groups: Dict<{ messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Dict<1>; usage?: ModelUsage }>
+  /** `months`: usage by budget month (owner's timezone), the last MONTHS_KEPT of them */
+  channels: Dict<{ name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string; usage?: ModelUsage; months?: Dict<ModelUsage> }>
 }
+
+const MONTHS_KEPT = 13
 
 const EMPTY: StatsData = { models: {}, tools: {}, users: {}, groups: {}, channels: {} }
 
 /** The data read from stats.json with every map rebuilt as a null-prototype record. */
 function revive (d: StatsData): StatsData {
   const rec = <T extends object>(v: unknown): Dict<T> => toDict(v, (x) => ({ ...(x as T) }))
+  // nested records keyed by model names are rebuilt too (a model called `__proto__`)
+  const withUsage = <T extends { usage?: ModelUsage }>(v: unknown): Dict<T> => toDict(v, (x) => { const o = { ...(x as T) }; if (o.usage) o.usage = usageOf(o.usage); return o })
   return {
     ...(d.days ? { days: d.days } : {}),
     models: rec(d.models),
     tools: rec(d.tools),
-    users: rec(d.users),
-    groups: toDict(d.groups, (x) => { const g = x as StatsData['groups'][string]; return { ...g, userIds: toDict<1>(g?.userIds) } }),
-    channels: rec(d.channels)
+    users: withUsage(d.users),
+    groups: toDict(d.groups, (x) => { const g = x as StatsData['groups'][string]; return { ...g, userIds: toDict<1>(g?.userIds), ...(g?.usage ? { usage: usageOf(g.usage) } : {}) } }),
+    channels: toDict(d.channels, (x) => {
+      const c = x as StatsData['channels'][string]
+      return { ...c, ...(c?.usage ? { usage: usageOf(c.usage) } : {}), ...(c?.months ? { months: toDict(c.months, usageOf) } : {}) }
+    })
   }
 }
 
-const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: dict() })
+const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: dict(), usage: dict() })
 
 export type Period = 'day' | 'week' | 'month' | 'all'
+
+export interface DailyRow { date: string; messages: number; responses: number; toolCalls: number; tokens: number; cost?: number | null }
+/** GET /api/stats: `currency`, `cost` and `unpricedTokens` when asked with a price table. */
+export interface Summary extends Partial<CostFigures> { summary: Record<string, number>; daily: DailyRow[]; currency?: string }
+interface ModelCost extends CostFigures { inputTokens: number; outputTokens: number; cachedTokens: number; pricedAs: string | null }
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
 
 export class StatsStore {
@@ -120,13 +140,19 @@ export class StatsStore {
 
   recordModelRequest (r: ModelRequest): void {
     const now = this.clock.now()
-    const tokens = (r.promptTokens ?? 0) + (r.completionTokens ?? 0)
+    const input = r.promptTokens ?? 0
+    const output = r.completionTokens ?? 0
+    const tokens = input + output
+    const use = (u: ModelUsage): void => { addUsage(u, r.model, input, output, r.cachedTokens ?? 0) }
     const day = this.day(now)
     if (r.success && r.source === 'chat') day.responses++
     day.tokens += tokens
+    use(day.usage)
     const m = (this.store.data.models[r.model] ??= { requests: 0, tokens: 0, latencySum: 0, errors: 0 })
     m.requests++
     m.tokens += tokens
+    const split = (m.split ??= [0, 0, 0])
+    split[0] += input; split[1] += output; split[2] += r.cachedTokens ?? 0
     m.latencySum += r.latencyMs
     if (!r.success) m.errors++
     const c = (this.store.data.channels[r.channelId] ??= { name: r.channelName ?? r.channelId, requests: 0, errors: 0, latencySum: 0, lastUsed: 0, lastError: '' })
@@ -135,18 +161,28 @@ export class StatsStore {
     c.lastUsed = now
     if (r.channelName) c.name = r.channelName
     if (!r.success) { c.errors++; c.lastError = redact(r.error ?? 'error') } // upstream error texts may echo a key
+    use(c.usage ??= dict())
+    if (r.month && tokens > 0) {
+      const months = (c.months ??= dict())
+      use(months[r.month] ??= dict())
+      const keys = Object.keys(months)
+      if (keys.length > MONTHS_KEPT) for (const k of keys.sort().slice(0, keys.length - MONTHS_KEPT)) delete months[k]
+    }
     if (r.userId) {
       const u = (this.store.data.users[r.userId] ??= { nickname: '', messages: 0, tokens: 0, lastActive: 0 })
       u.tokens += tokens
+      use(u.usage ??= dict())
       u.lastActive = now
       if (r.nickname) u.nickname = r.nickname
     }
     if (r.groupId) {
       const g = this.groupOf(day, r.groupId)
       g.tokens += tokens
+      use(g.usage)
       if (r.success && r.source === 'chat') g.responses++
       const tg = (this.store.data.groups[r.groupId] ??= newGroup())
       tg.tokens += tokens
+      use(tg.usage ??= dict())
       if (r.success && r.source === 'chat') tg.responses++
     }
     this.schedule()
@@ -168,15 +204,17 @@ export class StatsStore {
     this.schedule()
   }
 
-  summary (period: Period = 'all', groupId?: string): { summary: Record<string, number>; daily: Array<{ date: string; messages: number; responses: number; toolCalls: number; tokens: number }> } {
+  /** With a price table (`prices`), the period's and each day's cost are added (cost.ts). */
+  summary (period: Period = 'all', groupId?: string, prices?: PriceTable): Summary {
     const days = this.daysIn(period)
     const users = new Set<string>()
     const groups = new Set<string>()
     const total = counters()
+    const usage: ModelUsage = dict()
     // All time: the distinct users and groups come from the all-time maps (a union over every day's
     // users would touch each user once per day: ~75 ms for a year of 2,000 daily users).
     const allTime = period === 'all'
-    const daily = days.map(([date, d]) => {
+    const daily = days.map(([date, d]): DailyRow => {
       const src: GroupDay = groupId ? (own(d.groups, groupId) ?? emptyGroupDay()) : d
       total.messages += src.messages; total.responses += src.responses; total.toolCalls += src.toolCalls; total.tokens += src.tokens
       if (!allTime) {
@@ -184,7 +222,9 @@ export class StatsStore {
         if (!groupId) for (const g of Object.keys(d.groups)) groups.add(g)
         else if (own(d.groups, groupId)) groups.add(groupId)
       }
-      return { date, messages: src.messages, responses: src.responses, toolCalls: src.toolCalls, tokens: src.tokens }
+      const row: DailyRow = { date, messages: src.messages, responses: src.responses, toolCalls: src.toolCalls, tokens: src.tokens }
+      if (prices) { mergeUsage(usage, src.usage); row.cost = prices.cost(src.usage, src.tokens).cost }
+      return row
     })
     const data = this.store.data
     const g = groupId !== undefined ? own(data.groups, groupId) : undefined
@@ -194,13 +234,15 @@ export class StatsStore {
     const activeGroups = !allTime ? groups.size : groupId !== undefined ? (g ? 1 : 0) : Object.keys(data.groups).length
     return {
       summary: { totalMessages: total.messages, aiResponses: total.responses, toolCalls: total.toolCalls, tokensUsed: total.tokens, activeUsers, activeGroups },
-      daily
+      daily,
+      ...(prices ? { currency: prices.currency, ...prices.cost(usage, total.tokens) } : {})
     }
   }
 
-  models (): Array<{ model: string; requests: number; tokens: number; avgLatency: number; errors: number }> {
+  models (prices?: PriceTable): Array<{ model: string; requests: number; tokens: number; avgLatency: number; errors: number } & Partial<ModelCost>> {
     return Object.entries(this.store.data.models).map(([model, m]) => ({
-      model, requests: m.requests, tokens: m.tokens, avgLatency: m.requests ? Math.round(m.latencySum / m.requests) : 0, errors: m.errors
+      model, requests: m.requests, tokens: m.tokens, avgLatency: m.requests ? Math.round(m.latencySum / m.requests) : 0, errors: m.errors,
+      ...(prices ? { inputTokens: m.split?.[0] ?? 0, outputTokens: m.split?.[1] ?? 0, cachedTokens: m.split?.[2] ?? 0, pricedAs: prices.price(model)?.model ?? null, ...prices.modelCost(model, m.split, m.tokens) } : {})
     })).sort((a, b) => b.requests - a.requests)
   }
 
@@ -210,25 +252,34 @@ export class StatsStore {
     })).sort((a, b) => b.calls - a.calls)
   }
 
-  users (limit = 20, sort: 'messages' | 'tokens' = 'messages'): Array<{ userId: string; nickname: string; messages: number; tokens: number; lastActive: string }> {
-    return Object.entries(this.store.data.users)
-      .sort((a, b) => b[1][sort] - a[1][sort])
+  /** `sort: 'cost'` needs `prices` (else it sorts by tokens). */
+  users (limit = 20, sort: 'messages' | 'tokens' | 'cost' = 'messages', prices?: PriceTable): Array<{ userId: string; nickname: string; messages: number; tokens: number; lastActive: string } & Partial<CostFigures>> {
+    const rows = Object.entries(this.store.data.users).map(([userId, u]) => ({ userId, u, c: prices?.cost(u.usage, u.tokens) }))
+    const key = (r: (typeof rows)[number]): number => sort === 'cost' ? (r.c?.cost ?? (prices ? -1 : r.u.tokens)) : r.u[sort]
+    return rows.sort((a, b) => key(b) - key(a))
       .slice(0, limit)
-      .map(([userId, u]) => ({ userId, nickname: u.nickname, messages: u.messages, tokens: u.tokens, lastActive: new Date(u.lastActive).toISOString() }))
+      .map(({ userId, u, c }) => ({ userId, nickname: u.nickname, messages: u.messages, tokens: u.tokens, lastActive: new Date(u.lastActive).toISOString(), ...c }))
   }
 
-  groups (limit = 20): Array<{ groupId: string; messages: number; responses: number; tokens: number; users: number; lastActive: string }> {
+  groups (limit = 20, prices?: PriceTable): Array<{ groupId: string; messages: number; responses: number; tokens: number; users: number; lastActive: string } & Partial<CostFigures>> {
     return Object.entries(this.store.data.groups)
       .sort((a, b) => b[1].messages - a[1].messages)
       .slice(0, limit)
-      .map(([groupId, g]) => ({ groupId, messages: g.messages, responses: g.responses, tokens: g.tokens, users: g.users, lastActive: new Date(g.lastActive).toISOString() }))
+      .map(([groupId, g]) => ({ groupId, messages: g.messages, responses: g.responses, tokens: g.tokens, users: g.users, lastActive: new Date(g.lastActive).toISOString(), ...prices?.cost(g.usage, g.tokens) }))
   }
 
-  channels (): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string }> {
+  channels (prices?: PriceTable): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string } & Partial<CostFigures>> {
     return Object.entries(this.store.data.channels).map(([id, c]) => ({
       id, name: c.name, requests: c.requests, errors: c.errors, avgLatency: c.requests ? Math.round(c.latencySum / c.requests) : 0,
-      lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError
+      lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError,
+      // a channel's legacy tokens are unknown (only requests were counted): its usage is all there is
+      ...prices?.cost(c.usage, usageTokens(c.usage))
     }))
+  }
+
+  /** A channel's usage in a budget month (`YYYY-MM`, see ModelRequest.month). */
+  channelMonth (channelId: string, month: string): ModelUsage | undefined {
+    return own(own(this.store.data.channels, channelId)?.months, month)
   }
 
   /** Totals across all time (for the live metric stream). */

@@ -30,7 +30,7 @@ export const voiceEn: Dict = {
   'bv.tts.mode.off': 'off', 'bv.tts.mode.request': 'on request', 'bv.tts.mode.always': 'always (short answers)',
   'bs.tts.baseUrl': 'Endpoint', 'bs.tts.baseUrl.help': 'An OpenAI-compatible address such as https://api.openai.com/v1 (asks <address>/audio/speech); empty = no speech.',
   'bs.tts.apiKey': 'Key', 'bs.tts.apiKey.help': 'Shown masked; leave the mask to keep the stored key.',
-  'bs.tts.model': 'Model', 'bs.tts.model.help': 'e.g. tts-1, gpt-4o-mini-tts.',
+  'bs.tts.model': 'Model', 'bs.tts.model.help': 'e.g. tts-1 or gpt-4o-mini-tts (whatever the endpoint offers).',
   'bs.tts.voice': 'Default voice', 'bs.tts.voice.help': 'e.g. alloy, nova, shimmer (whatever the endpoint offers).',
   'bs.tts.speed': 'Speed', 'bs.tts.speed.help': '0.25-4; 1 is normal.',
   'bs.tts.format': 'Audio format', 'bs.tts.format.help': 'What the endpoint answers; the QQ side converts it.',

@@ -98,6 +98,14 @@ describe('dashboard: voice replies (chromium e2e)', function () {
     expect(await saveAndWait('[data-testid="pv-narrator-save"]', /\/api\/presets\/narrator$/)).to.equal(200)
     expect(s.lx.rt.need('presets').get('narrator').voice).to.deep.equal({ enabled: true, voiceId: 'fable', speed: 1.5 })
     await page.screenshot({ path: join(shots, 'voice.png'), fullPage: true })
+    // in English too, without raw keys
+    await page.click('[data-testid="lang"]')
+    expect(await page.textContent('[data-testid="tts-card"] h2')).to.equal('Speech')
+    const en = await page.textContent('main') ?? ''
+    expect(en).to.include('When to speak').and.include('Preset voices').and.include('Inherit: always (short answers)')
+    expect(en).to.not.match(/\bb[sv]\.|\btts\.\w/)
+    await page.click('[data-testid="lang"]')
+    expect(await page.textContent('[data-testid="tts-card"] h2')).to.equal('语音合成')
     await page.click('nav a[data-page="presets"]')
     await page.click('[data-testid="preset-add"]')
     const json = await page.inputValue('[data-testid="preset-json"]')

@@ -89,6 +89,48 @@ for (const profile of PROFILES) describe(`reminders: in QQ chats (standalone hos
     for (const r of rt.need('reminders').list({ userId: user })) await rt.need('reminders').cancel(r.id, { userId: user, isMaster: false })
   })
 
+  it('the text goes out through lib/delivery: markdown as plain text; a long one as a forward after an @ of its own', async () => {
+    const g = fresh(7000)
+    const user = fresh(68000)
+    clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
+    const since = p.host.transcript.length
+    const svc = rt.need('reminders')
+    await svc.create({ userId: user, groupId: g, isMaster: false, isGroupAdmin: false }, { when: '1分钟后', message: '**交** `周报`' })
+    await svc.create({ userId: user, groupId: g, isMaster: false, isGroupAdmin: false }, { when: '2分钟后', message: '长'.repeat(500) })
+    await clock.tickAsync(MIN)
+    await until(() => p.host.transcript.slice(since).some((e) => e.targetId === g), 'the short one')
+    await svc.idle()
+    const short = p.host.transcript.slice(since).filter((e) => e.targetId === g)
+    expect(short.map((e) => e.text.replace(/\s+/g, ' ').trim())).to.deep.equal([`@${user} ⏰ 提醒：交 周报`])
+    expect(short[0]?.message.some((x) => x.type === 'at')).to.equal(true)
+    const mark = p.host.transcript.length
+    await clock.tickAsync(MIN)
+    await until(() => p.host.transcript.slice(mark).some((e) => e.message.some((x) => x.type === 'node')), 'the forward')
+    await svc.idle()
+    const long = p.host.transcript.slice(mark).filter((e) => e.targetId === g)
+    expect(long).to.have.length(2)
+    expect(long[0]?.message.map((x) => x.type)).to.deep.equal(['at'])
+    expect(long[1]?.message.some((x) => x.type === 'node')).to.equal(true)
+    expect(long[1]?.text).to.include('长'.repeat(100))
+  })
+
+  it('a recurring reminder in a group: refused for a member (the model is told why), set for a group admin', async () => {
+    const g = fresh(7000)
+    const member = fresh(67000)
+    const admin = fresh(67000)
+    const ask = async (user: string, role: 'member' | 'admin'): Promise<string> => {
+      fake.enqueue({ toolCalls: [{ name: 'set_reminder', arguments: { when: '每周一9点', message: '发周报' } }] }, { content: '好的' })
+      await p.host.sendGroup(g, user, '每周一9点提醒大家发周报', { at: true, role })
+      return JSON.stringify(fake.chatRequests().at(-1)?.body.messages.at(-1))
+    }
+    expect(await ask(member, 'member')).to.include('Only a group admin')
+    expect(rt.need('reminders').list({ groupId: g })).to.deep.equal([])
+    expect(await ask(admin, 'admin')).to.include('\\"set\\": true')
+    const set = rt.need('reminders').list({ groupId: g })
+    expect(set.map((r) => [r.userId, r.recurrence])).to.deep.equal([[admin, { kind: 'weekly', weekday: 1, hour: 9, minute: 0 }]])
+    await rt.need('reminders').cancel(set[0]!.id, { userId: admin, isMaster: false })
+  })
+
   it('#lx提醒列表 lists the asker\'s own; #lx取消提醒 cancels only their own, a master any', async () => {
     const g = fresh(7000)
     const alice = fresh(66000)

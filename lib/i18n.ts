@@ -26,6 +26,16 @@ const TEXTS = {
   'events.recall': { 'zh-CN': '（{name}撤回了一条消息）', en: '({name} recalled a message)' },
   'events.recallOther': { 'zh-CN': '（{operator}撤回了{name}的一条消息）', en: '({operator} recalled a message of {name})' },
   'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' },
+  // the account-risk guard (lib/guard): the masters' private notice when a chat becomes guarded
+  'guard.told': { 'zh-CN': '灵犀账号风控提醒：{chat} 的发送风险达到 {risk}/100（{reasons}）。已放慢发送、长回复改为合并转发、暂停主动插话，信号回落 {minutes} 分钟后自动恢复。', en: 'Lingxi account-risk guard: sending in {chat} reached risk {risk}/100 ({reasons}). Sends are slowed, long answers go as forwards and proactive replies pause; back to normal {minutes} minutes after the signals fall.' },
+  'guard.group': { 'zh-CN': '群 {id}', en: 'group {id}' },
+  'guard.private': { 'zh-CN': '私聊', en: 'private chats' },
+  'guard.signal.perMinute': { 'zh-CN': '每分钟 {n} 条', en: '{n} a minute' },
+  'guard.signal.perHour': { 'zh-CN': '每小时 {n} 条', en: '{n} an hour' },
+  'guard.signal.long': { 'zh-CN': '长消息 {n} 条', en: '{n} long messages' },
+  'guard.signal.repeats': { 'zh-CN': '重复内容 {n} 次', en: '{n} repeats' },
+  'guard.signal.links': { 'zh-CN': '含链接 {n} 条', en: '{n} with links' },
+  'guard.signal.failures': { 'zh-CN': '发送失败 {n} 次', en: '{n} failed sends' },
 
   // what the bot reads of a message (lib/input): markers in the model's user turn, the caption request
   'input.imageCaption': { 'zh-CN': '[图片: {caption}]', en: '[image: {caption}]' },

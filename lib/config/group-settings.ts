@@ -1,7 +1,7 @@
 // The settings in force in one chat: a group's overrides (groups.<id>.*) over the global sections
 // (lib/config/README.md, "Per-group overrides"). One owner for "which value applies here", so every
 // reader of delivery, proactive, event, conversation and burst settings agrees.
-import type { Config, DeliverySettings, GroupConfig, ProactiveSettings } from './schema.js'
+import type { Config, DeliverySettings, GroupConfig, GuardSettings, ProactiveSettings } from './schema.js'
 
 export type EventKind = 'poke' | 'join' | 'recall'
 
@@ -20,6 +20,11 @@ function defined<T extends object> (o: Partial<T> | undefined): Partial<T> {
 
 export function deliveryFor (cfg: Config, groupId?: string): DeliverySettings {
   return { ...cfg.delivery, ...defined(groupEntry(cfg, groupId)?.delivery) }
+}
+
+/** The account-risk guard's settings in this chat (private chats: the global ones). */
+export function guardFor (cfg: Config, groupId?: string): GuardSettings {
+  return { ...cfg.guard, ...defined(groupEntry(cfg, groupId)?.guard) }
 }
 
 export function proactiveFor (cfg: Config, groupId?: string): ProactiveSettings {

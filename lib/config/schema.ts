@@ -153,6 +153,43 @@ const ttsShape = {
   maxChars: z.number().int().min(1).max(4096)
 }
 
+// Account-risk guard (lib/guard): the bot's own sends per chat weighed against these limits; past
+// riskAt the chat is guarded (slower sends, long answers as forwards, no proactive replies, the master
+// told once) until the figure stays below recoverBelow for coolDownMinutes. Per group: groups.<id>.guard.
+const guardShape = {
+  enabled: z.boolean(),
+  /** sends in the last minute / hour that alone make the figure 100 */
+  maxPerMinute: z.number().int().min(1).max(1000),
+  maxPerHour: z.number().int().min(1).max(100000),
+  /** a plain message at least this long counts as long; maxLongPerHour of them make the figure 100 */
+  longChars: z.number().int().min(50).max(100000),
+  maxLongPerHour: z.number().int().min(1).max(10000),
+  /** the same (or nearly the same) text sent again within repeatWindowMinutes; maxRepeats make 100 */
+  repeatWindowMinutes: z.number().int().min(1).max(1440),
+  maxRepeats: z.number().int().min(1).max(1000),
+  /** messages with links in the last hour, failed sends in the last hour, that alone make 100 */
+  maxLinksPerHour: z.number().int().min(1).max(10000),
+  maxFailuresPerHour: z.number().int().min(1).max(1000),
+  /** at or above: the chat is guarded; it recovers after coolDownMinutes below recoverBelow */
+  riskAt: z.number().int().min(1).max(100),
+  recoverBelow: z.number().int().min(0).max(100),
+  coolDownMinutes: z.number().min(0).max(1440),
+  /** guarded: at least this long between two answer sends in the chat */
+  slowDownMs: z.number().int().min(0).max(600000),
+  /** guarded: answers longer than this go as a forward (or image), whatever delivery.longAnswer says */
+  forwardAboveChars: z.number().int().min(0).max(100000),
+  forwardAs: z.enum(['forward', 'image']),
+  /** guarded: no proactive replies in the chat */
+  pauseProactive: z.boolean(),
+  /** tell the masters privately when a chat becomes guarded (once per episode) */
+  tellMaster: z.boolean()
+}
+const GUARD_DEFAULTS = {
+  enabled: true, maxPerMinute: 20, maxPerHour: 300, longChars: 500, maxLongPerHour: 20, repeatWindowMinutes: 10, maxRepeats: 5,
+  maxLinksPerHour: 20, maxFailuresPerHour: 5, riskAt: 60, recoverBelow: 30, coolDownMinutes: 10, slowDownMs: 3000,
+  forwardAboveChars: 200, forwardAs: 'forward', pauseProactive: true, tellMaster: true
+} as const
+
 export const groupConfigSchema = z.strictObject({
   preset: z.string().default(''),
   enabled: z.boolean().default(true),
@@ -171,7 +208,8 @@ export const groupConfigSchema = z.strictObject({
   proactive: z.strictObject(proactiveShape).partial().optional(),
   events: z.strictObject(eventsShape).partial().optional(),
   qqActions: z.strictObject(qqActionsShape).partial().optional(),
-  tts: z.strictObject(ttsShape).partial().optional()
+  tts: z.strictObject(ttsShape).partial().optional(),
+  guard: z.strictObject(guardShape).partial().optional()
 })
 
 const stringList = z.array(z.string()).default([])
@@ -410,6 +448,7 @@ export const configSchema = z.strictObject({
     lateAfterSeconds: z.number().int().min(1).max(86400)
   }).prefault({ enabled: true, timezone: '', maxPerUser: 20, maxPerGroup: 50, minIntervalMinutes: 1, maxMessageChars: 500, groupRecurringNeedsAdmin: true, lateAfterSeconds: 60 }),
   webTools: webToolsSchema.prefault({}),
+  guard: z.strictObject(guardShape).prefault(GUARD_DEFAULTS),
   game: z.strictObject({
     probability: z.number().min(0).max(1),
     enableTools: z.boolean(),
@@ -430,6 +469,7 @@ export type ProactiveSettings = z.infer<typeof configSchema.shape.proactive>
 export type GroupConfig = z.infer<typeof groupConfigSchema>
 export type WebToolsConfig = z.infer<typeof webToolsSchema>
 export type TtsSettings = z.infer<typeof configSchema.shape.tts>
+export type GuardSettings = z.infer<typeof configSchema.shape.guard>
 
 /** Sections addressable by GET/PUT /api/config/:section (every object or list section). */
 export const SECTIONS = Object.keys(configSchema.shape) as SectionName[]

@@ -43,7 +43,8 @@ function outletOf (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostS
     isGroup: s.isGroup,
     botId: s.botId,
     botName: s.botName || botNickname(s.botId) || 'Lingxi',
-    reply: (msg, quote, opts) => s.reply(msg, quote, opts),
+    // a guarded chat (lib/guard) waits its minimum delay between two sends
+    reply: async (msg, quote, opts) => { await rt.optional('guard')?.pace(s.groupId); return s.reply(msg, quote, opts) },
     forward: (nodes) => makeForwardMsg(e, nodes),
     render: async (text): Promise<Seg | { failed: string }> => {
       const data = {
@@ -97,7 +98,8 @@ export class AnswerDelivery {
   /** Sends the model's answer and the media its tools returned. */
   async answer (response: string, media: readonly Media[] = []): Promise<void> {
     this.stop()
-    const d = this.settings
+    // under account risk (lib/guard) long answers go as forwards and never sentence by sentence
+    const d = this.rt.optional('guard')?.deliveryUnderRisk(this.settings, this.s.groupId) ?? this.settings
     let plan = planDelivery(response, d, media)
     if (!plan.text && !plan.media.length) {
       if (this.opts.emptyText) await this.s.reply(this.opts.emptyText, this.quote())

@@ -93,9 +93,57 @@ export function botNickname(botId?: Id): string {
   return typeof acc?.nickname === 'string' ? acc.nickname : ''
 }
 
-async function send(target: HostTarget | undefined, msg: Sendable): Promise<SendResult | undefined> {
+/** One message the plugin sent (or tried to), as the watchers of outgoing messages see it (lib/guard). */
+export interface OutgoingSend {
+  /** set for a group chat; absent for a private one */
+  groupId?: string
+  userId?: string
+  botId?: string
+  msg: Sendable
+  /** false: the host said it failed (threw, `{error}` on TRSS, nothing on Miao) */
+  ok: boolean
+}
+
+type SendWatcher = (send: OutgoingSend) => void
+const sendWatchers = new Set<SendWatcher>()
+
+/** Calls `fn` after every message the plugin sends through the host; returns the unsubscribe. */
+export function watchSends(fn: SendWatcher): () => void {
+  sendWatchers.add(fn)
+  return () => { sendWatchers.delete(fn) }
+}
+
+/**
+ * Every send of the plugin goes through here (session replies, sendPrivate/sendGroup, pickChat's
+ * chats), so the watchers see them all. `false` (an empty message, a muted group on Miao) sent nothing.
+ */
+export async function watchedSend<R>(chat: { groupId?: string | undefined; userId?: string | undefined; botId?: string | undefined }, msg: Sendable, sendIt: () => Promise<R>): Promise<R> {
+  const tell = (ok: boolean): void => {
+    const out: OutgoingSend = { msg, ok }
+    if (chat.groupId !== undefined) out.groupId = chat.groupId
+    if (chat.userId !== undefined) out.userId = chat.userId
+    if (chat.botId !== undefined) out.botId = chat.botId
+    // a watcher's bug never costs a send
+    for (const w of sendWatchers) { try { w(out) } catch { /* ignored */ } }
+  }
+  let r: R
+  try {
+    r = await sendIt()
+  } catch (err) {
+    tell(false)
+    throw err
+  }
+  if (r !== false) {
+    const error: unknown = typeof r === 'object' && r !== null ? (r as { error?: unknown }).error : undefined
+    const failed = r === undefined || r === null || (Array.isArray(error) && error.length > 0)
+    tell(!failed)
+  }
+  return r
+}
+
+async function send(target: HostTarget | undefined, msg: Sendable, chat: { groupId?: string; userId?: string; botId?: string }): Promise<SendResult | undefined> {
   if (!target) return undefined
-  return target.sendMsg(msg)
+  return watchedSend(chat, msg, () => target.sendMsg(msg))
 }
 
 /**
@@ -106,17 +154,21 @@ export function pickChat(chat: { groupId?: string; userId: string }, botId?: Id)
   const acc = account(botId)
   const target = chat.groupId !== undefined ? acc?.pickGroup?.(chat.groupId) : acc?.pickFriend?.(chat.userId)
   if (!target || typeof target.sendMsg !== 'function') throw new Error('The host has no account for this chat (yet)')
-  return target
+  // the chat as it is (its other methods through the prototype), with its sends watched
+  const watched = Object.create(target) as HostTarget
+  const where = { ...(chat.groupId !== undefined ? { groupId: chat.groupId } : {}), userId: chat.userId, ...(botId !== undefined ? { botId: String(botId) } : {}) }
+  watched.sendMsg = (msg) => watchedSend(where, msg, () => target.sendMsg(msg))
+  return watched
 }
 
 export async function sendPrivate(userId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {
   const acc = account(botId)
-  return send(acc?.pickFriend?.(userId), msg)
+  return send(acc?.pickFriend?.(userId), msg, { userId: String(userId), ...(botId !== undefined ? { botId: String(botId) } : {}) })
 }
 
 export async function sendGroup(groupId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {
   const acc = account(botId)
-  return send(acc?.pickGroup?.(groupId), msg)
+  return send(acc?.pickGroup?.(groupId), msg, { groupId: String(groupId), ...(botId !== undefined ? { botId: String(botId) } : {}) })
 }
 
 interface HostCfg { masterQQ?: unknown[]; master?: Record<string, unknown[]> }

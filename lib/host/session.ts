@@ -3,6 +3,7 @@
 // Miao (icqq) and TRSS (OneBot adapters) fill events differently: numeric or string ids, `isGroup` set
 // or not on notices, the member role on `e.sender.role` or only on `e.member`. Every app reads this
 // instead of the raw fields, so "is this a group?" has one answer.
+import { watchedSend } from './port.js'
 import type { HostEvent, ReplyOpts, Seg, Sendable, SendResult } from './types.js'
 
 type MemberRole = 'owner' | 'admin' | 'member'
@@ -111,6 +112,7 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(targetId ? { targetId } : {}),
     ...(e.post_type === 'notice' && idText(e.operator_id) ? { operatorId: String(e.operator_id) } : {}),
     ...(e.post_type === 'notice' && e.sub_type === 'recall' && idText(e.message_id) ? { recalledId: String(e.message_id) } : {}),
-    reply: (msg, quote, replyOpts) => e.reply(msg, quote, replyOpts)
+    // through the one watched send path (lib/host/port.ts: the account-risk guard counts every send)
+    reply: (msg, quote, replyOpts) => watchedSend({ groupId, userId, botId: String(e.self_id) }, msg, () => e.reply(msg, quote, replyOpts))
   }
 }

@@ -30,7 +30,7 @@ export interface ProactiveInput {
 
 export type ProactiveDecision =
   | { join: true; chance: number }
-  | { join: false; reason: 'disabled' | 'cooldown' | 'hourlyCap' | 'dailyCap' | 'chance'; chance?: number }
+  | { join: false; reason: 'disabled' | 'cooldown' | 'hourlyCap' | 'dailyCap' | 'chance' | 'guarded'; chance?: number }
 
 /** The local calendar date of a time: the daily cap restarts at local midnight. */
 export function localDay (ms: number): string {

@@ -14,4 +14,4 @@ function initProactive (rt: Runtime): void {
   rt.onStop.push(() => replies.idle())
 }
 
-export const proactiveDomain: Domain = { name: 'proactive', provides: ['proactive'], needs: ['conversations'], optional: ['groupLog'], start: initProactive }
+export const proactiveDomain: Domain = { name: 'proactive', provides: ['proactive'], needs: ['conversations'], optional: ['groupLog', 'guard'], start: initProactive }

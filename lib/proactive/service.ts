@@ -43,6 +43,8 @@ export class ProactiveReplies {
     if (groupEntry(cfg, groupId)?.enabled === false) return undefined
     const settings = proactiveFor(cfg, groupId)
     if (!settings.enabled) return { join: false, reason: 'disabled' }
+    // the account-risk guard (lib/guard) pauses proactive replies while the group is guarded
+    if (rt.optional('guard')?.pausesProactive(groupId)) return { join: false, reason: 'guarded' }
     const log = rt.optional('groupLog')
     if (!log) return undefined
     const now = rt.clock.now()

@@ -1,6 +1,7 @@
 // `#lx提醒列表` (`#lx reminders`): the asker's pending reminders. `#lx取消提醒 <id>` (`#lx cancel
 // reminder <id>`): cancels one of the asker's own (a master any). Reminders are set by talking to the
-// bot (the set_reminder tool); the logic is lib/reminders.
+// bot (the set_reminder tool); the logic is lib/reminders. With `reminders.enabled: false` no new ones
+// are set, and those already set can still be listed and cancelled.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { ReminderRefused } from '../lib/reminders/service.js'
 import { describeRecurrence } from '../lib/reminders/recurrence.js'
@@ -27,7 +28,7 @@ export class LingxiReminders extends pluginBase() {
   async list (e: HostEvent): Promise<boolean> {
     const { rt, s, say, tr, lang } = await contextOf(e)
     const reminders = rt.optional('reminders')
-    if (!reminders || !rt.config.get().reminders.enabled) { await say('reminders.off'); return true }
+    if (!reminders) { await say('reminders.off'); return true }
     const mine = reminders.list({ userId: s.userId })
     if (mine.length === 0) { await say('reminders.empty'); return true }
     const tz = reminders.timeZone
@@ -46,7 +47,7 @@ export class LingxiReminders extends pluginBase() {
   async cancel (e: HostEvent): Promise<boolean> {
     const { rt, s, say } = await contextOf(e)
     const reminders = rt.optional('reminders')
-    if (!reminders || !rt.config.get().reminders.enabled) { await say('reminders.off'); return true }
+    if (!reminders) { await say('reminders.off'); return true }
     const id = /(?:取消提醒|cancel\s*reminder)\s*(\S+)?\s*$/i.exec(s.text)?.[1]
     if (!id) { await say('reminders.cancelUsage'); return true }
     try {

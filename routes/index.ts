@@ -30,6 +30,7 @@ import { memoryRoutes } from './memory.js'
 import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
 import { remindersRoutes } from './reminders.js'
+import { guardRoutes } from './guard.js'
 
 /** The web server when it runs, or why it does not (the bot keeps running without it). */
 type WebState = { server: WebServer; error?: undefined } | { server?: undefined; error: string }
@@ -65,7 +66,8 @@ export function buildRouters (rt: Runtime): Router[] {
     memoryRoutes(rt),
     memoriesRoutesA(rt),
     knowledgeRoutes(rt),
-    remindersRoutes(rt)
+    remindersRoutes(rt),
+    guardRoutes(rt)
   ]
 }
 

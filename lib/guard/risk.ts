@@ -12,7 +12,7 @@ export interface SendRecord {
 }
 
 export type SignalName = 'perMinute' | 'perHour' | 'long' | 'repeats' | 'links' | 'failures'
-export const SIGNALS: readonly SignalName[] = ['perMinute', 'perHour', 'long', 'repeats', 'links', 'failures']
+const SIGNALS: readonly SignalName[] = ['perMinute', 'perHour', 'long', 'repeats', 'links', 'failures']
 
 export type Signals = Record<SignalName, number>
 
@@ -45,7 +45,7 @@ export function signalsOf (records: readonly SendRecord[], s: GuardSettings, now
 }
 
 /** Each signal's share of its limit (1 = the limit). */
-export function pressures (sig: Signals, s: GuardSettings): Signals {
+function pressures (sig: Signals, s: GuardSettings): Signals {
   return {
     perMinute: sig.perMinute / s.maxPerMinute,
     perHour: sig.perHour / s.maxPerHour,

@@ -13,7 +13,7 @@ import type { Runtime } from '../runtime.js'
 import { keepMs, mainSignals, riskOf, signalsOf, type SendRecord, type Signals } from './risk.js'
 import { featuresOf } from './text.js'
 
-export type GuardState = 'normal' | 'guarded' | 'cooling'
+type GuardState = 'normal' | 'guarded' | 'cooling'
 
 /** The key of private chats' one bucket (group ids are digits). */
 export const PRIVATE = 'private'

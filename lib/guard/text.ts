@@ -24,7 +24,7 @@ function segText (seg: Seg): string {
 }
 
 /** The message's own text (text segments and strings). */
-export function plainText (msg: Sendable): string {
+function plainText (msg: Sendable): string {
   if (typeof msg === 'string') return msg
   const list = Array.isArray(msg) ? msg : [msg]
   return list.map((m) => (typeof m === 'string' ? m : segText(m))).join('')

@@ -15,6 +15,7 @@ import type { TextKey } from '../lib/i18n.js'
 import { hasReadableContent, placeholderText, readInput } from '../lib/input/index.js'
 import { startDelivery } from '../lib/delivery/answer.js'
 import type { Media } from '../lib/delivery/media.js'
+import { admitChat, moderateAnswer, moderateInput, mayReact, recordTurnTokens } from '../lib/governance/gate.js'
 import { contextOf, type BotContext } from './context.js'
 
 /** Lower runs first in both hosts: the last finite priority (Infinity would tie with TRSS's 添加). */
@@ -46,17 +47,25 @@ export class LingxiChat extends pluginBase() {
     if (turn === 'merged') return true
     if (!turn) {
       // not for the bot (nor a piece of a burst): maybe it joins in on its own (lib/proactive)
-      if (s.isGroup) rt.optional('proactive')?.consider(s, e)
+      if (s.isGroup && mayReact(rt, s)) rt.optional('proactive')?.consider(s, e)
       return false
     }
+    // who may use the bot and how much (lib/governance): refused before anything is read or asked
+    const gate = await admitChat(rt, s)
+    if (!gate) return true
     // what the model gets: quoted message, forwarded bundles, voice transcript, image captions (lib/input)
     const read = await readInput(ctx, e, turn)
     if ('handled' in read) return read.handled
     Object.assign(turn, read)
+    const allowed = await moderateInput(rt, s, turn.text) // banned words: masked, or no answer
+    if (allowed === undefined) return true
+    turn.text = allowed
     let answered = false
     // lib/delivery: the thinking notice (timer from now), then the answer in the form QQ shows well
     const delivery = startDelivery(rt, e, s, { emptyText: tr('chat.empty') })
-    const onAnswer = async (response: string, media?: Media[]): Promise<void> => {
+    const onAnswer = async (answer: string, media?: Media[]): Promise<void> => {
+      const response = await moderateAnswer(rt, s, answer)
+      if (response === undefined) { answered = true; return }
       recordBotAnswer(rt, s, response)
       answered = true
       await delivery.answer(response, media)
@@ -65,7 +74,8 @@ export class LingxiChat extends pluginBase() {
       const chat = rt.need('conversations').pipeline
       if (!chat) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
       const { scope, input } = chatTurnOf(s, cfg, turn)
-      await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), onAnswer })
+      const result = await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), ...(gate.tools ? {} : { toolsEnabled: false }), onAnswer })
+      recordTurnTokens(rt, s, result.usage)
     } catch (err) {
       delivery.stop()
       // after the answer went out (the turn could not be saved) the user gets no second, error message

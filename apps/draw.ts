@@ -5,6 +5,7 @@ import { drawImages, imageSource } from '../lib/drawing/draw.js'
 import { pluginBase, segment, type HostEvent } from '../lib/host/port.js'
 import { sessionOf } from '../lib/host/session.js'
 import type { Sendable, Seg } from '../lib/host/types.js'
+import { admitFeature, moderateInput } from '../lib/governance/gate.js'
 import { contextOf } from './context.js'
 
 export class LingxiDraw extends pluginBase() {
@@ -26,6 +27,8 @@ export class LingxiDraw extends pluginBase() {
     if (!cfg.enabled) return false
     const m = rt.need('drawing').match(s.text)
     if (!m) return false
+    if (!(await admitFeature(rt, s, 'drawing'))) return true // access lists and quotas (lib/governance)
+    if ((await moderateInput(rt, s, m.input)) === undefined) return true
     const image = s.images[0]
     if (m.preset.needImage && !image) {
       await say('draw.needImage', { keyword: m.preset.keywords[0] ?? '' }, true)

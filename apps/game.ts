@@ -6,6 +6,7 @@ import { sessionOf, type HostSession } from '../lib/host/session.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import type { Player } from '../lib/game/service.js'
 import { commandPattern } from './command.js'
+import { admitFeature, moderateAnswer } from '../lib/governance/gate.js'
 import { contextOf } from './context.js'
 
 const START = '(开始游戏|进入游戏|game start)'
@@ -38,6 +39,7 @@ export class LingxiGame extends pluginBase() {
 
   async start (e: HostEvent): Promise<boolean> {
     const { rt, s, say } = await contextOf(e)
+    if (!(await admitFeature(rt, s, 'game'))) return true // access lists and quotas (lib/governance)
     const arg = s.text.replace(commandPattern(START, ''), '').trim()
     const c = arg ? rt.need('game').find(arg) : rt.need('game').list()[0]
     if (!c) { await say('game.notFound', { name: arg }); return true }
@@ -68,10 +70,12 @@ export class LingxiGame extends pluginBase() {
     const { rt, s, say } = await contextOf(e)
     const p = playerOf(s)
     if (!rt.need('game').session(p)) return false
+    if (!(await admitFeature(rt, s, 'game'))) return true
     try {
       const answer = await rt.need('game').talk({ ...chatScopeOf(s), nickname: s.nickname ?? s.userId }, s.text.trim())
       if (answer === undefined) return true // a player in a game: the message is not passed to chat
-      await s.reply(answer)
+      const allowed = await moderateAnswer(rt, s, answer) // banned words: masked, or withheld
+      if (allowed !== undefined) await s.reply(allowed)
     } catch (err) {
       rt.log.warn('Game reply failed', { userId: p.userId, error: errorText(err) })
       await say('game.silent')

@@ -16,6 +16,7 @@ import { proactiveDomain } from './proactive/index.js'
 import { groupLogDomain } from './grouplog/index.js'
 import { remindersDomain } from './reminders/index.js'
 import { ttsDomain } from './tts/index.js'
+import { governanceDomain } from './governance/index.js'
 import { guardDomain } from './guard/index.js'
 
 export const DOMAINS: readonly Domain[] = [
@@ -32,6 +33,7 @@ export const DOMAINS: readonly Domain[] = [
   groupLogDomain,
   remindersDomain,
   ttsDomain,
+  governanceDomain,
   guardDomain,
   mcpDomain
 ]

@@ -26,6 +26,24 @@ const TEXTS = {
   'events.recall': { 'zh-CN': '（{name}撤回了一条消息）', en: '({name} recalled a message)' },
   'events.recallOther': { 'zh-CN': '（{operator}撤回了{name}的一条消息）', en: '({operator} recalled a message of {name})' },
   'error.generic': { 'zh-CN': '出了点问题，请稍后再试。', en: 'Something went wrong, please try again later.' },
+  // who may use the bot, how much, what it may say (lib/governance; apps/quota.ts: #lx额度)
+  'governance.refused': { 'zh-CN': '抱歉，你暂时不能使用灵犀。', en: 'Sorry, you cannot use Lingxi here.' },
+  'governance.featureRefused': { 'zh-CN': '抱歉，你在这里不能使用这个功能。', en: 'Sorry, you cannot use this feature here.' },
+  'governance.quotaReached': { 'zh-CN': '已达到使用额度（{what}），请稍后再试。每日额度在 {reset} 重置，发送「{p}额度」查看剩余。', en: 'A usage limit is reached ({what}); try again later. Daily limits reset at {reset}; send "{p}quota" to see what is left.' },
+  'governance.limit.messagesPerMinute': { 'zh-CN': '{who}每分钟消息数', en: '{who}messages a minute' },
+  'governance.limit.messagesPerDay': { 'zh-CN': '{who}每日消息数', en: '{who}messages a day' },
+  'governance.limit.tokensPerMinute': { 'zh-CN': '{who}每分钟 token 数', en: '{who}tokens a minute' },
+  'governance.limit.tokensPerDay': { 'zh-CN': '{who}每日 token 数', en: '{who}tokens a day' },
+  'governance.whoGroup': { 'zh-CN': '本群', en: 'this group\'s ' },
+  'governance.inputRefused': { 'zh-CN': '这条消息包含不允许的内容，无法回答。', en: 'This message contains content that is not allowed; I cannot answer it.' },
+  'governance.outputRefused': { 'zh-CN': '回答中包含不允许的内容，已被拦截。', en: 'The answer contained content that is not allowed and was withheld.' },
+  'governance.quotaTitle': { 'zh-CN': '今日额度（每日 {reset} 重置）：', en: 'Today\'s quota (resets daily at {reset}):' },
+  'governance.quotaLine': { 'zh-CN': '{who}：消息 剩余 {messages}，token 剩余 {tokens}；本分钟消息 剩余 {minute}', en: '{who}: {messages} messages and {tokens} tokens left; {minute} messages left this minute' },
+  'governance.quotaYou': { 'zh-CN': '你', en: 'You' },
+  'governance.quotaGroup': { 'zh-CN': '本群', en: 'This group' },
+  'governance.unlimited': { 'zh-CN': '不限', en: 'unlimited' },
+  'governance.help': { 'zh-CN': '今天还剩多少额度', en: 'what is left of your quota today' },
+  'governance.master': { 'zh-CN': '你是主人，不受额度限制。', en: 'You are a master: no limits apply to you.' },
   // the account-risk guard (lib/guard): the masters' private notice when a chat becomes guarded
   'guard.told': { 'zh-CN': '灵犀账号风控提醒：{chat} 的发送风险达到 {risk}/100（{reasons}）。已放慢发送、长回复改为合并转发、暂停主动插话，信号回落 {minutes} 分钟后自动恢复。', en: 'Lingxi account-risk guard: sending in {chat} reached risk {risk}/100 ({reasons}). Sends are slowed, long answers go as forwards and proactive replies pause; back to normal {minutes} minutes after the signals fall.' },
   'guard.group': { 'zh-CN': '群 {id}', en: 'group {id}' },
@@ -89,6 +107,7 @@ const TEXTS = {
   'memory.countInGroup': { 'zh-CN': '我记得关于你的 {n} 件事。私聊我发送「{p}我的记忆」查看，发送「{p}忘记我」全部删除。', en: 'I remember {n} things about you. Send "{p}my memories" in a private chat to see them, "{p}forget me" to erase them all.' },
   'memory.list': { 'zh-CN': '我记得关于你的这些事：\n{lines}{more}\n发送「{p}忘记我」可全部删除。', en: 'This is what I remember about you:\n{lines}{more}\nSend "{p}forget me" to erase it all.' },
   'memory.more': { 'zh-CN': '\n……还有 {n} 条', en: '\n... and {n} more' },
+
   // reminders (lib/reminders: the delivered reminder; apps/reminders.ts: list and cancel)
   'reminders.fire': { 'zh-CN': '⏰ 提醒：{message}', en: '⏰ Reminder: {message}' },
   'reminders.fireLate': { 'zh-CN': '⏰ 提醒（迟到了，原定 {time}）：{message}', en: '⏰ Reminder (late, it was due {time}): {message}' },

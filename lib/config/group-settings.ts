@@ -2,6 +2,8 @@
 // (lib/config/README.md, "Per-group overrides"). One owner for "which value applies here", so every
 // reader of delivery, proactive, event, conversation and burst settings agrees.
 import type { Config, DeliverySettings, GroupConfig, GuardSettings, ProactiveSettings } from './schema.js'
+import type { Feature, QuotaLimits, Strictness } from '../governance/schema.js'
+import { own } from '../core/dict.js'
 
 export type EventKind = 'poke' | 'join' | 'recall'
 
@@ -53,4 +55,25 @@ export function contextMessagesFor (cfg: Config, groupId?: string): number {
 
 export function keywordsFor (cfg: Pick<Config, 'trigger' | 'groups'>, groupId?: string): string[] {
   return groupEntry(cfg, groupId)?.trigger.keywords ?? cfg.trigger.keywords
+}
+
+// Issue 20 (lib/governance): who may use a feature, quota limits and moderation strictness here.
+
+/** Who may use a feature in this group: the group's list when it sets one, else the global list ([] = everyone). */
+export function featureUsersFor (cfg: Config, feature: Feature, groupId?: string): readonly string[] {
+  return groupEntry(cfg, groupId)?.access?.features?.[feature] ?? cfg.access.features[feature]
+}
+
+/** A user's limits when they write here: global, then the group's user limits, then the user's own. */
+export function userQuotaFor (cfg: Config, userId: string, groupId?: string): QuotaLimits {
+  return { ...cfg.quotas.user, ...defined(groupEntry(cfg, groupId)?.quotas?.user), ...defined(own(cfg.quotas.users, userId)) }
+}
+
+/** A group's limits (all members together): global, then the group's own. */
+export function groupQuotaFor (cfg: Config, groupId: string): QuotaLimits {
+  return { ...cfg.quotas.group, ...defined(groupEntry(cfg, groupId)?.quotas?.group) }
+}
+
+export function strictnessFor (cfg: Config, groupId?: string): Strictness {
+  return groupEntry(cfg, groupId)?.moderation?.strictness ?? cfg.moderation.strictness
 }

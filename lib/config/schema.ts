@@ -2,6 +2,7 @@
 // strict so a misspelt key is reported with its path instead of being silently ignored.
 import { z } from 'zod'
 import { notReserved, toDict } from '../core/dict.js'
+import { accessSchema, groupGovernanceShape, moderationSchema, quotasSchema } from '../governance/schema.js'
 
 const channelKeySchema = z.strictObject({
   name: z.string().max(100).default(''),
@@ -209,6 +210,8 @@ export const groupConfigSchema = z.strictObject({
   events: z.strictObject(eventsShape).partial().optional(),
   qqActions: z.strictObject(qqActionsShape).partial().optional(),
   tts: z.strictObject(ttsShape).partial().optional(),
+  // Issue 20: who may use which feature, quotas, moderation strictness (lib/governance/schema.ts)
+  ...groupGovernanceShape,
   guard: z.strictObject(guardShape).partial().optional()
 })
 
@@ -448,6 +451,10 @@ export const configSchema = z.strictObject({
     lateAfterSeconds: z.number().int().min(1).max(86400)
   }).prefault({ enabled: true, timezone: '', maxPerUser: 20, maxPerGroup: 50, minIntervalMinutes: 1, maxMessageChars: 500, groupRecurringNeedsAdmin: true, lateAfterSeconds: 60 }),
   webTools: webToolsSchema.prefault({}),
+  // Issue 20: who may use the bot, how much, what it may say (lib/governance)
+  access: accessSchema,
+  quotas: quotasSchema,
+  moderation: moderationSchema,
   guard: z.strictObject(guardShape).prefault(GUARD_DEFAULTS),
   game: z.strictObject({
     probability: z.number().min(0).max(1),

@@ -11,6 +11,7 @@ import type { HostEvent } from '../host/types.js'
 import { startDelivery } from '../delivery/answer.js'
 import { stripReasoning } from '../chat/reasoning.js'
 import type { Runtime } from '../runtime.js'
+import { mayReact, moderateAnswer } from '../governance/gate.js'
 
 export interface Reaction {
   kind: EventKind
@@ -27,6 +28,7 @@ export function shouldReact (rt: Runtime, s: HostSession, kind: EventKind, rando
   if (s.self || (s.operatorId !== undefined && s.operatorId === s.botId)) return false
   const cfg = rt.config.get()
   if (s.groupId && groupEntry(cfg, s.groupId)?.enabled === false) return false
+  if (!mayReact(rt, s)) return false // access lists (lib/governance)
   // random() is in [0, 1): probability 1 always reacts and 0 never
   return random() < eventProbabilityFor(cfg, kind, s.groupId)
 }
@@ -40,8 +42,10 @@ export async function react (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>
     await rt.need('conversations').pipeline.reply(scope, r.input, {
       toolsEnabled: false,
       onAnswer: async (answer, media) => {
-        const text = stripReasoning(answer).trim()
-        if (!text && !media?.length) return
+        const said = stripReasoning(answer).trim()
+        if (!said && !media?.length) return
+        const text = said ? await moderateAnswer(rt, s, said, true) : said // banned words: masked, or dropped
+        if (text === undefined) return
         if (r.secret && leaks(text, r.secret)) {
           rt.log.warn('A reaction repeated a recalled message; not sent', { kind: r.kind, userId: s.userId })
           return

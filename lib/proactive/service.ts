@@ -10,6 +10,7 @@ import { recordBotAnswer } from '../grouplog/record.js'
 import type { HostSession } from '../host/session.js'
 import type { HostEvent } from '../host/types.js'
 import { startDelivery } from '../delivery/answer.js'
+import { moderateAnswer } from '../governance/gate.js'
 import { t } from '../i18n.js'
 import type { Runtime } from '../runtime.js'
 import { ProactiveCounters } from './counters.js'
@@ -89,7 +90,8 @@ export class ProactiveReplies {
       await this.rt.need('conversations').pipeline.admitted(scope, input, {
         toolsEnabled: false,
         onAnswer: async (answer, media) => {
-          const text = proactiveAnswer(answer)
+          const said = proactiveAnswer(answer)
+          const text = said && await moderateAnswer(this.rt, s, said, true) // banned words: masked, or dropped (lib/governance)
           if (!text) return
           recordBotAnswer(this.rt, s, text)
           // as chat answers go out (lib/delivery), never quoting: nobody asked (delivery.atSender still applies)

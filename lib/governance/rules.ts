@@ -1,0 +1,95 @@
+// The moderation rules in force: banned words (one Aho-Corasick matcher over all of them) and checked
+// regular expressions, from the shipped list file and the owner's `moderation.keywords` / `regexes`.
+// List file format: one rule a line; `/pattern/flags` is a regular expression, anything else a word;
+// empty lines and lines starting with `#` are ignored. A regex that fails the safety check (regex.ts)
+// is left out with an error in the log naming the file and line.
+import { readFileSync } from 'node:fs'
+import type { PluginLogger } from '../core/logger.js'
+import { KeywordMatcher } from './keywords.js'
+import { compileRegex, MAX_REGEX_INPUT, regexProblem } from './regex.js'
+
+/**
+ * What a banned part becomes: three full-width asterisks. ASCII *** would be read as markdown
+ * emphasis by the delivery step (delivery.markdown: plain) and vanish.
+ */
+export const MASK = '＊＊＊'
+
+export interface RuleHit {
+  /** the word, or the regex as written */
+  rule: string
+  kind: 'keyword' | 'regex'
+  start: number
+  end: number
+}
+
+interface ListFile { keywords: string[]; regexes: string[] }
+
+/** Reads a list file; a missing file is an empty list. */
+export function readListFile (file: string, log?: PluginLogger): ListFile {
+  const out: ListFile = { keywords: [], regexes: [] }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log?.error(`Moderation list ${file} could not be read`, {}, err)
+    return out
+  }
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim()
+    if (!line || line.startsWith('#')) return
+    if (/^\/.+\/[a-z]*$/s.test(line)) {
+      const problem = regexProblem(line)
+      if (problem) log?.error(`Moderation list ${file} line ${i + 1}: regular expression left out: ${problem}`, { line: i + 1 })
+      else out.regexes.push(line)
+    } else out.keywords.push(line)
+  })
+  return out
+}
+
+export class ModerationRules {
+  private readonly matcher: KeywordMatcher
+  private readonly regexes: Array<{ src: string; re: RegExp }> = []
+
+  constructor (keywords: readonly string[], regexes: readonly string[], log?: PluginLogger) {
+    this.matcher = new KeywordMatcher([...new Set(keywords.map((k) => k.trim()).filter(Boolean))])
+    for (const src of new Set(regexes)) {
+      const problem = regexProblem(src)
+      if (problem) { log?.error(`Moderation regex ${JSON.stringify(src)} left out: ${problem}`); continue }
+      this.regexes.push({ src, re: compileRegex(src) })
+    }
+  }
+
+  get size (): number { return this.matcher.size + this.regexes.length }
+
+  /** Every rule the text breaks (each match of each). */
+  check (text: string): RuleHit[] {
+    const hits: RuleHit[] = this.matcher.findAll(text).map((h) => ({ rule: this.matcher.keywords[h.keyword] ?? '', kind: 'keyword' as const, start: h.start, end: h.end }))
+    if (this.regexes.length) {
+      const t = text.length > MAX_REGEX_INPUT ? text.slice(0, MAX_REGEX_INPUT) : text
+      for (const { src, re } of this.regexes) {
+        re.lastIndex = 0
+        for (const m of t.matchAll(re)) {
+          if (!m[0]) continue
+          hits.push({ rule: src, kind: 'regex', start: m.index, end: m.index + m[0].length })
+        }
+      }
+    }
+    return hits
+  }
+}
+
+/** The text with every hit replaced by MASK (overlapping hits become one). */
+export function maskHits (text: string, hits: readonly RuleHit[]): string {
+  const ranges = hits.map((h) => [h.start, h.end] as const).sort((a, b) => a[0] - b[0])
+  let out = ''
+  let at = 0
+  let i = 0
+  while (i < ranges.length) {
+    let [start, end] = ranges[i] as readonly [number, number]
+    for (i++; i < ranges.length && (ranges[i] as readonly [number, number])[0] < end; i++) end = Math.max(end, (ranges[i] as readonly [number, number])[1])
+    if (start < at) start = at
+    out += text.slice(at, start) + MASK
+    at = end
+  }
+  return out + text.slice(at)
+}

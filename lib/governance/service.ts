@@ -1,0 +1,158 @@
+// The governance service (`rt.need('governance')`): one owner for "may this user use the bot now"
+// (access, then quotas) and for "may this text be said" (moderation of the user's message and of the
+// model's answer). The chat's own chat.userRateLimitPerMinute stays where it is (lib/chat/service.ts):
+// a flood guard over every way into the pipeline (HTTP API included), checked after this service
+// admitted a QQ message; quotas here are the owner's limits, per user and group, per minute and day.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Config } from '../config/schema.js'
+import { groupQuotaFor, strictnessFor, userQuotaFor } from '../config/group-settings.js'
+import { t, type TextKey } from '../i18n.js'
+import type { Runtime } from '../runtime.js'
+import { decideAccess, groupAllowed, type Who } from './access.js'
+import { quotaDay } from './day.js'
+import { moderationCategories } from './endpoint.js'
+import { HitLog } from './hits.js'
+import { QuotaCounters, type LimitName, type Usage } from './quota.js'
+import { maskHits, ModerationRules, readListFile } from './rules.js'
+import type { Feature, QuotaLimits } from './schema.js'
+
+/** A refusal: `reply` is the text to send, absent when the user gets silence. */
+export interface Refusal { ok: false; reason: 'group' | 'user' | 'feature' | 'quota' | 'moderation'; reply?: string }
+export type Admission = { ok: true } | Refusal
+export type Moderated = { ok: true; text: string } | Refusal
+
+/** What is left for a user (and their group) today, for `#lx额度`. */
+export interface QuotaLeft { master: boolean; reset: string; user: Left; group?: Left }
+interface Left { messages: number | null; tokens: number | null; minuteMessages: number | null }
+
+export class GovernanceService {
+  private rules: ModerationRules
+  private constructor (private readonly rt: Runtime, private readonly counters: QuotaCounters, readonly hits: HitLog) {
+    this.rules = this.compileRules()
+  }
+
+  static async open (rt: Runtime): Promise<GovernanceService> {
+    const dir = join(rt.paths.dataDir, 'governance')
+    const counters = await QuotaCounters.open(dir, rt.log)
+    const hits = await HitLog.open(dir, () => rt.config.get().moderation.logMax, rt.log)
+    const svc = new GovernanceService(rt, counters, hits)
+    const off = rt.bus.on('config', (paths) => { if (paths.some((p) => p === 'moderation' || p.startsWith('moderation.'))) svc.reloadRules() })
+    rt.onStop.push(async () => { off(); await counters.close(); await hits.close() })
+    return svc
+  }
+
+  /** The shipped list: <data>/moderation-words.txt when the owner put one there, else config/moderation-default.txt. */
+  get listFile (): string {
+    const own = join(this.rt.paths.dataDir, 'moderation-words.txt')
+    return existsSync(own) ? own : join(this.rt.paths.pluginDir, 'config', 'moderation-default.txt')
+  }
+
+  private compileRules (): ModerationRules {
+    const m = this.rt.config.get().moderation
+    const list = m.useDefaultList ? readListFile(this.listFile, this.rt.log) : { keywords: [], regexes: [] }
+    return new ModerationRules([...list.keywords, ...m.keywords], [...list.regexes, ...m.regexes], this.rt.log)
+  }
+
+  /** Reads the list file and the configured lists again. */
+  reloadRules (): void { this.rules = this.compileRules() }
+
+  get ruleCount (): number { return this.rules.size }
+
+  private text (cfg: Config, key: TextKey, vars: Record<string, string | number> = {}): string {
+    return t(cfg.language, key, { p: cfg.commandPrefix, ...vars })
+  }
+
+  private refuse (reason: Refusal['reason'], reply: string | undefined): Refusal {
+    return reply === undefined ? { ok: false, reason } : { ok: false, reason, reply }
+  }
+
+  /** Access only: may this user use this feature here (no counting). */
+  access (who: Who, feature: Feature): Admission {
+    const cfg = this.rt.config.get()
+    const r = decideAccess(cfg, who, feature)
+    if (r === 'ok') return { ok: true }
+    if (r === 'group' || cfg.access.refusal === 'silent') return this.refuse(r, undefined)
+    return this.refuse(r, cfg.access.refusalText || this.text(cfg, r === 'feature' ? 'governance.featureRefused' : 'governance.refused'))
+  }
+
+  /** Whether the bot may speak in this group on its own (proactive replies, event reactions). */
+  groupAllowed (groupId: string | undefined): boolean { return groupAllowed(this.rt.config.get(), groupId) }
+
+  /** Access, then quotas: a message that passes is counted against the user's and the group's quota. */
+  admit (who: Who, feature: Feature = 'chat'): Admission {
+    const a = this.access(who, feature)
+    if (!a.ok || who.isMaster) return a
+    const cfg = this.rt.config.get()
+    const now = this.rt.clock.now()
+    const day = quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime)
+    const minute = Math.floor(now / 60_000)
+    const userLimit = QuotaCounters.reached(this.counters.used('user', who.userId, day, minute), userQuotaFor(cfg, who.userId, who.groupId))
+    const groupLimit = who.groupId !== undefined && !userLimit ? QuotaCounters.reached(this.counters.used('group', who.groupId, day, minute), groupQuotaFor(cfg, who.groupId)) : undefined
+    if (userLimit || groupLimit) return this.refuse('quota', this.quotaMessage(cfg, (userLimit ?? groupLimit) as LimitName, !userLimit))
+    this.counters.add('user', who.userId, day, minute, 1, 0)
+    if (who.groupId !== undefined) this.counters.add('group', who.groupId, day, minute, 1, 0)
+    return { ok: true }
+  }
+
+  private quotaMessage (cfg: Config, limit: LimitName, group: boolean): string {
+    const what = this.text(cfg, `governance.limit.${limit}`, { who: group ? this.text(cfg, 'governance.whoGroup') : '' })
+    return cfg.quotas.message || this.text(cfg, 'governance.quotaReached', { what, reset: cfg.quotas.resetTime })
+  }
+
+  /** Counts the tokens a turn used (the usage the chat pipeline reports after the turn). */
+  recordTokens (who: Pick<Who, 'userId' | 'groupId' | 'isMaster'>, tokens: number): void {
+    if (who.isMaster || !(tokens > 0)) return
+    const cfg = this.rt.config.get()
+    const now = this.rt.clock.now()
+    const day = quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime)
+    const minute = Math.floor(now / 60_000)
+    this.counters.add('user', who.userId, day, minute, 0, tokens)
+    if (who.groupId !== undefined) this.counters.add('group', who.groupId, day, minute, 0, tokens)
+  }
+
+  /** What is left today for this user (and their group). */
+  left (who: Who): QuotaLeft {
+    const cfg = this.rt.config.get()
+    const now = this.rt.clock.now()
+    const day = quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime)
+    const minute = Math.floor(now / 60_000)
+    const of = (u: { day: Usage; minute: Usage }, l: QuotaLimits): Left => ({
+      messages: l.messagesPerDay ? Math.max(0, l.messagesPerDay - u.day.messages) : null,
+      tokens: l.tokensPerDay ? Math.max(0, l.tokensPerDay - u.day.tokens) : null,
+      minuteMessages: l.messagesPerMinute ? Math.max(0, l.messagesPerMinute - u.minute.messages) : null
+    })
+    return {
+      master: who.isMaster,
+      reset: cfg.quotas.resetTime,
+      user: of(this.counters.used('user', who.userId, day, minute), userQuotaFor(cfg, who.userId, who.groupId)),
+      ...(who.groupId !== undefined ? { group: of(this.counters.used('group', who.groupId, day, minute), groupQuotaFor(cfg, who.groupId)) } : {})
+    }
+  }
+
+  /**
+   * Checks a text against the moderation rules as the group's strictness says: off or unchecked
+   * direction passes it as is; mask gives it back with the banned parts as ＊＊＊; refuse (and a hit of
+   * the moderation endpoint, which names no words to mask) refuses it. Every hit is logged.
+   */
+  async moderate (who: Pick<Who, 'userId' | 'groupId'>, text: string, direction: 'input' | 'output'): Promise<Moderated> {
+    const cfg = this.rt.config.get()
+    const m = cfg.moderation
+    const strictness = strictnessFor(cfg, who.groupId)
+    if (strictness === 'off' || !(direction === 'input' ? m.checkInput : m.checkOutput) || !text) return { ok: true, text }
+    const hits = this.rules.check(text)
+    const categories = await moderationCategories(m.endpoint, text, this.rt.log)
+    if (!hits.length && !categories.length) return { ok: true, text }
+    const action = strictness === 'refuse' || categories.length ? 'refuse' : 'mask'
+    this.hits.add({
+      at: this.rt.clock.now(),
+      userId: who.userId,
+      ...(who.groupId !== undefined ? { groupId: who.groupId } : {}),
+      direction,
+      rules: [...new Set([...hits.map((h) => h.rule), ...categories.map((c) => `endpoint:${c}`)])].slice(0, 20),
+      action
+    })
+    if (action === 'mask') return { ok: true, text: maskHits(text, hits) }
+    return this.refuse('moderation', m.notice || this.text(cfg, direction === 'input' ? 'governance.inputRefused' : 'governance.outputRefused'))
+  }
+}

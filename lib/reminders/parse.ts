@@ -7,7 +7,8 @@
 // - without `forwardDate` a weekday or date already past this week/year is taken in the past;
 // - a date without a time gets noon (zh) or the current time (en): here 09:00 in both.
 // Times are wall-clock times in the owner's timezone, given to chrono as its offset at `now`.
-import * as chrono from 'chrono-node'
+// chrono's zh and en parsers are loaded on the first reminder, not at start (about 100 ms of import).
+import type { Chrono, ParsedResult } from 'chrono-node'
 import { nextOccurrence } from './recurrence.js'
 import type { Recurrence } from './types.js'
 import { COUNT_EN, COUNT_ZH, countOf } from './numbers.js'
@@ -92,10 +93,13 @@ function interval (n: number | undefined, unit: string): RecurrenceHead | undefi
 }
 
 const hasCjk = (s: string): boolean => /[\u3400-\u9fff]/.test(s)
-const parserFor = (text: string): chrono.Chrono => (hasCjk(text) ? chrono.zh.casual : chrono.en.casual)
+interface Parsers { zh: Chrono; en: Chrono }
+let parsers: Promise<Parsers> | undefined
+const loadParsers = (): Promise<Parsers> =>
+  (parsers ??= Promise.all([import('chrono-node/zh'), import('chrono-node/en')]).then(([zh, en]) => ({ zh: zh.casual, en: en.casual })))
 
-function chronoFirst (text: string, o: ParseOptions): chrono.ParsedResult | undefined {
-  return parserFor(text).parse(text, { instant: new Date(o.now), timezone: offsetMinutes(o.timeZone, o.now) }, { forwardDate: true })[0]
+function chronoFirst (p: Parsers, text: string, o: ParseOptions): ParsedResult | undefined {
+  return (hasCjk(text) ? p.zh : p.en).parse(text, { instant: new Date(o.now), timezone: offsetMinutes(o.timeZone, o.now) }, { forwardDate: true })[0]
 }
 
 const FILLERS_ZH = /^(?:请|麻烦)?(?:到时候?)?(?:提醒(?:一下)?(?:我|我们|大家|你)?|叫(?:一下)?我|通知(?:我|大家)?)(?:一下)?(?:要|去|该)?/
@@ -111,9 +115,10 @@ function restOf (text: string, matched: string[]): string {
 }
 
 /** When `text` says a reminder is due. Throws a WhenError with a reason a user can be told. */
-export function parseWhen (text: string, o: ParseOptions): ParsedWhen {
+export async function parseWhen (text: string, o: ParseOptions): Promise<ParsedWhen> {
   const input = text.trim()
   if (!input) throw new WhenError('empty', 'No time given')
+  const p = await loadParsers()
 
   for (const [re, make] of RECURRENCES) {
     const m = re.exec(input)
@@ -125,7 +130,7 @@ export function parseWhen (text: string, o: ParseOptions): ParsedWhen {
       return { at: o.now + head.minutes * MINUTE, recurrence, matched: m[0], rest: restOf(input, [m[0]]) }
     }
     const without = input.replace(m[0], ' ')
-    const time = chronoFirst(without, o)
+    const time = chronoFirst(p, without, o)
     if (!time || !time.start.isCertain('hour')) throw new WhenError('noTime', `"${m[0]}" needs a time of day (e.g. 每天早上8点, every day at 7pm)`)
     const hm = { hour: time.start.get('hour') ?? 0, minute: time.start.get('minute') ?? 0 }
     const recurrence: Recurrence = head.kind === 'daily' ? { kind: 'daily', ...hm }
@@ -141,7 +146,7 @@ export function parseWhen (text: string, o: ParseOptions): ParsedWhen {
     return { at: o.now + rel.ms, matched: rel.matched, rest: restOf(input, [rel.matched]) }
   }
 
-  const found = chronoFirst(input, o)
+  const found = chronoFirst(p, input, o)
   if (!found) throw new WhenError('noTime', `No time found in "${input.slice(0, 80)}" (e.g. 5分钟后, 明天早上8点, in 10 minutes, tomorrow at 8am)`)
   let at = found.start.date().getTime()
   if (!found.start.isCertain('hour')) {

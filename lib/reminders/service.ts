@@ -132,7 +132,7 @@ export class ReminderService {
     const now = this.o.clock.now()
     const whenText = [input.repeat?.trim(), input.when.trim()].filter(Boolean).join(' ')
     let parsed
-    try { parsed = parseWhen(whenText, { now, timeZone: this.timeZone }) } catch (err) {
+    try { parsed = await parseWhen(whenText, { now, timeZone: this.timeZone }) } catch (err) {
       if (err instanceof WhenError) throw new ReminderRefused(err.reason, err.message)
       throw err
     }

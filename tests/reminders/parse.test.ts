@@ -38,8 +38,8 @@ describe('reminders: understanding when', () => {
     ['every 30 minutes drink water', '2026-11-26T12:10:00', { kind: 'interval', minutes: 30 }, 'drink water']
   ]
   for (const [text, due, recurrence, rest] of table) {
-    it(`${text} -> ${due}`, () => {
-      const r = parse(text)
+    it(`${text} -> ${due}`, async () => {
+      const r = await parse(text)
       expect(new Date(r.at).toISOString()).to.equal(at(due))
       expect(r.recurrence).to.deep.equal(recurrence)
       expect(r.rest).to.equal(rest)
@@ -57,22 +57,22 @@ describe('reminders: understanding when', () => {
     ['1000天后', 'tooFar']
   ]
   for (const [text, reason] of errors) {
-    it(`"${text}" is refused: ${reason}`, () => {
+    it(`"${text}" is refused: ${reason}`, async () => {
       let err: unknown
-      try { parse(text) } catch (e) { err = e }
+      try { await parse(text) } catch (e) { err = e }
       expect(err).to.be.instanceOf(WhenError)
       expect((err as WhenError).reason).to.equal(reason)
       expect((err as WhenError).message).to.be.a('string').and.not.equal('')
     })
   }
 
-  it('reads times in the configured timezone, not the machine\'s', () => {
-    const ny = parse('明天早上8点', 'America/New_York')
+  it('reads times in the configured timezone, not the machine\'s', async () => {
+    const ny = await parse('明天早上8点', 'America/New_York')
     expect(formatWall('America/New_York', ny.at)).to.equal('2026-11-27 08:00')
-    const utc = parse('tomorrow at 8am', 'UTC')
+    const utc = await parse('tomorrow at 8am', 'UTC')
     expect(new Date(utc.at).toISOString()).to.equal('2026-11-27T08:00:00.000Z')
     // a relative time is the same instant everywhere
-    expect(parse('5分钟后', 'America/New_York').at).to.equal(NOW + 5 * 60_000)
+    expect((await parse('5分钟后', 'America/New_York')).at).to.equal(NOW + 5 * 60_000)
   })
 
   it('recurrences: next and following occurrences (monthly on the 31st takes the last day of short months)', () => {

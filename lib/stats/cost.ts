@@ -109,7 +109,10 @@ export class PriceTable {
     const p = this.price(model)
     if (!p) return { cost: null, unpricedTokens: tokens }
     const split = t ?? [0, 0, 0]
-    return { cost: round(PriceTable.costOf(p, split)), unpricedTokens: Math.max(0, tokens - split[0] - split[1]) }
+    const unpricedTokens = Math.max(0, tokens - split[0] - split[1])
+    // only tokens of older records (no split): nothing to price, as in cost()
+    const none = split[0] + split[1] === 0 && unpricedTokens > 0
+    return { cost: none ? null : round(PriceTable.costOf(p, split)), unpricedTokens }
   }
 }
 

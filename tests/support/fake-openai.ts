@@ -16,7 +16,8 @@ export interface Behavior {
   chunkDelayMs?: number
   /** Streaming: stop sending (but keep the connection open) after this many content chunks. */
   stallAfterChunks?: number
-  usage?: { prompt_tokens: number; completion_tokens: number }
+  /** `prompt_tokens_details.cached_tokens`: prompt tokens served from the provider's cache (cost tests) */
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } }
   /** Fail (with `status`, default 401) with an error message that echoes the request's headers (redaction tests). */
   echoRequest?: boolean
 }

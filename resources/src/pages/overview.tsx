@@ -3,6 +3,7 @@ import { BASE } from '../api'
 import { t } from '../i18n'
 import type { StatsSummary, SystemHealth, SystemStatus } from '../contracts'
 import { Card, Table, View, useLoad, word } from '../ui'
+import { GuardCard } from '../guard-card'
 
 interface Daily { date: string, messages: number, responses: number, toolCalls: number, tokens: number }
 
@@ -99,6 +100,7 @@ export default function Overview () {
         {(d.daily?.length ?? 0) > 0 ? <><Chart rows={d.daily} keys={['messages', 'responses', 'toolCalls']} /><Chart rows={d.daily} keys={['tokens']} /></> : null}
       </div>}</View>
     </Card>
+    <GuardCard />
     <Live />
   </div>
 }

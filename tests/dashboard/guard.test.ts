@@ -1,0 +1,68 @@
+// End-to-end in Debian's chromium: the overview's account-risk card (lib/guard, GET /api/guard). With
+// nothing sent it says every chat is normal; after a burst in one group (its limit: 5 a minute) it
+// lists that group as guarded with figure 100 and its main signal, and not the calm group; in English
+// too. The sends go through the plugin's one watched send path. Screenshot: screenshots/.
+import { expect } from 'chai'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { watchedSend } from '../../lib/host/port.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { launch, PLUGIN_DIR, prepare } from './browser.js'
+
+const shots = join(PLUGIN_DIR, 'screenshots')
+
+describe('dashboard: account-risk card on the overview (chromium e2e)', function () {
+  this.timeout(120_000)
+  let s: TestServer
+  let browser: Browser
+  let page: Page
+  const pageErrors: string[] = []
+
+  before(async function () {
+    await prepare(this)
+    mkdirSync(shots, { recursive: true })
+    s = await startTestServer()
+    await s.login()
+    await s.lx.rt.config.update({ groups: { 900: { guard: { maxPerMinute: 5 } } } as never })
+    browser = await launch()
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
+    await page.goto(`${s.base}/login#token=${token}`)
+    await page.waitForURL('**/overview')
+  })
+
+  after(async () => {
+    await browser?.close()
+    await s?.close()
+  })
+
+  it('says every chat is normal while nothing is at risk', async () => {
+    await watchedSend({ groupId: '901' }, '你好', async () => ({ message_id: 'm0' }))
+    await page.click('[data-testid="guard-card"] header button')
+    await page.waitForSelector('[data-testid="guard-clear"]')
+    expect(await page.textContent('[data-testid="guard-clear"]')).to.include('所有会话正常').and.include('1 个')
+  })
+
+  it('lists a group past its threshold as guarded with its figure and main signal, not the calm one', async () => {
+    for (const word of ['一', '二', '三', '四', '五']) await watchedSend({ groupId: '900' }, `第${word}句话`, async () => ({ message_id: word }))
+    await page.click('[data-testid="guard-card"] header button')
+    await page.waitForSelector('[data-testid="guard-chat"]')
+    const chats = await page.$$eval('[data-testid="guard-chat"]', (els) => els.map((e) => e.textContent))
+    expect(chats).to.deep.equal(['群 900'])
+    expect(await page.textContent('[data-testid="guard-state"]')).to.equal('风控中')
+    expect(await page.textContent('[data-testid="guard-risk"]')).to.equal('100')
+    const card = await page.textContent('[data-testid="guard-card"]') ?? ''
+    expect(card).to.include('每分钟 5 条').and.include('账号风控')
+    await page.locator('[data-testid="guard-card"]').screenshot({ path: join(shots, 'overview-guard.png') })
+
+    await page.evaluate(() => { localStorage.setItem('lingxi.lang', 'en') })
+    await page.reload()
+    await page.waitForSelector('[data-testid="guard-chat"]')
+    expect(await page.textContent('[data-testid="guard-chat"]')).to.equal('group 900')
+    expect(await page.textContent('[data-testid="guard-state"]')).to.equal('guarded')
+    expect(await page.textContent('[data-testid="guard-card"]')).to.include('Account risk').and.include('5 a minute')
+    expect(pageErrors).to.deep.equal([])
+  })
+})

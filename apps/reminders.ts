@@ -1,4 +1,4 @@
-// `#lx提醒列表` (`#lx reminders`): the asker's pending reminders. `#lx取消提醒 <id>` (`#lx cancel
+// `#lx提醒列表` (`#lx reminders`): the asker's pending reminders (in a group only those of that group). `#lx取消提醒 <id>` (`#lx cancel
 // reminder <id>`): cancels one of the asker's own (a master any). Reminders are set by talking to the
 // bot (the set_reminder tool); the logic is lib/reminders. With `reminders.enabled: false` no new ones
 // are set, and those already set can still be listed and cancelled.
@@ -29,7 +29,8 @@ export class LingxiReminders extends pluginBase() {
     const { rt, s, say, tr, lang } = await contextOf(e)
     const reminders = rt.optional('reminders')
     if (!reminders) { await say('reminders.off'); return true }
-    const mine = reminders.list({ userId: s.userId })
+    // in a group only this group's: a private reminder's text is not for the group to read
+    const mine = reminders.list({ userId: s.userId, ...(s.groupId !== undefined ? { groupId: s.groupId } : {}) })
     if (mine.length === 0) { await say('reminders.empty'); return true }
     const tz = reminders.timeZone
     const lines = mine.slice(0, SHOWN).map((r) => tr('reminders.line', {

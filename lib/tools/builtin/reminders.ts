@@ -73,7 +73,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
     },
     {
       name: 'list_reminders',
-      description: '列出当前用户待发送的提醒 (the current user\'s pending reminders, soonest first)',
+      description: '列出当前用户待发送的提醒（群里只列本群的） (the current user\'s pending reminders, soonest first; in a group only those of this group)',
       category: 'schedule',
       risk: 'low',
       dangerous: false,
@@ -82,7 +82,8 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
         const svc = service()
         if (!svc) return text('Reminders are not running', true)
         if (ctx.scope.via !== 'bot') return onlyChat
-        const mine = svc.list({ userId: ctx.scope.userId })
+        // in a group only this group's: the answer is read by the group
+        const mine = svc.list({ userId: ctx.scope.userId, ...(ctx.scope.groupId !== undefined ? { groupId: ctx.scope.groupId } : {}) })
         return text(mine.length ? mine.map((r) => view(r, svc.timeZone)) : 'No pending reminders')
       }
     },

@@ -74,7 +74,7 @@ const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0
 
 export type Period = 'day' | 'week' | 'month' | 'all'
 
-export interface DailyRow { date: string; messages: number; responses: number; toolCalls: number; tokens: number; cost?: number | null }
+interface DailyRow { date: string; messages: number; responses: number; toolCalls: number; tokens: number; cost?: number | null }
 /** GET /api/stats: `currency`, `cost` and `unpricedTokens` when asked with a price table. */
 export interface Summary extends Partial<CostFigures> { summary: Record<string, number>; daily: DailyRow[]; currency?: string }
 interface ModelCost extends CostFigures { inputTokens: number; outputTokens: number; cachedTokens: number; pricedAs: string | null }

@@ -3,7 +3,7 @@
 // List file format: one rule a line; `/pattern/flags` is a regular expression, anything else a word;
 // empty lines and lines starting with `#` are ignored. A regex that fails the safety check (regex.ts)
 // is left out with an error in the log naming the file and line.
-import { readFileSync } from 'node:fs'
+import { readPrivateFileSync } from '../core/private-file.js'
 import type { PluginLogger } from '../core/logger.js'
 import { KeywordMatcher } from './keywords.js'
 import { compileRegex, MAX_REGEX_INPUT, regexProblem } from './regex.js'
@@ -29,9 +29,12 @@ export function readListFile (file: string, log?: PluginLogger): ListFile {
   const out: ListFile = { keywords: [], regexes: [] }
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    // never through a symlink planted in the data folder (lib/core/private-file.ts)
+    const buf = readPrivateFileSync(file)
+    if (!buf) return out
+    text = buf.toString('utf8')
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log?.error(`Moderation list ${file} could not be read`, {}, err)
+    log?.error(`Moderation list ${file} could not be read`, {}, err)
     return out
   }
   text.split(/\r?\n/).forEach((raw, i) => {

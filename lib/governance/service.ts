@@ -4,6 +4,7 @@
 // a flood guard over every way into the pipeline (HTTP API included), checked after this service
 // admitted a QQ message; quotas here are the owner's limits, per user and group, per minute and day.
 import { existsSync } from 'node:fs'
+import { ensurePrivateDir } from '../core/private-file.js'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import { groupQuotaFor, strictnessFor, userQuotaFor } from '../config/group-settings.js'
@@ -34,6 +35,7 @@ export class GovernanceService {
 
   static async open (rt: Runtime): Promise<GovernanceService> {
     const dir = join(rt.paths.dataDir, 'governance')
+    await ensurePrivateDir(dir)
     const counters = await QuotaCounters.open(dir, rt.log)
     const hits = await HitLog.open(dir, () => rt.config.get().moderation.logMax, rt.log)
     const svc = new GovernanceService(rt, counters, hits)

@@ -31,6 +31,7 @@ import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
 import { remindersRoutes } from './reminders.js'
 import { guardRoutes } from './guard.js'
+import { governanceRoutes } from './governance.js'
 
 /** The web server when it runs, or why it does not (the bot keeps running without it). */
 type WebState = { server: WebServer; error?: undefined } | { server?: undefined; error: string }
@@ -67,7 +68,8 @@ export function buildRouters (rt: Runtime): Router[] {
     memoriesRoutesA(rt),
     knowledgeRoutes(rt),
     remindersRoutes(rt),
-    guardRoutes(rt)
+    guardRoutes(rt),
+    governanceRoutes(rt)
   ]
 }
 

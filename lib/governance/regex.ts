@@ -6,7 +6,7 @@
 // without end). What passes runs in linear-ish time; the text it runs on is cut at MAX_REGEX_INPUT.
 
 /** The longest pattern accepted. */
-export const MAX_REGEX_LENGTH = 200
+const MAX_REGEX_LENGTH = 200
 /** Characters of a message the regexes see (the keyword matcher sees the whole text). */
 export const MAX_REGEX_INPUT = 8000
 

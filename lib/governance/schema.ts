@@ -11,7 +11,7 @@ const idList = z.array(chatId).max(100000)
 /** who may use a feature: QQ ids, or `admin` for the group's admins and owner; [] = everyone */
 const featureList = z.array(z.string().regex(/^(?:[\w-]{1,64})$/, 'a QQ id or admin')).max(10000)
 
-export const FEATURES = ['chat', 'drawing', 'game', 'tools'] as const
+const FEATURES = ['chat', 'drawing', 'game', 'tools'] as const
 export type Feature = typeof FEATURES[number]
 
 const featuresShape = { chat: featureList, drawing: featureList, game: featureList, tools: featureList }
@@ -69,7 +69,7 @@ export const quotasSchema = z.strictObject({
   timezone: z.string().max(64)
 }).prefault({ user: NO_LIMITS, group: NO_LIMITS, users: {}, message: '', resetTime: '00:00', timezone: '' })
 
-export const STRICTNESS = ['off', 'mask', 'refuse'] as const
+const STRICTNESS = ['off', 'mask', 'refuse'] as const
 export type Strictness = typeof STRICTNESS[number]
 
 const regexList = z.array(z.string().min(1)).max(1000).superRefine((list, ctx) => {

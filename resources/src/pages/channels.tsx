@@ -24,13 +24,15 @@ function KeysEditor ({ keys, onChange }: { keys: ApiKey[], onChange: (k: ApiKey[
 }
 
 function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => void }) {
-  const [f, setF] = useState({ name: initial?.name ?? '', type: initial?.type ?? 'openai', baseUrl: initial?.baseUrl ?? '', apiKey: initial?.apiKey ?? '', model: initial?.model ?? '', models: (initial?.models ?? []).join(', '), enabled: initial?.enabled ?? true, vision: initial?.vision ?? true })
+  const [f, setF] = useState({ name: initial?.name ?? '', type: initial?.type ?? 'openai', baseUrl: initial?.baseUrl ?? '', apiKey: initial?.apiKey ?? '', model: initial?.model ?? '', models: (initial?.models ?? []).join(', '), enabled: initial?.enabled ?? true, vision: initial?.vision ?? true, monthlyBudget: String(initial?.monthlyBudget ?? 0) })
   const [keys, setKeys] = useState<ApiKey[]>(() => (initial?.apiKeys ?? []).map(({ name, key, enabled }) => ({ name, key, enabled })))
   const [error, setError] = useState<string | null>(null)
   const set = (k: string) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).type === 'checkbox' ? (e.target as HTMLInputElement).checked : (e.target as HTMLInputElement).value })
   const save = async (): Promise<void> => {
     setError(null)
-    const body = { ...f, models: f.models.split(',').map(s => s.trim()).filter(Boolean), apiKeys: keys.filter(k => k.key.trim()) }
+    const budget = Number(f.monthlyBudget.trim() || 0)
+    if (!Number.isFinite(budget)) { setError(`${t('co.monthlyBudget')}: ${t('bs.notNumber')}`); return }
+    const body = { ...f, monthlyBudget: budget, models: f.models.split(',').map(s => s.trim()).filter(Boolean), apiKeys: keys.filter(k => k.key.trim()) }
     try {
       if (initial) await api(`/api/config/channels/${encodeURIComponent(initial.name)}`, { method: 'PUT', json: body })
       else await api('/api/config/channels', { json: body })
@@ -48,6 +50,8 @@ function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => vo
       <label>{t('enabled')}<input type="checkbox" checked={f.enabled} onChange={set('enabled')} /></label>
       <label title={t('visionHint')}>{t('vision')}<input name="vision" type="checkbox" checked={f.vision} onChange={set('vision')} aria-describedby="channel-vision-help" />
         <small class="help" id="channel-vision-help">{t('visionHint')}</small></label>
+      <label>{t('co.monthlyBudget')}<input name="monthlyBudget" inputmode="decimal" value={f.monthlyBudget} onInput={set('monthlyBudget')} aria-describedby="channel-budget-help" />
+        <small class="help" id="channel-budget-help">{t('co.monthlyBudgetHelp')}</small></label>
       <KeysEditor keys={keys} onChange={setKeys} />
     </div>
     {initial && <p class="muted">{t('keepKey')}</p>}
@@ -97,6 +101,13 @@ function BatchTest ({ channel, onChanged }: { channel: Channel, onChanged: () =>
   </Card>
 }
 
+/** This month's cost of a channel against its monthly budget (lib/channels/budget.ts). */
+function Spent ({ s }: { s: Channel['spending'] }) {
+  const spent = s.spent === null ? t('co.none') : `${s.spent.toLocaleString(undefined, { maximumFractionDigits: 4 })} ${s.currency}`
+  return <span class={s.exhausted ? 'bad' : ''} data-testid="channel-spent" data-exhausted={String(s.exhausted)} title={s.month}>
+    {spent}{s.budget > 0 ? ` / ${s.budget} ${s.currency}` : ''}{s.exhausted ? ` · ${t('co.exhausted')}` : ''}</span>
+}
+
 export default function Channels () {
   const list = useLoad<Channel[]>('/api/config/channels')
   const [editing, setEditing] = useState<Channel | 'new' | null>(null)
@@ -106,9 +117,10 @@ export default function Channels () {
   return <div>
     {editing && <ChannelForm key={editing === 'new' ? 'new' : editing.name} initial={editing === 'new' ? undefined : editing} onDone={done} />}
     <Card title={t('channels')} extra={<><button class="primary" data-testid="channel-add" onClick={() => setEditing('new')}>{t('add')}</button><button data-testid="channels-refresh" onClick={list.reload}>{t('refresh')}</button></>}>
-      <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', t('model'), t('status'), t('actions')]} rows={rows.map(c => [
+      <View load={list}>{rows => <Table cols={[t('name'), t('type'), 'Base URL', 'API key', t('model'), t('status'), t('co.thisMonth'), t('actions')]} rows={rows.map(c => [
         <b>{c.name}</b>, c.type, <code>{c.baseUrl}</code>, <><code>{c.apiKey}</code>{(c.apiKeys?.length ?? 0) > 0 && <span class="muted"> +{c.apiKeys!.length}</span>}</>, c.model,
         <span class={c.status === 'active' ? 'ok' : 'bad'} data-status={c.enabled ? c.status : 'disabled'} title={c.lastError}>{word(c.enabled ? c.status : 'disabled')}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>,
+        <Spent s={c.spending} />,
         <div class="row">
           <button data-testid={`edit-${c.name}`} onClick={() => setEditing(c)}>{t('edit')}</button>
           <Act testid={`test-${c.name}`} run={async () => { const r = await api<ChannelTestResult>(`/api/config/channels/${encodeURIComponent(c.name)}/test`, { method: 'POST', json: {} }); toast(`${r.model} · ${r.latency} ms`); list.reload() }}>{t('test')}</Act>

@@ -3,6 +3,7 @@ import { chatEn, chatZh } from './i18n-chat'
 import { voiceEn, voiceZh } from './i18n-voice'
 import { webEn, webZh } from './i18n-web'
 import { remindersEn, remindersZh } from './i18n-reminders'
+import { governanceEn, governanceZh } from './i18n-governance'
 import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
 import { signal } from './state'
@@ -87,6 +88,8 @@ Object.assign(zh, webZh)
 Object.assign(en, webEn)
 Object.assign(zh, remindersZh)
 Object.assign(en, remindersEn)
+Object.assign(zh, governanceZh)
+Object.assign(en, governanceEn)
 Object.assign(zh, costZh)
 Object.assign(en, costEn)
 Object.assign(zh, guardZh)

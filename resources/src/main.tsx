@@ -24,6 +24,7 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   drawing: () => import('./pages/drawing'),
   game: () => import('./pages/game'),
   reminders: () => import('./pages/reminders'),
+  governance: () => import('./pages/governance'),
   cost: () => import('./pages/cost'),
   logs: () => import('./pages/logs')
 }

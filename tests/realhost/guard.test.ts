@@ -1,0 +1,200 @@
+// The account-risk guard (lib/guard) in the real TRSS-Yunzai host, driven through its OneBot v11
+// adapter with the fake model: a burst of 30 answers in a minute in one group trips it (the group's
+// limits: 30 a minute, riskAt 100); then the master gets one send_msg privately, later answers in that
+// group go out at least slowDownMs apart (the send actions' timestamps), a long answer goes as a
+// forward although the group's delivery says off, and a proactive reply is not made there; another
+// group answers at once, plainly, and joins in proactively. Sends the protocol refuses count as failures
+// (a group whose sends fail tells the master too). After the per-minute signal falls and the cool-down,
+// the group is back to its own delivery. Set-up as in trss.test.ts (tests/realhost/README.md).
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { stringify } from 'yaml'
+import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
+import { sentMessages } from '../chat/helpers.js'
+import { FakeOneBot, type Sent } from './support/onebot.js'
+import { ensureToolchain, type Toolchain } from './support/toolchain.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+
+const BOT = 3000000001
+const MASTER = 10001
+const MEMBERS = [11001, 11002, 11003, 11004, 11005]
+const HOT = 22001 // the burst group
+const CALM = 22002 // same settings, little traffic
+const BROKEN = 22003 // every send refused by the protocol
+const START_MS = 120_000
+const SLOW_MS = 2000
+const LONG = '长'.repeat(400)
+const PROMPT = '下面是群里最近的聊天记录'
+const WORDS = [...'天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏闰余成岁律吕调阳云腾致雨露结为霜']
+
+/** The protocol implementation refuses every send to one group (as QQ does to a frozen or muted bot). */
+class RefusingOneBot extends FakeOneBot {
+  protected override answer (action: string, params: Record<string, unknown>): unknown {
+    if (action.startsWith('send_') && String(params.group_id) === String(BROKEN)) return undefined
+    return super.answer(action, params)
+  }
+}
+
+describe('real TRSS-Yunzai host: the account-risk guard', function () {
+  this.timeout(120_000)
+  let tc: Toolchain
+  let work = ''
+  let root = ''
+  let dataDir = ''
+  let redis: { port: number; stop(): Promise<void> } | undefined
+  let fake: FakeOpenAI | undefined
+  let host: HostProcess | undefined
+  let bot: RefusingOneBot | undefined
+  let serverPort = 0
+  let lingxiPort = 0
+  let n = 0
+
+  before(async function () {
+    this.timeout(15 * 60_000)
+    const got = await ensureToolchain()
+    if (typeof got === 'string') {
+      console.warn(`    real-host guard suite skipped: ${got}`)
+      this.skip()
+    }
+    tc = got as Toolchain
+    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-guard-'))
+    root = join(work, 'trss-yunzai')
+    dataDir = join(work, 'lingxi-data')
+    redis = await startRedis(tc, work)
+    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
+      if (!err.unreachable) throw err
+      console.warn(`    real-host guard suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
+      this.skip()
+    })
+    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
+    serverPort = await freePort()
+    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
+    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    // the host's own cooldowns off in these groups: the burst must reach the plugin
+    const groupYaml = join(root, 'config', 'config', 'group.yaml')
+    writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))
+    appendFileSync(groupYaml, `\n${stringify(Object.fromEntries([HOT, CALM, BROKEN].map((g) => [String(g), { groupCD: 0, singleCD: 0 }])))}`)
+    fake = await startFakeOpenAI({ models: ['gpt-test'] })
+    fake.respond = (body) => {
+      const last = sentMessages(body).at(-1)?.content ?? ''
+      if (last.startsWith(PROMPT)) return { content: '我也觉得' }
+      if (last.includes('LONGPLEASE')) return { content: LONG }
+      return defaultBehavior(body)
+    }
+    const groupSettings = {
+      guard: { maxPerMinute: 30, maxPerHour: 10000, riskAt: 100, recoverBelow: 30, coolDownMinutes: 0.05, slowDownMs: SLOW_MS, forwardAboveChars: 200 },
+      delivery: { longAnswer: 'off' }
+    }
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+      channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
+      memory: { enabled: false },
+      delivery: { quote: false, atSender: false },
+      proactive: { enabled: true, probability: 1, busyMultiplier: 1, quietMultiplier: 1, hourlyCap: 100, dailyCap: 100, cooldownSeconds: 0 },
+      groups: {
+        [String(HOT)]: groupSettings,
+        [String(CALM)]: groupSettings,
+        [String(BROKEN)]: { guard: { maxFailuresPerHour: 2, riskAt: 100 } }
+      }
+    }), { mode: 0o600 })
+    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
+    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    bot = new RefusingOneBot(BOT, {
+      nickname: '灵犀风控测试',
+      friends: [MASTER, ...MEMBERS].map((id) => ({ user_id: id, nickname: `user${id}` })),
+      groups: [HOT, CALM, BROKEN].map((id) => ({ group_id: id, group_name: `group ${id}` }))
+    })
+    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
+    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+  })
+
+  after(async function () {
+    this.timeout(60_000)
+    bot?.close()
+    await host?.stop('SIGTERM')
+    await redis?.stop()
+    await fake?.close()
+    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
+    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
+    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
+    else if (work) removeTree(work)
+  })
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+  const inGroup = (g: number) => (s: Sent) => s.groupId === String(g)
+  // the guard's notices to the master (the host greets the master with its own message at start)
+  const notice = (s: Sent): boolean => s.userId === String(MASTER) && !s.groupId && s.text.includes('账号风控')
+  const toMaster = () => bot!.sent.filter(notice)
+  /** An @bot question from the members in turn; resolves with the answer's send action. */
+  async function ask (g: number, text: string): Promise<Sent> {
+    const since = Date.now()
+    await bot!.groupMessage(g, MEMBERS[n++ % MEMBERS.length]!, text, { atBot: true })
+    return bot!.waitForSent((s) => inGroup(g)(s) && (s.text.includes(text.trim().slice(-4)) || s.action.endsWith('forward_msg') || s.text === LONG), 30_000, since)
+  }
+
+  it('30 answers in a minute trip the guard: the master told once, later sends slower, a long answer as a forward, no proactive reply there; the other group unaffected', async () => {
+    const start = Date.now()
+    for (let i = 0; i < 30; i++) await ask(HOT, `问题${WORDS[i]}`)
+    expect(Date.now() - start, 'a burst within the minute').to.be.below(60_000)
+    const told = await bot!.waitForSent(notice, 10_000, start)
+    expect(told.text).to.include(`群 ${HOT}`).and.include('100/100').and.include('每分钟 30 条')
+
+    // later answers in the guarded group: at least SLOW_MS apart, by the send actions' times
+    const a = await ask(HOT, `问题${WORDS[30]}`)
+    const b = await ask(HOT, `问题${WORDS[31]}`)
+    const before = bot!.sent.filter(inGroup(HOT)).filter((s) => s.time < a.time).at(-1)!
+    expect(a.time - before.time, 'the first answer after the trip waited').to.be.at.least(SLOW_MS - 50)
+    expect(b.time - a.time, 'the next one too').to.be.at.least(SLOW_MS - 50)
+
+    // a long answer as a forward although the group's delivery says off
+    const long = await ask(HOT, 'LONGPLEASE 写长一点')
+    expect(long.action).to.equal('send_group_forward_msg')
+
+    // the other group: at once, and long answers as the group says (off: the text itself)
+    const asked = Date.now()
+    const calm = await ask(CALM, `你好${WORDS[32]}`)
+    expect(calm.time - asked).to.be.below(SLOW_MS)
+    const calmLong = await ask(CALM, 'LONGPLEASE 写长一点')
+    expect(calmLong.action).to.equal('send_msg')
+    expect(calmLong.text).to.equal(LONG)
+
+    // proactive replies: none in the guarded group, one in the calm group
+    const quiet = Date.now()
+    await bot!.groupMessage(HOT, MEMBERS[0]!, '大家在聊什么呢')
+    await bot!.groupMessage(CALM, MEMBERS[1]!, '大家在聊什么呢')
+    const joined = await bot!.waitForSent((s) => inGroup(CALM)(s) && s.text === '我也觉得', 30_000, quiet)
+    expect(joined.action).to.equal('send_msg')
+    await sleep(SLOW_MS + 500)
+    expect(bot!.sent.filter((s) => inGroup(HOT)(s) && s.time >= quiet), 'nothing said in the guarded group').to.deep.equal([])
+    const prompts = fake!.chatRequests().filter((r) => sentMessages(r.body).at(-1)?.content.startsWith(PROMPT))
+    expect(prompts, 'one proactive model call').to.have.length(1)
+    expect(toMaster(), 'told once per episode').to.have.length(1)
+  })
+
+  it('sends the protocol refuses count as failures: two in a group whose limit is two tell the master', async () => {
+    const since = Date.now()
+    for (const q of ['第一问', '第二问']) {
+      await bot!.groupMessage(BROKEN, MEMBERS[n++ % MEMBERS.length]!, q, { atBot: true })
+      await sleep(1500)
+    }
+    const told = await bot!.waitForSent((s) => notice(s) && s.text.includes(`群 ${BROKEN}`), 15_000, since)
+    expect(told.text).to.include('发送失败 2 次')
+    expect(bot!.sent.filter(inGroup(BROKEN)), 'nothing reached the group').to.deep.equal([])
+  })
+
+  it('after the per-minute signal falls and the cool-down, the group is back to its own delivery', async function () {
+    this.timeout(150_000)
+    const last = bot!.sent.filter(inGroup(HOT)).at(-1)!
+    await sleep(Math.max(0, last.time + 61_000 - Date.now()))
+    // the guard sees the figure low (at this send at the latest), then stays low for coolDownMinutes (3 s)
+    await ask(HOT, `问题${WORDS[33]}`)
+    await sleep(3500)
+    const asked = Date.now()
+    const long = await ask(HOT, 'LONGPLEASE 再写长一点')
+    expect(long.action).to.equal('send_msg')
+    expect(long.text).to.equal(LONG)
+    expect(long.time - asked, 'no wait').to.be.below(SLOW_MS)
+  })
+})

@@ -1,0 +1,178 @@
+// Who may use the bot, how much and what it may say (issue 20) in the real TRSS-Yunzai host, driven
+// through its OneBot v11 adapter: a blacklisted user gets no model call (the master passes the same
+// blacklist), whitelist mode answers only listed groups, the fifth private message past a daily limit
+// of four gets the quota message and no model call, a banned word in an answer is masked or withheld
+// as the group's setting says and the hit is in the log (GET /api/governance/hits with the master's
+// session), a banned word in the input is refused before any model call.
+// Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { stringify } from 'yaml'
+import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
+import { sentMessages } from '../chat/helpers.js'
+import { FakeOneBot } from './support/onebot.js'
+import { ensureToolchain, type Toolchain } from './support/toolchain.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+
+const BOT = 3000000001
+const MASTER = 10001
+const BLOCKED = 13001
+const MEMBER = 13002
+const COUNTED = 13003
+/** a fresh member for the refused input (MEMBER has used their four messages by then) */
+const ASKER = 13004
+const MASKED = 22001
+const REFUSING = 22002
+const UNLISTED = 22003
+const START_MS = 120_000
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
+  this.timeout(60_000)
+  let tc: Toolchain
+  let work = ''
+  let root = ''
+  let redis: { port: number; stop(): Promise<void> } | undefined
+  let fake: FakeOpenAI | undefined
+  let host: HostProcess | undefined
+  let bot: FakeOneBot | undefined
+  let serverPort = 0
+  let lingxiPort = 0
+
+  before(async function () {
+    this.timeout(15 * 60_000)
+    const got = await ensureToolchain()
+    if (typeof got === 'string') {
+      console.warn(`    real-host governance suite skipped: ${got}`)
+      this.skip()
+    }
+    tc = got as Toolchain
+    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-governance-'))
+    root = join(work, 'trss-yunzai')
+    const dataDir = join(work, 'lingxi-data')
+    redis = await startRedis(tc, work)
+    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
+      if (!err.unreachable) throw err
+      console.warn(`    real-host governance suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
+      this.skip()
+    })
+    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
+    serverPort = await freePort()
+    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
+    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    fake = await startFakeOpenAI({ models: ['gpt-test'] })
+    // asked to "say the word", the fake model answers with banned words; else it echoes
+    fake.respond = (body) => sentMessages(body).at(-1)?.content.includes('说那个词') ? { content: '好的：禁词甲就是冰毒' } : defaultBehavior(body)
+    // the owner's settings, as written in config.yaml
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+      channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
+      access: { userBlacklist: [String(BLOCKED), String(MASTER)], groupWhitelistOnly: true, groupWhitelist: [String(MASKED), String(REFUSING)], refusal: 'silent' },
+      quotas: { user: { messagesPerDay: 4 } },
+      moderation: { strictness: 'mask', keywords: ['禁词甲'] },
+      groups: { [String(REFUSING)]: { moderation: { strictness: 'refuse' } } }
+    }), { mode: 0o600 })
+    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
+    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    bot = new FakeOneBot(BOT, {
+      nickname: '灵犀测试机',
+      friends: [MASTER, BLOCKED, MEMBER, COUNTED, ASKER].map((id) => ({ user_id: id, nickname: `user${id}` })),
+      groups: [MASKED, REFUSING, UNLISTED].map((id) => ({ group_id: id, group_name: `group ${id}` }))
+    })
+    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
+    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+  })
+
+  after(async function () {
+    this.timeout(60_000)
+    bot?.close()
+    await host?.stop('SIGTERM')
+    await redis?.stop()
+    await fake?.close()
+    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
+    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
+    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
+    else if (work) removeTree(work)
+  })
+
+  /** model calls whose user message holds `text` (the group log context may quote refused messages) */
+  const asked = (text: string): number => fake!.chatRequests().filter((r) => sentMessages(r.body).at(-1)?.content.includes(text)).length
+  const toUser = (userId: number, since: number): string[] => bot!.sent.filter((s) => s.time >= since && s.userId === String(userId) && !s.groupId).map((s) => s.text)
+  const toGroup = (groupId: number, since: number): string[] => bot!.sent.filter((s) => s.time >= since && s.groupId === String(groupId)).map((s) => s.text)
+
+  it('a blacklisted user gets no model call and no answer; the master passes the same blacklist', async () => {
+    const since = Date.now()
+    await bot!.privateMessage(BLOCKED, '黑名单里的人在说话')
+    await bot!.groupMessage(MASKED, BLOCKED, '黑名单里的人在群里说话', { atBot: true })
+    await bot!.privateMessage(MASTER, '主人在说话')
+    await bot!.waitForSent((s) => s.userId === String(MASTER) && s.text === 'echo: 主人在说话', 30_000, since)
+    // a later message of someone else is answered: the host has handled the blacklisted ones by then
+    await pause(600)
+    await bot!.groupMessage(MASKED, MEMBER, '群友在说话', { atBot: true })
+    await bot!.waitForSent((s) => s.groupId === String(MASKED) && s.text.includes('echo: 群友在说话'), 30_000, since)
+    expect(asked('黑名单里的人'), 'no model call').to.equal(0)
+    expect(toUser(BLOCKED, since)).to.deep.equal([])
+    expect(toGroup(MASKED, since).filter((t) => t.includes('黑名单'))).to.deep.equal([])
+  })
+
+  it('whitelist mode answers only the listed groups', async () => {
+    const since = Date.now()
+    await bot!.groupMessage(UNLISTED, MEMBER, '没登记的群', { atBot: true })
+    await pause(600)
+    await bot!.groupMessage(REFUSING, MEMBER, '登记了的群', { atBot: true })
+    await bot!.waitForSent((s) => s.groupId === String(REFUSING) && s.text.includes('echo: 登记了的群'), 30_000, since)
+    expect(asked('没登记的群')).to.equal(0)
+    expect(toGroup(UNLISTED, since)).to.deep.equal([])
+  })
+
+  it('the fifth message past a daily limit of four gets the quota message and no model call', async () => {
+    const since = Date.now()
+    for (let i = 1; i <= 4; i++) {
+      await bot!.privateMessage(COUNTED, `额度测试 ${i}`)
+      await bot!.waitForSent((s) => s.userId === String(COUNTED) && s.text === `echo: 额度测试 ${i}`, 30_000, since)
+    }
+    await bot!.privateMessage(COUNTED, '额度测试 5')
+    const refused = await bot!.waitForSent((s) => s.userId === String(COUNTED) && s.text.includes('已达到使用额度'), 30_000, since)
+    expect(refused.text).to.include('已达到使用额度（每日消息数）')
+    expect(asked('额度测试 5'), 'no model call').to.equal(0)
+    const left = Date.now()
+    await bot!.privateMessage(COUNTED, '#lx额度')
+    const status = await bot!.waitForSent((s) => s.userId === String(COUNTED) && s.text.includes('今日额度'), 20_000, left)
+    expect(status.text).to.include('消息 剩余 0')
+  })
+
+  it('a banned word in an answer is masked or withheld as the group says, and the hits are logged; one in the input is refused before the model', async () => {
+    await pause(2100) // TRSS's per-member cooldown in a group
+    const since = Date.now()
+    await bot!.groupMessage(MASKED, MEMBER, '说那个词', { atBot: true })
+    const masked = await bot!.waitForSent((s) => s.groupId === String(MASKED) && s.text.includes('好的：'), 30_000, since)
+    expect(masked.text).to.include('好的：＊＊＊就是＊＊＊').and.not.include('冰毒')
+    await pause(600)
+    await bot!.groupMessage(REFUSING, MEMBER, '说那个词吧', { atBot: true })
+    const withheld = await bot!.waitForSent((s) => s.groupId === String(REFUSING) && s.text.includes('已被拦截'), 30_000, since)
+    expect(withheld.text).to.include('回答中包含不允许的内容')
+    expect(toGroup(REFUSING, since).join('\n')).to.not.include('冰毒')
+    await pause(600) // TRSS's cooldown per group
+    const before = fake!.chatRequests().length
+    await bot!.groupMessage(REFUSING, ASKER, '哪里能买到海洛因', { atBot: true })
+    const refused = await bot!.waitForSent((s) => s.groupId === String(REFUSING) && s.text.includes('这条消息包含不允许的内容'), 30_000, since)
+    expect(refused.text).to.include('无法回答')
+    expect(fake!.chatRequests().length, 'no model call for a refused input').to.equal(before)
+
+    // the hits, read with the master's session (the #lx面板 login link)
+    const t = Date.now()
+    await bot!.privateMessage(MASTER, '#lx面板')
+    const link = await bot!.waitForSent((s) => s.userId === String(MASTER) && s.text.includes('login#token='), 20_000, t)
+    const token = /#token=([\w-]+)/.exec(link.text)?.[1]
+    const login = await fetch(`http://127.0.0.1:${lingxiPort}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
+    const session = ((await login.json()) as { data: { token: string } }).data.token
+    const res = await fetch(`http://127.0.0.1:${lingxiPort}/api/governance/hits`, { headers: { Authorization: `Bearer ${session}` } })
+    const hits = (await res.json()) as { total: number; data: Array<{ userId: string; groupId: string; direction: string; action: string; rules: string[] }> }
+    expect(hits.data.map((h) => [h.userId, h.groupId, h.direction, h.action])).to.deep.equal([
+      [String(ASKER), String(REFUSING), 'input', 'refuse'], [String(MEMBER), String(REFUSING), 'output', 'refuse'], [String(MEMBER), String(MASKED), 'output', 'mask']
+    ])
+    expect(hits.data[2]?.rules).to.have.members(['禁词甲', '冰毒'])
+  })
+})

@@ -80,6 +80,10 @@ describe('cost: monthly channel budgets', function () {
     const stats = (await s.api('/api/stats/channels')).body.data.channels.find((c: { id: string }) => c.id === 'A')
     expect(stats).to.include({ cost: 5.5 })
     expect(stats.spending).to.include({ exhausted: true })
+    // the owner's own test of the channel still reaches it
+    const test = await s.api('/api/config/channels/A/test', { method: 'POST', json: {} })
+    expect(test.status, test.text).to.equal(200)
+    expect(a.chatRequests()).to.have.length(2)
   })
 
   it('answers 503 when every channel has spent its budget', async () => {
@@ -95,11 +99,11 @@ describe('cost: monthly channel budgets', function () {
   it('uses the channel again from the first moment of the next month in the owner\'s timezone', async () => {
     await at('2026-11-30T15:59:59Z') // 23:59:59 on 30 November in Shanghai: still November
     await chat('u5')
-    expect(a.chatRequests()).to.have.length(1)
+    expect(a.chatRequests()).to.have.length(2)
     await at('2026-11-30T16:00:01Z') // 00:00:01 on 1 December in Shanghai (still November in UTC)
     const r = await chat('u6')
     expect(r.body.data.response).to.equal('echo: hi from u6')
-    expect(a.chatRequests()).to.have.length(2)
+    expect(a.chatRequests()).to.have.length(3)
     const spending = await spendingOf('A')
     expect(spending).to.include({ month: '2026-12', exhausted: false })
     expect(spending.spent).to.be.greaterThan(0).and.lessThan(1)

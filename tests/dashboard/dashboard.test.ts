@@ -248,7 +248,10 @@ describe('dashboard (chromium e2e)', function () {
     const box = `[data-testid="tool-${tool}"]`
     await page.waitForSelector(box)
     const before = await page.isChecked(box)
+    // the box flips at the click, the toggle request answers a moment later: wait for that answer
+    const toggled = page.waitForResponse((r) => r.url().includes(`/api/skills/tools/${tool}/toggle`))
     await page.click(box)
+    await toggled
     await page.waitForFunction(([sel, want]) => (document.querySelector(sel as string) as HTMLInputElement)?.checked === want, [box, !before] as const)
     const listed = (await s.api('/api/tools/list')).body.data.find((x: { name: string }) => x.name === tool)
     expect(listed.enabled).to.equal(!before)

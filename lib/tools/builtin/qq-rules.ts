@@ -32,7 +32,7 @@ export interface QqAsk {
 }
 
 /** Where the action runs once allowed. */
-export interface QqPlace { groupId: string; botId: string | undefined; lang: 'zh-CN' | 'en' }
+export interface QqPlace { groupId: string; botId: string | undefined }
 
 export type QqCheck = { ok: true; place: QqPlace } | { ok: false; text: string }
 
@@ -67,7 +67,7 @@ async function allowed (rt: Runtime, ask: QqAsk, ctx: ToolCallContext): Promise<
   const cfg = settingsFor(rt, groupId)
   if (!cfg.enabled) return no('qq.off')
   const botId = s.botId ?? botIds()[0]
-  const place: QqPlace = { groupId, botId, lang: rt.config.get().language }
+  const place: QqPlace = { groupId, botId }
   const master = ctx.isMaster
   const askerRole = master && !ask.target ? undefined : await memberRole(groupId, s.userId, botId)
   if (!master) {

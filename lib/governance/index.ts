@@ -1,7 +1,9 @@
 // Start-up of the governance domain: the `governance` service (access lists, quota counters in
-// <data>/governance, the moderation rules and their hit log).
+// <data>/governance, the moderation rules and their hit log), and the tool tiers on the chat's tool
+// provider (after the tools and skills domains, whose provider it wraps).
 import type { Domain, Runtime } from '../runtime.js'
 import { GovernanceService } from './service.js'
+import { guardToolTiers } from './tools.js'
 
 declare module '../runtime.js' {
   interface Services { governance: GovernanceService }
@@ -9,6 +11,7 @@ declare module '../runtime.js' {
 
 async function initGovernance (rt: Runtime): Promise<void> {
   rt.provide('governance', await GovernanceService.open(rt))
+  guardToolTiers(rt)
 }
 
-export const governanceDomain: Domain = { name: 'governance', provides: ['governance'], needs: [], start: initGovernance }
+export const governanceDomain: Domain = { name: 'governance', provides: ['governance'], needs: [], optional: ['tools', 'skills'], start: initGovernance }

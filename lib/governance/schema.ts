@@ -11,16 +11,18 @@ const idList = z.array(chatId).max(100000)
 /** who may use a feature: QQ ids, or `admin` for the group's admins and owner; [] = everyone */
 const featureList = z.array(z.string().regex(/^(?:[\w-]{1,64})$/, 'a QQ id or admin')).max(10000)
 
-const FEATURES = ['chat', 'drawing', 'game', 'tools'] as const
+const FEATURES = ['chat', 'drawing', 'game', 'tools', 'toolsMedium', 'toolsHigh'] as const
 export type Feature = typeof FEATURES[number]
 
-const featuresShape = { chat: featureList, drawing: featureList, game: featureList, tools: featureList }
+// tools: who may use tools at all (their turns run without any otherwise); toolsMedium / toolsHigh: who
+// is offered the tools of that risk (lib/tools' risk levels; approvals still apply)
+const featuresShape = { chat: featureList, drawing: featureList, game: featureList, tools: featureList, toolsMedium: featureList, toolsHigh: featureList }
 
 const ACCESS_DEFAULTS = {
   userBlacklist: [], groupBlacklist: [],
   userWhitelistOnly: false, userWhitelist: [],
   groupWhitelistOnly: false, groupWhitelist: [],
-  features: { chat: [], drawing: [], game: [], tools: [] },
+  features: { chat: [], drawing: [], game: [], tools: [], toolsMedium: [], toolsHigh: [] },
   refusal: 'silent' as const, refusalText: ''
 }
 

@@ -8,7 +8,7 @@ import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host
 import { PROFILES } from '../host/helpers.js'
 import { apiOf, saidTo } from './helpers.js'
 
-const RESET = { access: { userBlacklist: [], groupBlacklist: [], userWhitelistOnly: false, userWhitelist: [], groupWhitelistOnly: false, groupWhitelist: [], features: { chat: [], drawing: [], game: [], tools: [] }, refusal: 'silent', refusalText: '' },
+const RESET = { access: { userBlacklist: [], groupBlacklist: [], userWhitelistOnly: false, userWhitelist: [], groupWhitelistOnly: false, groupWhitelist: [], features: { chat: [], drawing: [], game: [], tools: [], toolsMedium: [], toolsHigh: [] }, refusal: 'silent', refusalText: '' },
   quotas: { user: { messagesPerMinute: 0, messagesPerDay: 0, tokensPerMinute: 0, tokensPerDay: 0 }, group: { messagesPerMinute: 0, messagesPerDay: 0, tokensPerMinute: 0, tokensPerDay: 0 }, users: {}, message: '', resetTime: '00:00', timezone: 'UTC' },
   moderation: { strictness: 'mask', checkInput: true, checkOutput: true, useDefaultList: true, keywords: [], regexes: [], notice: '' },
   groups: {} } as const
@@ -82,6 +82,32 @@ for (const profile of PROFILES) describe(`governance through the standalone host
     expect(await group('820', '30012', '你好')).to.deep.equal(['好的，收到'])
     expect(await group('821', '30013', '你好'), 'other groups keep the global list (everyone)').to.deep.equal(['好的，收到'])
     expect(calls()).to.equal(3)
+  })
+
+  it('tools by risk tier: a user outside tools gets none; outside toolsMedium / toolsHigh no tool of that risk is offered', async () => {
+    const kit = p.run.rt.need('tools')
+    const offered = (): Array<{ name: string; risk: string }> => {
+      const body = fake.chatRequests().at(-1)?.body
+      return (body?.tools ?? []).map((t: { function: { name: string } }) => {
+        const reg = kit.registry.get(kit.provider.nameOf(t.function.name) ?? t.function.name)
+        return { name: t.function.name, risk: reg ? kit.registry.riskOf(reg) : 'unknown' }
+      })
+    }
+    await dm('30080', '帮我查一下天气，顺便画张图')
+    const all = offered()
+    expect(all.some((t) => t.risk === 'medium'), 'the default offer has medium-risk tools').to.equal(true)
+    await p.run.rt.config.update({ access: { features: { toolsMedium: ['30081'], toolsHigh: ['30081'] } } })
+    await dm('30080', '帮我查一下天气，再画张图')
+    const limited = offered()
+    expect(limited.length).to.be.greaterThan(0)
+    expect(limited.filter((t) => t.risk !== 'low'), 'only low-risk tools').to.deep.equal([])
+    await dm('30081', '帮我查一下天气，还要画张图')
+    expect(offered().some((t) => t.risk === 'medium'), 'a listed user gets them').to.equal(true)
+    await dm(MASTER, '帮我查一下天气，以及画张图')
+    expect(offered().some((t) => t.risk === 'medium'), 'masters get every tier').to.equal(true)
+    await p.run.rt.config.update({ access: { features: { tools: ['30081'] } } })
+    await dm('30080', '帮我查一下天气吧')
+    expect(fake.chatRequests().at(-1)?.body.tools, 'not in the tools list: no tools at all').to.equal(undefined)
   })
 
   it('the fifth message past a limit of four gets the quota message and no model call; the next day\'s first passes', async () => {

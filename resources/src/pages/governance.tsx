@@ -21,6 +21,8 @@ const ACCESS: Field[] = [
   { path: 'access.features.drawing', kind: 'list', group: 'access.features.drawing' },
   { path: 'access.features.game', kind: 'list', group: 'access.features.game' },
   { path: 'access.features.tools', kind: 'list', group: 'access.features.tools' },
+  { path: 'access.features.toolsMedium', kind: 'list', group: 'access.features.toolsMedium' },
+  { path: 'access.features.toolsHigh', kind: 'list', group: 'access.features.toolsHigh' },
   { path: 'access.refusal', kind: 'enum', values: ['silent', 'reply'] },
   { path: 'access.refusalText', kind: 'text' }
 ]

@@ -193,6 +193,36 @@ for (const profile of PROFILES) describe(`governance through the standalone host
     expect(r.body.data.map((h: { action: string }) => h.action)).to.deep.equal(['mask', 'refuse', 'refuse'])
   })
 
+  it('drawing obeys its feature list and input moderation; the game its feature list', async () => {
+    await p.run.rt.need('channels').service.create({ name: `img-${profile}`, baseUrl: fake.url, apiKey: 'sk-image-test', model: 'gpt-test', image: { enabled: true, model: 'dall-e-3' } }).catch(() => undefined)
+    await p.run.rt.config.update({ image: { enabled: true, maxImages: 1, sendMode: 'direct' }, access: { features: { drawing: ['30091'], game: ['30091'] }, refusal: 'reply' }, moderation: { strictness: 'refuse' } })
+    const drawings = (): number => fake.requests.filter((r) => r.path.endsWith('/images/generations')).length
+    expect(await dm('30090', '画图 一只橘猫')).to.deep.equal(['抱歉，你在这里不能使用这个功能。'])
+    expect(drawings(), 'not drawn').to.equal(0)
+    expect(await dm('30091', '画图 一包冰毒')).to.deep.equal(['这条消息包含不允许的内容，无法回答。'])
+    expect(drawings(), 'a banned description is not drawn').to.equal(0)
+    expect(await dm('30090', '#lx开始游戏')).to.deep.equal(['抱歉，你在这里不能使用这个功能。'])
+    await p.run.rt.config.update({ image: { enabled: false } })
+  })
+
+  it('proactive replies obey the group lists and output moderation', async () => {
+    const proactive = { enabled: true, probability: 1, busyMultiplier: 1, quietMultiplier: 1, hourlyCap: 100, dailyCap: 100, cooldownSeconds: 0 }
+    await p.run.rt.config.update({ proactive, access: { groupBlacklist: ['880'] }, groups: { 882: { moderation: { strictness: 'refuse' } } } })
+    fake.respond = () => ({ content: '要不要来点冰毒' })
+    const chatter = async (groupId: string): Promise<string[]> => {
+      const since = p.host.transcript.length
+      await p.host.sendGroup(groupId, '30100', '今天好无聊啊')
+      await p.run.rt.need('proactive').idle()
+      return saidTo(p, 'group', groupId, since)
+    }
+    expect(await chatter('880')).to.deep.equal([])
+    expect(calls(), 'no proactive call in a blacklisted group').to.equal(0)
+    expect(await chatter('881')).to.deep.equal(['要不要来点＊＊＊'])
+    expect(await chatter('882'), 'refused: dropped without a notice').to.deep.equal([])
+    expect(calls()).to.equal(2)
+    await p.run.rt.config.update({ proactive: { enabled: false } })
+  })
+
   it('event reactions obey access and output moderation', async () => {
     await p.run.rt.config.update({ tools: { eventProbability: 1 }, access: { userBlacklist: ['30070'] } })
     await p.host.poke({ groupId: '870', userId: '30070' })

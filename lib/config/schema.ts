@@ -186,7 +186,7 @@ const guardShape = {
   tellMaster: z.boolean()
 }
 const GUARD_DEFAULTS = {
-  enabled: true, maxPerMinute: 20, maxPerHour: 300, longChars: 500, maxLongPerHour: 20, repeatWindowMinutes: 10, maxRepeats: 5,
+  enabled: false, maxPerMinute: 20, maxPerHour: 300, longChars: 500, maxLongPerHour: 20, repeatWindowMinutes: 10, maxRepeats: 5,
   maxLinksPerHour: 20, maxFailuresPerHour: 5, riskAt: 60, recoverBelow: 30, coolDownMinutes: 10, slowDownMs: 3000,
   forwardAboveChars: 200, forwardAs: 'forward', pauseProactive: true, tellMaster: true
 } as const

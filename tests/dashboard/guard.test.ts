@@ -24,7 +24,7 @@ describe('dashboard: account-risk card on the overview (chromium e2e)', function
     mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
-    await s.lx.rt.config.update({ groups: { 900: { guard: { maxPerMinute: 5 } } } as never })
+    await s.lx.rt.config.update({ guard: { enabled: true }, groups: { 900: { guard: { maxPerMinute: 5 } } } as never })
     browser = await launch()
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     page.on('pageerror', (e) => pageErrors.push(e.message))

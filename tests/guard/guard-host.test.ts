@@ -30,11 +30,12 @@ for (const profile of PROFILES) describe(`account-risk guard through the standal
   before(async () => {
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     p = await startPluginHost(profile, 'lingxi-guard-')
-    const groupSettings = { guard: { maxPerMinute: 30, riskAt: 100, recoverBelow: 30, coolDownMinutes: 10, slowDownMs: 3000, forwardAboveChars: 200 }, delivery: { longAnswer: 'off' } }
+    const groupSettings = { guard: { enabled: true, maxPerMinute: 30, riskAt: 100, recoverBelow: 30, coolDownMinutes: 10, slowDownMs: 3000, forwardAboveChars: 200 }, delivery: { longAnswer: 'off' } }
     await p.run.rt.config.update({
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test' }],
       memory: { enabled: false },
       delivery: { quote: false },
+      guard: { enabled: true }, // off by default
       groups: { [HOT]: groupSettings, [CALM]: groupSettings } as never
     })
   })

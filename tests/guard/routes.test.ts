@@ -13,7 +13,7 @@ describe('account-risk guard: routes', function () {
   before(async () => {
     s = await startTestServer()
     await s.login()
-    await s.lx.rt.config.update({ groups: { 900: { guard: { maxPerMinute: 5 } } } as never })
+    await s.lx.rt.config.update({ guard: { enabled: true }, groups: { 900: { guard: { maxPerMinute: 5 } } } as never })
   })
   after(async () => { await s?.close() })
 
@@ -47,6 +47,17 @@ describe('account-risk guard: routes', function () {
     expect(one.body.data.since).to.be.a('number')
     const quiet = await s.api('/api/guard/12345')
     expect(quiet.body.data).to.deep.include({ chat: '12345', state: 'normal', risk: 0 })
+  })
+
+  it('switched off (the default), nothing is counted', async () => {
+    await s.lx.rt.config.update({ guard: { enabled: false } })
+    try {
+      await sent({ groupId: '902' }, '关着呢')
+      expect((await s.api('/api/guard')).body.data.map((x: any) => x.chat)).to.not.include('902')
+      expect((await s.api('/api/guard/902')).body.data).to.deep.include({ state: 'normal', risk: 0 })
+    } finally {
+      await s.lx.rt.config.update({ guard: { enabled: true } })
+    }
   })
 
   it('refuses bad filters and chat ids with 400 and needs a session', async () => {

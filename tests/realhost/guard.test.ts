@@ -92,6 +92,7 @@ describe('real TRSS-Yunzai host: the account-risk guard', function () {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       memory: { enabled: false },
       delivery: { quote: false, atSender: false },
+      guard: { enabled: true }, // off by default
       proactive: { enabled: true, probability: 1, busyMultiplier: 1, quietMultiplier: 1, hourlyCap: 100, dailyCap: 100, cooldownSeconds: 0 },
       groups: {
         [String(HOT)]: groupSettings,

@@ -154,11 +154,16 @@ export function pickChat(chat: { groupId?: string; userId: string }, botId?: Id)
   const acc = account(botId)
   const target = chat.groupId !== undefined ? acc?.pickGroup?.(chat.groupId) : acc?.pickFriend?.(chat.userId)
   if (!target || typeof target.sendMsg !== 'function') throw new Error('The host has no account for this chat (yet)')
-  // the chat as it is (its other methods through the prototype), with its sends watched
-  const watched = Object.create(target) as HostTarget
+  // the chat as it is (its other methods called on the host's own object), with its sends watched
   const where = { ...(chat.groupId !== undefined ? { groupId: chat.groupId } : {}), userId: chat.userId, ...(botId !== undefined ? { botId: String(botId) } : {}) }
-  watched.sendMsg = (msg) => watchedSend(where, msg, () => target.sendMsg(msg))
-  return watched
+  const sendMsg = (msg: Sendable): Promise<SendResult | undefined> => watchedSend(where, msg, () => target.sendMsg(msg))
+  return new Proxy(target, {
+    get: (t, key) => {
+      if (key === 'sendMsg') return sendMsg
+      const v: unknown = Reflect.get(t, key, t)
+      return typeof v === 'function' ? v.bind(t) : v
+    }
+  })
 }
 
 export async function sendPrivate(userId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {

@@ -15,6 +15,7 @@ const HOT = '800' // the burst group
 const CALM = '801' // another group, same settings
 const REP = '802' // repeats
 const FAIL = '803' // failed sends
+const PATHS = '804' // sends by other paths than answers
 const LONG = '长'.repeat(400)
 const PROMPT = '下面是群里最近的聊天记录'
 const realTimeout = globalThis.setTimeout
@@ -157,6 +158,27 @@ for (const profile of PROFILES) describe(`account-risk guard through the standal
     // 2 failures (2/5), 2 a minute (2/20): 40 + a quarter of 10 and of 0.67 an hour
     expect(failed?.risk).to.equal(43)
     expect(failed?.state).to.equal('normal')
+  })
+
+  it('every send path is counted: command replies, the send_message tool (sendGroup / sendPrivate), a reminder at its time (pickChat)', async () => {
+    clock = sinon.useFakeTimers({ now: new Date(2027, 2, 3, 10).getTime(), toFake: ['Date', 'setTimeout', 'clearTimeout'] })
+    await settle(p.host.sendGroup(PATHS, '20001', '#lx帮助'))
+    expect(guard().chat(PATHS)?.signals.perHour, 'the help command\'s reply').to.equal(1)
+    fake.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: '工具发的消息 https://example.com/x' } }] }, { content: '发好了' })
+    await settle(p.host.sendGroup(PATHS, MASTER, '帮我发一条', { at: true }))
+    expect(toGroup(PATHS).map((t) => t.text).slice(-2)).to.deep.equal(['工具发的消息 https://example.com/x', '发好了'])
+    expect(guard().chat(PATHS)?.signals).to.deep.include({ perHour: 3, links: 1 })
+    fake.enqueue({ toolCalls: [{ name: 'set_reminder', arguments: { when: '1分钟后', message: '喝水' } }] }, { content: '好的' })
+    await settle(p.host.sendGroup(PATHS, '20001', '1分钟后提醒我喝水', { at: true }))
+    clock.tick(61_000)
+    await settle(p.run.rt.need('reminders').idle())
+    expect(toGroup(PATHS).at(-1)?.text).to.include('喝水')
+    expect(guard().chat(PATHS)?.signals.perHour, 'the answer and the reminder').to.equal(5)
+
+    const before = guard().chat('private')?.signals.perHour ?? 0
+    fake.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: '私聊里多发一条' } }] }, { content: '好了' })
+    await settle(p.host.sendPrivate(MASTER, '帮我再发一条'))
+    expect(guard().chat('private')?.signals.perHour, 'private chats: one bucket').to.equal(before + 2)
   })
 })
 

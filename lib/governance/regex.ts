@@ -1,14 +1,22 @@
 // Owner-written regular expressions for moderation, made safe before they run on chat text. JavaScript
-// regexes backtrack, so a pattern like (a+)+$ can take exponential time on a crafted message and hang
-// the bot. Instead of a second regex engine (RE2 builds are native or WASM, awkward in the bundle),
-// every pattern is checked when it is loaded: bounded length, no back-references or lookarounds, and
-// no quantified group that itself holds a quantifier or an alternation (the shapes that backtrack
-// without end). What passes runs in linear-ish time; the text it runs on is cut at MAX_REGEX_INPUT.
+// regexes backtrack: (a+)+$ takes exponential time on a crafted message, and even .*.*= takes cubic
+// time (minutes on 8000 characters). A linear-time engine would avoid it, but RE2 comes as a native
+// build (a compiler on every host) or as WASM (@adguard/re2-wasm, which runs out of memory after a few
+// thousand matches). So every pattern is checked when it is loaded: bounded length, no back-references
+// or lookarounds, no quantified group that itself holds a quantifier or an alternation (exponential),
+// and a bounded amount of repetition: the product of the quantifiers' ranges (an unbounded one counts
+// as a whole window) at most MAX_COST, so at most one unbounded repeat. The text is then matched in
+// windows of WINDOW characters (overlapping by OVERLAP), so the work is linear in the message length
+// and each window's worst case is about WINDOW x MAX_COST steps (a few milliseconds).
 
 /** The longest pattern accepted. */
 const MAX_REGEX_LENGTH = 200
-/** Characters of a message the regexes see (the keyword matcher sees the whole text). */
-export const MAX_REGEX_INPUT = 8000
+/** Texts are matched in windows of this many characters, overlapping by OVERLAP (a match longer than
+ * OVERLAP across a window's edge is missed; the keyword matcher sees the whole text). */
+export const WINDOW = 2000
+export const OVERLAP = 200
+/** Most backtracking steps per start position: one unbounded repeat times a short optional part. */
+const MAX_COST = 2 * WINDOW
 
 /**
  * Why this pattern is refused, or undefined when it is safe to run. `src` is the pattern as written:
@@ -22,6 +30,7 @@ export function regexProblem (src: string): string | undefined {
   if (/\\[1-9]|\\k</.test(body)) return 'back-references are not allowed'
   if (/\(\?<?[=!]/.test(body)) return 'lookarounds are not allowed'
   if (nestedQuantifier(body)) return 'a repeated group must not itself repeat or hold | (it could hang the bot)'
+  if (repetitionCost(body) > MAX_COST) return 'too much repetition: at most one unbounded repeat (*, +, {n,}) besides short bounded ones (it could hang the bot)'
   try {
     // eslint-disable-next-line no-new
     new RegExp(body, parsed.flags)
@@ -70,4 +79,33 @@ function nestedQuantifier (body: string): boolean {
     if (top && (c === '*' || c === '+' || c === '{' || c === '|')) top.risky = true
   }
   return false
+}
+
+/**
+ * An upper estimate of the backtracking steps per start position: the product of every quantifier's
+ * range (unbounded: WINDOW) and of the alternations' branch counts.
+ */
+function repetitionCost (body: string): number {
+  let cost = 1
+  let inClass = false
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]
+    if (c === '\\') { i++; continue }
+    if (inClass) { if (c === ']') inClass = false; continue }
+    if (c === '[') { inClass = true; continue }
+    if (c === '|') { cost *= 2; continue }
+    if (c === '(' && body[i + 1] === '?') { i++; continue } // (?: ... ) is a group, not a quantifier
+    if (c === '*' || c === '+') { cost *= WINDOW; if (body[i + 1] === '?') i++; continue }
+    if (c === '?') { cost *= 2; continue }
+    if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(body.slice(i))
+      if (!m) continue
+      const min = Number(m[1])
+      const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3])
+      cost *= Number.isFinite(max) ? Math.min(max - min + 1, WINDOW) : WINDOW
+      i += m[0].length - 1
+      if (body[i + 1] === '?') i++
+    }
+  }
+  return cost
 }

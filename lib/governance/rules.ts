@@ -6,7 +6,7 @@
 import { readPrivateFileSync } from '../core/private-file.js'
 import type { PluginLogger } from '../core/logger.js'
 import { KeywordMatcher } from './keywords.js'
-import { compileRegex, MAX_REGEX_INPUT, regexProblem } from './regex.js'
+import { compileRegex, OVERLAP, regexProblem, WINDOW } from './regex.js'
 
 /**
  * What a banned part becomes: three full-width asterisks. ASCII *** would be read as markdown
@@ -67,15 +67,24 @@ export class ModerationRules {
   /** Every rule the text breaks (each match of each). */
   check (text: string): RuleHit[] {
     const hits: RuleHit[] = this.matcher.findAll(text).map((h) => ({ rule: this.matcher.keywords[h.keyword] ?? '', kind: 'keyword' as const, start: h.start, end: h.end }))
-    if (this.regexes.length) {
-      const t = text.length > MAX_REGEX_INPUT ? text.slice(0, MAX_REGEX_INPUT) : text
+    if (!this.regexes.length) return hits
+    // windows of WINDOW characters overlapping by OVERLAP: linear in the text (regex.ts); a match
+    // found again in the overlap is counted once
+    const seen = new Set<string>()
+    for (let from = 0; ; from += WINDOW - OVERLAP) {
+      const part = text.slice(from, from + WINDOW)
       for (const { src, re } of this.regexes) {
         re.lastIndex = 0
-        for (const m of t.matchAll(re)) {
+        for (const m of part.matchAll(re)) {
           if (!m[0]) continue
-          hits.push({ rule: src, kind: 'regex', start: m.index, end: m.index + m[0].length })
+          const start = from + m.index
+          const key = `${src}\u0000${start}`
+          if (from && seen.has(key)) continue
+          seen.add(key)
+          hits.push({ rule: src, kind: 'regex', start, end: start + m[0].length })
         }
       }
+      if (from + WINDOW >= text.length) break
     }
     return hits
   }

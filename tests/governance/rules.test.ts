@@ -47,9 +47,30 @@ describe('governance rules', () => {
     expect(regexProblem('/abc/g')).to.match(/flags/)
     expect(regexProblem('a'.repeat(201))).to.match(/longer than 200/)
     expect(regexProblem('[abc')).to.be.a('string')
+    expect(regexProblem('.*.*=')).to.match(/too much repetition/)
+    expect(regexProblem('\\s*\\s*x')).to.match(/too much repetition/)
+    expect(regexProblem('.*a.*b')).to.match(/too much repetition/)
+    expect(regexProblem('.{0,1000}.{0,1000}x')).to.match(/too much repetition/)
     expect(regexProblem('/买.{0,3}枪/')).to.equal(undefined)
+    expect(regexProblem('a.*b')).to.equal(undefined)
     expect(regexProblem('加(?:微|V)信?[:：]?[a-z0-9]{6,20}')).to.equal(undefined)
     expect(regexProblem('(ab)?c+')).to.equal(undefined)
+  })
+
+  it('the worst patterns the check lets through stay fast on a crafted 8000-character message; matches across windows are found once', () => {
+    const worst = ['a.*b', '\\s*x?y', 'a.{0,1000}b?c', '(?:a|b)a*c']
+    for (const w of worst) expect(regexProblem(w), w).to.equal(undefined)
+    const r = new ModerationRules([], worst)
+    for (const text of ['a'.repeat(8000), ' '.repeat(8000), 'ab'.repeat(4000)]) {
+      const t0 = performance.now()
+      r.check(text)
+      expect(performance.now() - t0, 'ms').to.be.below(300)
+    }
+    const banned = new ModerationRules([], ['/买.{0,3}枪/'])
+    for (const at of [0, 1795, 1799, 1800, 1801, 5000, 7990]) {
+      const text = '好'.repeat(at) + '买一把枪' + '好'.repeat(100)
+      expect(banned.check(text).map((h) => h.start), String(at)).to.deep.equal([at])
+    }
   })
 
   it('masking joins overlapping hits; regexes and words together', () => {

@@ -436,8 +436,11 @@ export const configSchema = z.strictObject({
   // by commands and the dashboard, delivered through the host at their time (also after restarts).
   reminders: z.strictObject({
     enabled: z.boolean(),
-    /** IANA timezone of the times people say ('' = the machine's) */
-    timezone: z.string().max(64),
+    /** IANA timezone of the times people say ('' = the machine's); a name Intl does not know is refused */
+    timezone: z.string().max(64).refine((tz) => {
+      if (!tz) return true
+      try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true } catch { return false }
+    }, 'not a timezone Intl knows (e.g. Asia/Shanghai, UTC)'),
     /** active reminders per user, and per group (all users together) */
     maxPerUser: z.number().int().min(1).max(1000),
     maxPerGroup: z.number().int().min(1).max(10000),

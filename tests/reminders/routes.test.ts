@@ -47,6 +47,17 @@ describe('reminders: routes', function () {
     expect(anon.status).to.equal(401)
   })
 
+  it('reminders.timezone must be a timezone Intl knows: a typo is refused through the config API', async () => {
+    const r = await s.api('/api/config/reminders', { method: 'PUT', json: { ...s.lx.rt.config.get().reminders, timezone: 'Asia/Shanghia' } })
+    expect(r.status, r.text).to.equal(400)
+    expect(r.text).to.include('timezone')
+    expect(s.lx.rt.config.get().reminders.timezone).to.equal('Asia/Shanghai')
+    const ok = await s.api('/api/config/reminders', { method: 'PUT', json: { ...s.lx.rt.config.get().reminders, timezone: 'Europe/Berlin' } })
+    expect(ok.status, ok.text).to.equal(200)
+    expect(s.lx.rt.config.get().reminders.timezone).to.equal('Europe/Berlin')
+    expect(svc().timeZone).to.equal('Europe/Berlin')
+  })
+
   it('DELETE cancels any reminder (the dashboard is the master\'s); it is gone from the list', async () => {
     const r = await svc().create(bob, { when: '30分钟后', message: 'call' })
     const del = await s.api(`/api/reminders/${r.id}`, { method: 'DELETE' })

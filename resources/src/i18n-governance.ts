@@ -5,6 +5,7 @@ type Dict = Record<string, string>
 export const governanceZh: Dict = {
   governance: '访问与内容',
   'gv.hint': '谁可以使用机器人、能用多少、不能说什么。主人始终不受访问名单和额度限制。每项都可以为单个群单独设置（下方“按群设置”）。',
+  'gv.card.user': '按用户设置额度', 'gv.userHint': '输入 QQ 号，为这个人单独设置额度（在所有聊天中合计）；未设置的项沿用全局的每人额度。',
   'gv.card.access': '访问名单', 'gv.card.quotas': '额度', 'gv.card.moderation': '内容审核', 'gv.card.group': '按群设置',
   'gv.groupHint': '输入群号，为这个群单独设置功能名单、额度和审核严格度；未设置的项沿用上面的全局值。',
   'gv.regexes': '审核正则表达式', 'gv.regexesHint': '每行一个：pattern（不区分大小写）或 /pattern/flags（flags 可用 i m s u）。可能让机器人卡死的写法（重复的组里再重复或含 |、超过一个不限次数的重复如 .* 或 +、反向引用、环视、超过 200 字符）会被拒绝并说明原因。',
@@ -44,6 +45,7 @@ export const governanceZh: Dict = {
 export const governanceEn: Dict = {
   governance: 'Governance',
   'gv.hint': 'Who may use the bot, how much, and what it may say. Masters always pass the access lists and quotas. Each can also be set for one group ("Per group" below).',
+  'gv.card.user': 'Per user quota', 'gv.userHint': 'Enter a QQ id to give that user their own limits (over all chats); what is left unset follows the global per-user limits.',
   'gv.card.access': 'Access', 'gv.card.quotas': 'Quotas', 'gv.card.moderation': 'Moderation', 'gv.card.group': 'Per group',
   'gv.groupHint': 'Enter a group id to set its own feature lists, quotas and moderation strictness; what it leaves unset follows the global values above.',
   'gv.regexes': 'Moderation regular expressions', 'gv.regexesHint': 'One a line: pattern (case-insensitive) or /pattern/flags (flags among i m s u). Patterns that could hang the bot (a repeated group that repeats or holds |, more than one unbounded repeat such as .* or +, back-references, lookarounds, over 200 characters) are refused with the reason.',

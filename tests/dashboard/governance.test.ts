@@ -98,6 +98,16 @@ describe('dashboard: governance (chromium e2e)', function () {
     expect(cfg().groups['555']?.moderation?.strictness).to.equal(undefined)
   })
 
+  it('gives one user their own daily limit', async () => {
+    await page.fill('[data-testid="gv-user-id"]', '30020')
+    await page.click('[data-testid="gv-user-open"]')
+    await page.waitForSelector('[data-testid="gv-user-form"]')
+    expect(await page.getAttribute('[data-testid="gv-user-form"] input[name="quotas.users.30020.messagesPerDay"]', 'placeholder')).to.include('40')
+    await page.fill('[data-testid="gv-user-form"] input[name="quotas.users.30020.messagesPerDay"]', '3')
+    expect(await saveAndWait('[data-testid="gv-user-form-save"]')).to.equal(200)
+    expect(cfg().quotas.users['30020']).to.deep.equal({ messagesPerDay: 3 })
+  })
+
   it('lists the hits, newest first, and filters them by direction', async () => {
     const gov = s.lx.rt.need('governance')
     await gov.moderate({ userId: '30010', groupId: '556' }, '卖冰毒', 'input')

@@ -96,6 +96,25 @@ function GroupGovernance ({ cfg }: { cfg: Config }) {
   </Card>
 }
 
+/** One user's own limits (quotas.users.<id>): each inherits the global user limit until set. */
+function UserQuota ({ cfg }: { cfg: Config }) {
+  const [uid, setUid] = useState('')
+  const [open, setOpen] = useState<string | null>(null)
+  const own = (id: string): Record<string, unknown> => (Object.hasOwn(cfg.quotas.users, id) ? cfg.quotas.users[id] : undefined) ?? {}
+  const fields = (id: string): Field[] => LIMITS.map((l): Field => ({ path: `quotas.user.${l}`, kind: 'int', group: `quotas.users.${id}.${l}` as Field['group'] }))
+  return <Card title={t('gv.card.user')} testid="gv-user">
+    <p class="muted">{t('gv.userHint')}</p>
+    <div class="row">
+      <input data-testid="gv-user-id" aria-label={t('gv.who')} placeholder={t('gv.who')} inputmode="numeric" value={uid}
+        onInput={e => setUid((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter' && uid.trim()) setOpen(uid.trim()) }} />
+      <button data-testid="gv-user-open" onClick={() => setOpen(uid.trim())} disabled={!uid.trim()}>{t('bs.groupOpen')}</button>
+    </div>
+    {open && <SettingsForm key={`${open}:${JSON.stringify(own(open))}`} testid="gv-user-form" sections={[{ fields: fields(open) }]}
+      read={f => getAt(own(open), f.path.split('.').pop()!)} inherited={f => getAt(cfg, f.path)}
+      onSave={async patch => { await api('/api/config', { method: 'PUT', json: patch }) }} />}
+  </Card>
+}
+
 function HitLog () {
   const [user, setUser] = useState('')
   const [group, setGroup] = useState('')
@@ -143,6 +162,7 @@ export default function Governance () {
     </Card>)}
     <Regexes key={cfg.moderation.regexes.join('\n')} cfg={cfg} saved={load.reload} />
     <GroupGovernance cfg={cfg} />
+    <UserQuota key={JSON.stringify(cfg.quotas.users)} cfg={cfg} />
     <HitLog />
   </div>}</View>
 }

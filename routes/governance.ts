@@ -38,5 +38,9 @@ export function governanceRoutes (rt: Runtime): Router {
 
   r.get('/status', B(() => ({ rules: svc().ruleCount, listFile: svc().listFile })))
   routeDoc(r, 'GET', '/status', { summary: 'Moderation rules in force (count) and the list file they come from' })
+
+  // after the owner edited <data>/moderation-words.txt (a config change reloads on its own)
+  r.post('/reload', B(() => { svc().reloadRules(); return { rules: svc().ruleCount, listFile: svc().listFile } }))
+  routeDoc(r, 'POST', '/reload', { summary: 'Read the moderation list file and the configured lists again' })
   return r
 }

@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -86,6 +86,20 @@ describe('governance service', function () {
     await s.api('/api/config/moderation', { method: 'PUT', json: { useDefaultList: false } })
     expect((await s.api('/api/governance/status')).body.data.rules).to.equal(2)
     await s.api('/api/config/moderation', { method: 'PUT', json: { useDefaultList: true, keywords: [] } })
+  })
+
+  it('the owner\'s own list file in the data folder replaces the shipped one after POST /api/governance/reload', async () => {
+    const own = join(s.dataDir, 'moderation-words.txt')
+    writeFileSync(own, '# mine\n自己的词\n/自己.{0,2}正则/\n')
+    try {
+      const r = await s.api('/api/governance/reload', { method: 'POST' })
+      expect(r.body.data).to.deep.equal({ rules: 2, listFile: own })
+      const m = await s.lx.rt.need('governance').moderate(who, '这是自己的词，还有冰毒', 'output')
+      expect(m).to.deep.equal({ ok: true, text: '这是＊＊＊，还有冰毒' })
+    } finally {
+      rmSync(own)
+      await s.api('/api/governance/reload', { method: 'POST' })
+    }
   })
 })
 

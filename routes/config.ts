@@ -30,7 +30,8 @@ const groupPut = z.strictObject({
   contextMessages: g18.contextMessages.nullable(),
   proactive: unsettable(g18.proactive.unwrap().shape).nullable().optional(),
   events: unsettable(g18.events.unwrap().shape).nullable().optional(),
-  tts: unsettable(g18.tts.unwrap().shape).nullable().optional()
+  tts: unsettable(g18.tts.unwrap().shape).nullable().optional(),
+  qqActions: unsettable(g18.qqActions.unwrap().shape).nullable().optional()
 })
 
 function groupView (cfg: Config, id: string): Record<string, unknown> {

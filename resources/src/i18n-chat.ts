@@ -62,6 +62,15 @@ export const chatZh: Dict = {
   'bs.tools.eventProbabilities.poke.grouphelp': '这个群里被戳时的反应概率（0-1）。', 'bs.tools.eventProbabilities.join.grouphelp': '这个群有新成员时的反应概率（0-1）。',
   'bs.tools.eventProbabilities.recall.grouphelp': '这个群有人撤回消息时的反应概率（0-1）。',
 
+  'bs.card.qqActions': 'QQ 群操作',
+  'bs.qqActions.enabled': '允许群操作', 'bs.qqActions.enabled.help': '关闭后，禁言、踢人、撤回、发图等 QQ 操作工具一律不执行（工具会告诉模型）。',
+  'bs.qqActions.allowedUsers': '可以要求管理操作的人', 'bs.qqActions.allowedUsers.help': 'QQ 号，逗号分隔；主人总是可以。管理操作：禁言、踢人、撤回、名片、头衔、精华、公告。',
+  'bs.qqActions.adminsMayAsk': '群主和管理员可以要求', 'bs.qqActions.adminsMayAsk.help': '开启时，群主和管理员也能让机器人执行管理操作。',
+  'bs.qqActions.membersMaySend': '成员可以让机器人发东西', 'bs.qqActions.membersMaySend.help': '戳一戳、发图片、语音、文件、表情、音乐卡片。',
+  'bs.qqActions.maxMuteSeconds': '最长禁言（秒）', 'bs.qqActions.maxMuteSeconds.help': '要求更长的禁言会被截到这么长（60 秒到 30 天）。',
+  'bs.qqActions.approvalRisk': '需要主人批准的风险级别', 'bs.qqActions.approvalRisk.help': '这个级别及以上的操作（踢人、全员禁言、公告是高风险）要等主人 #lx同意，主人自己要求时除外。',
+  'bv.qqActions.approvalRisk.high': '高风险', 'bv.qqActions.approvalRisk.medium': '中风险及以上', 'bv.qqActions.approvalRisk.off': '从不（不建议）',
+
   vision: '模型能看图', visionHint: '关闭时，图片先由“聊天设置”里的看图渠道描述成文字，再交给这个渠道的模型。'
 }
 
@@ -122,6 +131,15 @@ export const chatEn: Dict = {
   'bs.tools.eventProbabilities.recall': 'Recalled message', 'bs.tools.eventProbabilities.recall.help': 'Empty: the default (0, no reaction).',
   'bs.tools.eventProbabilities.poke.grouphelp': 'Chance (0-1) of reacting to a poke in this group.', 'bs.tools.eventProbabilities.join.grouphelp': 'Chance (0-1) of reacting to a new member of this group.',
   'bs.tools.eventProbabilities.recall.grouphelp': 'Chance (0-1) of reacting to a message recalled in this group.',
+
+  'bs.card.qqActions': 'QQ group actions',
+  'bs.qqActions.enabled': 'Allow group actions', 'bs.qqActions.enabled.help': 'Off: the QQ action tools (mute, kick, recall, send an image...) do nothing and tell the model so.',
+  'bs.qqActions.allowedUsers': 'Who may ask for moderation', 'bs.qqActions.allowedUsers.help': 'QQ numbers, comma separated; masters always may. Moderation: mute, kick, recall, card, title, essence, notice.',
+  'bs.qqActions.adminsMayAsk': 'Group owner and admins may ask', 'bs.qqActions.adminsMayAsk.help': 'On: the group\'s owner and admins may have the bot moderate too.',
+  'bs.qqActions.membersMaySend': 'Members may have the bot send', 'bs.qqActions.membersMaySend.help': 'Poke, image, voice, file, face, music card.',
+  'bs.qqActions.maxMuteSeconds': 'Longest mute (seconds)', 'bs.qqActions.maxMuteSeconds.help': 'A longer mute asked for is cut to this (60 s to 30 days).',
+  'bs.qqActions.approvalRisk': 'Risk that needs the master\'s approval', 'bs.qqActions.approvalRisk.help': 'Actions of this risk or higher (kick, mute all and notices are high) wait for the master\'s #lx同意 unless the master asked.',
+  'bv.qqActions.approvalRisk.high': 'High', 'bv.qqActions.approvalRisk.medium': 'Medium and high', 'bv.qqActions.approvalRisk.off': 'Never (not advised)',
 
   vision: 'The model can read images', visionHint: 'Off: images are first described by the captioning channel (Chat behaviour page), then given to this channel\'s model.'
 }

@@ -145,6 +145,21 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await page.screenshot({ path: join(shots, 'chat-settings-group-phone.png') })
   })
 
+  it('QQ group actions: the global card and a group\'s own, read back through the API', async () => {
+    const qq = '[data-testid="cs-qqActions"]'
+    await page.selectOption(`${qq} select[name="qqActions.approvalRisk"]`, 'medium')
+    await page.fill(`${qq} input[name="qqActions.allowedUsers"]`, '123456, 234567')
+    expect(await saveAndWait('[data-testid="cs-qqActions-save"]', /\/api\/config$/)).to.equal(200)
+    expect((await s.api('/api/config/qqActions')).body.data).to.include({ approvalRisk: 'medium', adminsMayAsk: true })
+    expect((await s.api('/api/config/qqActions')).body.data.allowedUsers).to.deep.equal(['123456', '234567'])
+    // per group: only who may ask (the cap and the approval tier are not offered there)
+    await page.waitForSelector(`${group} select[name="qqActions.adminsMayAsk"]`)
+    expect(await page.$$(`${group} [name="qqActions.approvalRisk"]`)).to.have.length(0)
+    await page.selectOption(`${group} select[name="qqActions.adminsMayAsk"]`, 'false')
+    expect(await saveAndWait('[data-testid="gs-form-save"]', new RegExp(`/api/config/groups/${GROUP}$`))).to.equal(200)
+    expect((await s.api(`/api/config/groups/${GROUP}`)).body.data.overrides.qqActions).to.deep.equal({ adminsMayAsk: false })
+  })
+
   it('puts a group setting back to inherit and the global value applies again', async () => {
     await page.selectOption(`${group} select[name="delivery.longAnswer"]`, '')
     await page.fill(`${group} input[name="proactive.dailyCap"]`, '')

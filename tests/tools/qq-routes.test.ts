@@ -48,8 +48,14 @@ describe('QQ actions in the tool routes and skills listings', function () {
       const res = await s.api('/api/config/qqActions', { method: 'PUT', json: bad })
       expect(res.status, JSON.stringify(bad)).to.equal(400)
     }
-    await s.lx.rt.config.update({ groups: { 4242: { qqActions: { adminsMayAsk: false } } } })
+    // the group route sets and unsets a group's own (null = the global value again)
+    const g = await s.api('/api/config/groups/4242', { method: 'PUT', json: { qqActions: { adminsMayAsk: false, membersMaySend: false } } })
+    expect(g.status).to.equal(200)
+    expect(s.lx.rt.config.get().groups['4242']?.qqActions).to.deep.equal({ adminsMayAsk: false, membersMaySend: false })
+    await s.api('/api/config/groups/4242', { method: 'PUT', json: { qqActions: { membersMaySend: null } } })
     expect(s.lx.rt.config.get().groups['4242']?.qqActions).to.deep.equal({ adminsMayAsk: false })
+    // the mute cap and the approval tier are the master's alone: not per group
+    expect((await s.api('/api/config/groups/4242', { method: 'PUT', json: { qqActions: { maxMuteSeconds: 600 } } })).status).to.equal(400)
     await s.api('/api/config/qqActions', { method: 'PUT', json: { allowedUsers: [], approvalRisk: 'high' } })
   })
 

@@ -58,7 +58,17 @@ const EVENTS: Field[] = [
   { path: 'tools.eventProbabilities.recall', kind: 'number', group: 'events.recall' }
 ]
 
-const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS]]
+// issue 19: who may ask the bot to act on a group (the QQ action tools); the cap and the approval tier are global only
+const QQ_ACTIONS: Field[] = [
+  { path: 'qqActions.enabled', kind: 'bool', group: 'qqActions.enabled' },
+  { path: 'qqActions.allowedUsers', kind: 'list', group: 'qqActions.allowedUsers' },
+  { path: 'qqActions.adminsMayAsk', kind: 'bool', group: 'qqActions.adminsMayAsk' },
+  { path: 'qqActions.membersMaySend', kind: 'bool', group: 'qqActions.membersMaySend' },
+  { path: 'qqActions.maxMuteSeconds', kind: 'int' },
+  { path: 'qqActions.approvalRisk', kind: 'enum', values: ['high', 'medium', 'off'] }
+]
+
+const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS], ['qqActions', QQ_ACTIONS]]
 const perGroup = (fields: Field[]): Field[] => fields.filter(f => f.group)
 
 /** The global value of a field as a group inherits it: per event type, the general probability when unset. */

@@ -4,9 +4,9 @@
 // message to the asker. A recurring reminder in a group (a post the whole group gets again and again)
 // is not asked of the master through the approval gate (its risk is per tool, not per call): with
 // `reminders.groupRecurringNeedsAdmin` (default) only the group's admins, its owner and masters set one.
+import { memberRole } from '../../host/actions.js'
 import { ReminderRefused, type ReminderService } from '../../reminders/service.js'
 import { describeRecurrence } from '../../reminders/recurrence.js'
-import { isGroupAdmin } from '../../reminders/role.js'
 import type { Reminder } from '../../reminders/types.js'
 import { formatWall } from '../../reminders/zoned.js'
 import type { Runtime } from '../../runtime.js'
@@ -65,7 +65,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
             ...(s.botId ? { botId: s.botId } : {}),
             isMaster: ctx.isMaster,
             // asked of the host only where it matters (a recurring reminder in a group)
-            isGroupAdmin: s.groupId !== undefined && !ctx.isMaster && repeats(when, repeat) ? await isGroupAdmin(rt.clock, s.groupId, s.userId, s.botId) : false
+            isGroupAdmin: s.groupId !== undefined && !ctx.isMaster && repeats(when, repeat) ? isAdminRole(await memberRole(s.groupId, s.userId, s.botId)) : false
           }, { when, message, ...(repeat ? { repeat } : {}) })
           return text({ set: true, ...view(r, svc.timeZone), note: 'Tell the user when it will come and its id (for cancelling).' })
         } catch (err) { return refused(err) }
@@ -113,3 +113,6 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
 function repeats (when: string, repeat: string | undefined): boolean {
   return repeat !== undefined || /每|天天|every|each|daily/i.test(when)
 }
+
+/** Owner or admin of the group (the host's answer; unknown counts as neither). */
+const isAdminRole = (role: string | undefined): boolean => role === 'owner' || role === 'admin'

@@ -74,14 +74,19 @@ export class AccountGuard {
     this.evaluate(chat, c, s, now)
   }
 
-  /** Moves the chat's state on; tells the masters when an episode begins. */
-  private evaluate (chat: string, c: ChatGuard, s: GuardSettings, now: number): { risk: number; signals: Signals } {
+  /** The chat's figure now (records older than needed dropped). */
+  private figure (c: ChatGuard, s: GuardSettings, now: number): { risk: number; signals: Signals } {
     const from = now - keepMs(s)
     let drop = 0
     while (drop < c.records.length && (c.records[drop] as SendRecord).at <= from) drop++
     if (drop) c.records.splice(0, drop)
     const signals = signalsOf(c.records, s, now)
-    const risk = riskOf(signals, s)
+    return { risk: riskOf(signals, s), signals }
+  }
+
+  /** Moves the chat's state on; tells the masters when an episode begins. */
+  private evaluate (chat: string, c: ChatGuard, s: GuardSettings, now: number): { risk: number; signals: Signals } {
+    const { risk, signals } = this.figure(c, s, now)
     if (c.state === 'normal') {
       if (risk >= s.riskAt) {
         Object.assign(c, { state: 'guarded', since: now, peak: risk })
@@ -164,7 +169,8 @@ export class AccountGuard {
     const c = this.chats.get(chat)
     if (!c) return undefined
     const s = this.settings(chat)
-    const { risk, signals } = this.evaluate(chat, c, s, this.rt.clock.now())
+    // switched off: the figure is shown, but nothing moves (no episode, no notice)
+    const { risk, signals } = s.enabled ? this.evaluate(chat, c, s, this.rt.clock.now()) : this.figure(c, s, this.rt.clock.now())
     if (!s.enabled) c.state = 'normal'
     const last = c.records.at(-1)?.at
     return {

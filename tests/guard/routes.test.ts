@@ -55,6 +55,7 @@ describe('account-risk guard: routes', function () {
       await sent({ groupId: '902' }, '关着呢')
       expect((await s.api('/api/guard')).body.data.map((x: any) => x.chat)).to.not.include('902')
       expect((await s.api('/api/guard/902')).body.data).to.deep.include({ state: 'normal', risk: 0 })
+      expect((await s.api('/api/guard/900')).body.data, 'the guarded group of the first test: its figure, no state').to.deep.include({ state: 'normal', risk: 100 })
     } finally {
       await s.lx.rt.config.update({ guard: { enabled: true } })
     }

@@ -1,7 +1,8 @@
 // Who may use the bot, how much and what it may say (issue 20) in the real TRSS-Yunzai host, driven
 // through its OneBot v11 adapter: a blacklisted user gets no model call (the master passes the same
 // blacklist), whitelist mode answers only listed groups, the fifth private message past a daily limit
-// of four gets the quota message and no model call, a banned word in an answer is masked or withheld
+// of four gets the quota message and no model call, a daily token limit stops a user after their
+// first answer's recorded tokens, a banned word in an answer is masked or withheld
 // as the group's setting says and the hit is in the log (GET /api/governance/hits with the master's
 // session), a banned word in the input is refused before any model call.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
@@ -23,6 +24,8 @@ const MEMBER = 13002
 const COUNTED = 13003
 /** a fresh member for the refused input (MEMBER has used their four messages by then) */
 const ASKER = 13004
+/** a user with a daily token limit of 1: the first answer's recorded tokens use it up */
+const SPENDER = 13005
 const MASKED = 22001
 const REFUSING = 22002
 const UNLISTED = 22003
@@ -70,7 +73,7 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
     writeFileSync(join(dataDir, 'config.yaml'), stringify({
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       access: { userBlacklist: [String(BLOCKED), String(MASTER)], groupWhitelistOnly: true, groupWhitelist: [String(MASKED), String(REFUSING)], refusal: 'silent' },
-      quotas: { user: { messagesPerDay: 4 } },
+      quotas: { user: { messagesPerDay: 4 }, users: { [String(SPENDER)]: { tokensPerDay: 1 } } },
       moderation: { strictness: 'mask', keywords: ['禁词甲'] },
       groups: { [String(REFUSING)]: { moderation: { strictness: 'refuse' } } }
     }), { mode: 0o600 })
@@ -78,7 +81,7 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
     bot = new FakeOneBot(BOT, {
       nickname: '灵犀测试机',
-      friends: [MASTER, BLOCKED, MEMBER, COUNTED, ASKER].map((id) => ({ user_id: id, nickname: `user${id}` })),
+      friends: [MASTER, BLOCKED, MEMBER, COUNTED, ASKER, SPENDER].map((id) => ({ user_id: id, nickname: `user${id}` })),
       groups: [MASKED, REFUSING, UNLISTED].map((id) => ({ group_id: id, group_name: `group ${id}` }))
     })
     await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
@@ -141,6 +144,24 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
     await bot!.privateMessage(COUNTED, '#lx额度')
     const status = await bot!.waitForSent((s) => s.userId === String(COUNTED) && s.text.includes('今日额度'), 20_000, left)
     expect(status.text).to.include('消息 剩余 0')
+  })
+
+  it('a token quota stops the user once the recorded tokens reach it', async () => {
+    const since = Date.now()
+    await bot!.privateMessage(SPENDER, '花掉我的 token')
+    await bot!.waitForSent((s) => s.userId === String(SPENDER) && s.text === 'echo: 花掉我的 token', 30_000, since)
+    // the tokens count once the turn is complete (after the answer went out): #lx额度 says when
+    for (let i = 0; ; i++) {
+      const asking = Date.now()
+      await bot!.privateMessage(SPENDER, '#lx额度')
+      const left = await bot!.waitForSent((s) => s.userId === String(SPENDER) && s.text.includes('今日额度'), 20_000, asking)
+      if (left.text.includes('token 剩余 0')) break
+      expect(i, 'the recorded tokens never used the quota up').to.be.below(10)
+    }
+    await bot!.privateMessage(SPENDER, '还想再问一句')
+    const refused = await bot!.waitForSent((s) => s.userId === String(SPENDER) && s.text.includes('已达到使用额度'), 30_000, since)
+    expect(refused.text).to.include('每日 token 数')
+    expect(asked('还想再问一句'), 'no model call').to.equal(0)
   })
 
   it('a banned word in an answer is masked or withheld as the group says, and the hits are logged; one in the input is refused before the model', async () => {

@@ -5,15 +5,15 @@
 // configured the way users do (renderers/puppeteer/config.yaml chromiumPath), as an image;
 // short markdown as plain text; quote and @ switches; an image URL as an image segment; a group's
 // override over the global settings. Set-up as in trss.test.ts (tests/realhost/README.md).
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { FakeOneBot, type Sent } from './support/onebot.js'
-import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import type { Toolchain } from './support/toolchain.js'
+import { prepareHost } from './support/prepare.js'
+import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 import { longMarkdownAnswer, MARKDOWN_SYNTAX } from '../delivery/fixtures.js'
 
 const BOT = 3000000001
@@ -74,25 +74,7 @@ describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const got = await ensureToolchain()
-    if (typeof got === 'string') {
-      console.warn(`    real-host delivery suite skipped: ${got}`)
-      this.skip()
-    }
-    tc = got as Toolchain
-    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-delivery-'))
-    root = join(work, 'trss-yunzai')
-    dataDir = join(work, 'lingxi-data')
-    redis = await startRedis(tc, work)
-    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
-      if (!err.unreachable) throw err
-      console.warn(`    real-host delivery suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
-      this.skip()
-    })
-    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
-    serverPort = await freePort()
-    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
-    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'delivery', { botId: BOT, masterId: MASTER }))
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // what the model answers depends on the question (background calls, e.g. memory, get the echo)
     fake.respond = (body) => {

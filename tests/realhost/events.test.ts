@@ -4,16 +4,16 @@
 // and in one whose are 0 (groups.<id>.events), with the fake model. The host's own example plugin
 // also greets newcomers ("欢迎新人！"): the plugin's answers are told apart by the fake model's echo.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent } from './support/onebot.js'
-import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import type { Toolchain } from './support/toolchain.js'
+import { prepareHost } from './support/prepare.js'
+import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -40,25 +40,7 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const got = await ensureToolchain()
-    if (typeof got === 'string') {
-      console.warn(`    real-host events suite skipped: ${got}`)
-      this.skip()
-    }
-    tc = got as Toolchain
-    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-events-'))
-    root = join(work, 'trss-yunzai')
-    dataDir = join(work, 'lingxi-data')
-    redis = await startRedis(tc, work)
-    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
-      if (!err.unreachable) throw err
-      console.warn(`    real-host events suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
-      this.skip()
-    })
-    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
-    serverPort = await freePort()
-    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
-    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'events', { botId: BOT, masterId: MASTER }))
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // the plugin's own settings, as a user writes them: every reaction on in one group, off in the other
     mkdirSync(dataDir, { recursive: true, mode: 0o700 })

@@ -6,16 +6,16 @@
 // as the group's setting says and the hit is in the log (GET /api/governance/hits with the master's
 // session), a banned word in the input is refused before any model call.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot } from './support/onebot.js'
-import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import type { Toolchain } from './support/toolchain.js'
+import { prepareHost } from './support/prepare.js'
+import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -46,25 +46,9 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const got = await ensureToolchain()
-    if (typeof got === 'string') {
-      console.warn(`    real-host governance suite skipped: ${got}`)
-      this.skip()
-    }
-    tc = got as Toolchain
-    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-governance-'))
-    root = join(work, 'trss-yunzai')
-    const dataDir = join(work, 'lingxi-data')
-    redis = await startRedis(tc, work)
-    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
-      if (!err.unreachable) throw err
-      console.warn(`    real-host governance suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
-      this.skip()
-    })
-    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
-    serverPort = await freePort()
-    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
-    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    const p = await prepareHost(this, 'governance', { botId: BOT, masterId: MASTER })
+    ;({ tc, work, root, redis, serverPort, lingxiPort } = p)
+    const dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // asked to "say the word", the fake model answers with banned words; else it echoes
     fake.respond = (body) => sentMessages(body).at(-1)?.content.includes('说那个词') ? { content: '好的：禁词甲就是冰毒' } : defaultBehavior(body)

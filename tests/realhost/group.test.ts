@@ -6,16 +6,16 @@
 // TRSS drops a group message that comes within groupCD (500 ms) of the group's previous one or within
 // singleCD (2 s) of the same user's, before any plugin sees it: the test paces its messages like
 // people do, and the burst groups have the host's cooldowns off (what an owner who wants bursts sets).
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot } from './support/onebot.js'
-import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import type { Toolchain } from './support/toolchain.js'
+import { prepareHost } from './support/prepare.js'
+import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -106,25 +106,7 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const got = await ensureToolchain()
-    if (typeof got === 'string') {
-      console.warn(`    real-host group suite skipped: ${got}`)
-      this.skip()
-    }
-    tc = got as Toolchain
-    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-group-'))
-    root = join(work, 'trss-yunzai')
-    dataDir = join(work, 'lingxi-data')
-    redis = await startRedis(tc, work)
-    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
-      if (!err.unreachable) throw err
-      console.warn(`    real-host group suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
-      this.skip()
-    })
-    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
-    serverPort = await freePort()
-    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
-    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'group', { botId: BOT, masterId: MASTER }))
     // the host's cooldowns off in the burst groups (group.yaml: the defaults, then per-group entries)
     const groupYaml = join(root, 'config', 'config', 'group.yaml')
     writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))

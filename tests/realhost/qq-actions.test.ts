@@ -6,16 +6,16 @@
 // for the master's #lx同意; a member asking to mute an admin, and any action where the bot is no admin,
 // are refused before anything reaches the host.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent } from './support/onebot.js'
-import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import type { Toolchain } from './support/toolchain.js'
+import { prepareHost } from './support/prepare.js'
+import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -69,25 +69,7 @@ describe('real TRSS-Yunzai host: QQ actions as tools through the OneBot adapter'
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const got = await ensureToolchain()
-    if (typeof got === 'string') {
-      console.warn(`    real-host QQ actions suite skipped: ${got}`)
-      this.skip()
-    }
-    tc = got as Toolchain
-    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-qq-'))
-    root = join(work, 'trss-yunzai')
-    dataDir = join(work, 'lingxi-data')
-    redis = await startRedis(tc, work)
-    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
-      if (!err.unreachable) throw err
-      console.warn(`    real-host QQ actions suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
-      this.skip()
-    })
-    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
-    serverPort = await freePort()
-    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
-    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'qq', { botId: BOT, masterId: MASTER }))
     // the host's cooldowns off in these groups: each scenario is several messages in a row
     const groupYaml = join(root, 'config', 'config', 'group.yaml')
     writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))

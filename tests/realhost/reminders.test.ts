@@ -4,15 +4,15 @@
 // host restart (hosts call no stop hook: it is on disk from the moment it is set) and arrives once after
 // the restart, also when its time passed while the host was down or its adapter not yet connected.
 // Set-up as in trss.test.ts (tests/realhost/README.md).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { FakeOneBot, type Sent } from './support/onebot.js'
-import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import type { Toolchain } from './support/toolchain.js'
+import { prepareHost } from './support/prepare.js'
+import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -63,25 +63,7 @@ describe('real TRSS-Yunzai host: reminders', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const got = await ensureToolchain()
-    if (typeof got === 'string') {
-      console.warn(`    real-host reminders suite skipped: ${got}`)
-      this.skip()
-    }
-    tc = got as Toolchain
-    work = mkdtempSync(join(tmpdir(), 'lingxi-realhost-reminders-'))
-    root = join(work, 'trss-yunzai')
-    dataDir = join(work, 'lingxi-data')
-    redis = await startRedis(tc, work)
-    await installHost(tc, root).catch((err: Error & { unreachable?: boolean }) => {
-      if (!err.unreachable) throw err
-      console.warn(`    real-host reminders suite skipped: the host's packages could not be fetched (${err.message.split('\n')[0]})`)
-      this.skip()
-    })
-    await copyPlugin(join(root, 'plugins', PLUGIN_KEY))
-    serverPort = await freePort()
-    do lingxiPort = await freePort(); while (lingxiPort === serverPort)
-    writeHostConfig(root, { botId: String(BOT), masterId: String(MASTER), serverPort, redisPort: redis.port })
+    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'reminders', { botId: BOT, masterId: MASTER }))
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // "REMIND <when> | <message>": the model calls set_reminder with them, then answers after the tool result
     fake.respond = (body) => {

@@ -6,7 +6,7 @@ import { AppError } from '../lib/core/errors.js'
 import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
 import { maskSecrets } from '../lib/config/secrets.js'
 import { isPlainObject } from '../lib/config/object-paths.js'
-import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, groupConversationFor, groupEntry, keywordsFor, proactiveFor } from '../lib/config/group-settings.js'
+import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, groupConversationFor, groupEntry, guardFor, keywordsFor, proactiveFor } from '../lib/config/group-settings.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
@@ -31,7 +31,8 @@ const groupPut = z.strictObject({
   proactive: unsettable(g18.proactive.unwrap().shape).nullable().optional(),
   events: unsettable(g18.events.unwrap().shape).nullable().optional(),
   tts: unsettable(g18.tts.unwrap().shape).nullable().optional(),
-  qqActions: unsettable(g18.qqActions.unwrap().shape).nullable().optional()
+  qqActions: unsettable(g18.qqActions.unwrap().shape).nullable().optional(),
+  guard: unsettable(g18.guard.unwrap().shape).nullable().optional()
 })
 
 function groupView (cfg: Config, id: string): Record<string, unknown> {
@@ -51,7 +52,8 @@ function groupView (cfg: Config, id: string): Record<string, unknown> {
       contextMessages: contextMessagesFor(cfg, id),
       proactive: proactiveFor(cfg, id),
       events: { poke: eventProbabilityFor(cfg, 'poke', id), join: eventProbabilityFor(cfg, 'join', id), recall: eventProbabilityFor(cfg, 'recall', id) },
-      keywords: keywordsFor(cfg, id)
+      keywords: keywordsFor(cfg, id),
+      guard: guardFor(cfg, id)
     }
   }
 }

@@ -160,6 +160,21 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     expect((await s.api(`/api/config/groups/${GROUP}`)).body.data.overrides.qqActions).to.deep.equal({ adminsMayAsk: false })
   })
 
+  it('account risk guard: switched on globally, a group\'s own limit, read back through the API', async () => {
+    const g = '[data-testid="cs-guard"]'
+    await page.check(`${g} input[name="guard.enabled"]`)
+    await page.fill(`${g} input[name="guard.slowDownMs"]`, '5000')
+    expect(await saveAndWait('[data-testid="cs-guard-save"]', /\/api\/config$/)).to.equal(200)
+    expect((await s.api('/api/config/guard')).body.data).to.include({ enabled: true, slowDownMs: 5000, maxPerMinute: 20 })
+    await page.waitForSelector(`${group} input[name="guard.maxPerMinute"]`)
+    await page.fill(`${group} input[name="guard.maxPerMinute"]`, '8')
+    expect(await saveAndWait('[data-testid="gs-form-save"]', new RegExp(`/api/config/groups/${GROUP}$`))).to.equal(200)
+    const v = (await s.api(`/api/config/groups/${GROUP}`)).body.data
+    expect(v.overrides.guard).to.deep.equal({ maxPerMinute: 8 })
+    expect(v.effective.guard).to.include({ enabled: true, maxPerMinute: 8, slowDownMs: 5000 })
+    await s.api('/api/config', { method: 'PUT', json: { guard: { enabled: false } } })
+  })
+
   it('puts a group setting back to inherit and the global value applies again', async () => {
     await page.selectOption(`${group} select[name="delivery.longAnswer"]`, '')
     await page.fill(`${group} input[name="proactive.dailyCap"]`, '')

@@ -68,7 +68,28 @@ const QQ_ACTIONS: Field[] = [
   { path: 'qqActions.approvalRisk', kind: 'enum', values: ['high', 'medium', 'off'] }
 ]
 
-const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS], ['qqActions', QQ_ACTIONS]]
+// issue 20: the account-risk guard (lib/guard), globally and per group
+const GUARD: Field[] = [
+  { path: 'guard.enabled', kind: 'bool', group: 'guard.enabled' },
+  { path: 'guard.maxPerMinute', kind: 'int', group: 'guard.maxPerMinute' },
+  { path: 'guard.maxPerHour', kind: 'int', group: 'guard.maxPerHour' },
+  { path: 'guard.longChars', kind: 'int', group: 'guard.longChars' },
+  { path: 'guard.maxLongPerHour', kind: 'int', group: 'guard.maxLongPerHour' },
+  { path: 'guard.repeatWindowMinutes', kind: 'int', group: 'guard.repeatWindowMinutes' },
+  { path: 'guard.maxRepeats', kind: 'int', group: 'guard.maxRepeats' },
+  { path: 'guard.maxLinksPerHour', kind: 'int', group: 'guard.maxLinksPerHour' },
+  { path: 'guard.maxFailuresPerHour', kind: 'int', group: 'guard.maxFailuresPerHour' },
+  { path: 'guard.riskAt', kind: 'int', group: 'guard.riskAt' },
+  { path: 'guard.recoverBelow', kind: 'int', group: 'guard.recoverBelow' },
+  { path: 'guard.coolDownMinutes', kind: 'number', group: 'guard.coolDownMinutes' },
+  { path: 'guard.slowDownMs', kind: 'int', group: 'guard.slowDownMs' },
+  { path: 'guard.forwardAboveChars', kind: 'int', group: 'guard.forwardAboveChars' },
+  { path: 'guard.forwardAs', kind: 'enum', values: ['forward', 'image'], group: 'guard.forwardAs' },
+  { path: 'guard.pauseProactive', kind: 'bool', group: 'guard.pauseProactive' },
+  { path: 'guard.tellMaster', kind: 'bool', group: 'guard.tellMaster' }
+]
+
+const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS], ['qqActions', QQ_ACTIONS], ['guard', GUARD]]
 const perGroup = (fields: Field[]): Field[] => fields.filter(f => f.group)
 
 /** The global value of a field as a group inherits it: per event type, the general probability when unset. */

@@ -1,9 +1,9 @@
 // The bot in a chat (issue 18): how answers go out, what the bot reads, the group log, proactive replies and
 // event reactions, globally (GET/PUT /api/config) and per group (GET/PUT /api/config/groups/:groupId, where
 // an unset field inherits the global value).
-import { useState } from 'preact/hooks'
-import { api, errText } from '../api'
-import type { Config, GroupView } from '../contracts'
+import { api } from '../api'
+import type { Config } from '../contracts'
+import { useGroupEditor } from '../group-editor'
 import { t } from '../i18n'
 import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
 import { Card, ErrorBox, View, useLoad } from '../ui'
@@ -99,14 +99,7 @@ function globalValue (cfg: Config, f: Field): unknown {
 }
 
 function GroupSettings ({ cfg }: { cfg: Config }) {
-  const [gid, setGid] = useState('')
-  const [view, setView] = useState<GroupView | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const path = (id: string): string => `/api/config/groups/${encodeURIComponent(id)}`
-  const open = async (): Promise<void> => {
-    setError(null); setView(null)
-    try { setView(await api<GroupView>(path(gid.trim()))) } catch (e) { setError(errText(e)) }
-  }
+  const { gid, setGid, view, error, open, save } = useGroupEditor()
   const sections: FieldSection[] = CARDS.map(([name, fields]) => ({ title: t(`bs.card.${name}`), fields: perGroup(fields) })).filter(s => s.fields.length)
   return <Card title={t('bs.card.group')} testid="group-settings">
     <p class="muted">{t('bs.groupHint')}</p>
@@ -120,7 +113,7 @@ function GroupSettings ({ cfg }: { cfg: Config }) {
       <p class="muted" data-testid="gs-state">{view.groupId} · {t(view.custom ? 'bs.groupCustom' : 'bs.groupNew')}</p>
       <SettingsForm key={`${view.groupId}:${JSON.stringify(view.overrides)}`} testid="gs-form" sections={sections}
         read={f => getAt(view.overrides, f.group!)} inherited={f => globalValue(cfg, f)}
-        onSave={async patch => { setView(await api<GroupView>(path(view.groupId), { method: 'PUT', json: patch })) }} />
+        onSave={save} />
     </>}
   </Card>
 }

@@ -3,7 +3,8 @@
 // /api/config/groups/:groupId) and the presets' voice fields (PUT /api/presets/:id { voice }).
 import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
-import type { Config, GroupView, PresetList, PresetView } from '../contracts'
+import type { Config, PresetList, PresetView } from '../contracts'
+import { useGroupEditor } from '../group-editor'
 import { t } from '../i18n'
 import { getAt, SettingsForm, type Field } from '../settings'
 import { Card, ErrorBox, toast, View, useLoad } from '../ui'
@@ -21,14 +22,7 @@ const FIELDS: Field[] = [
 ]
 
 function GroupVoice ({ cfg }: { cfg: Config }) {
-  const [gid, setGid] = useState('')
-  const [view, setView] = useState<GroupView | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const path = (id: string): string => `/api/config/groups/${encodeURIComponent(id)}`
-  const open = async (): Promise<void> => {
-    setError(null); setView(null)
-    try { setView(await api<GroupView>(path(gid.trim()))) } catch (e) { setError(errText(e)) }
-  }
+  const { gid, setGid, view, error, open, save } = useGroupEditor()
   return <Card title={t('tts.card.group')} testid="tts-group">
     <p class="muted">{t('bs.groupHint')}</p>
     <div class="row">
@@ -39,7 +33,7 @@ function GroupVoice ({ cfg }: { cfg: Config }) {
     {error && <ErrorBox error={error} />}
     {view && <SettingsForm key={`${view.groupId}:${JSON.stringify(view.overrides)}`} testid="tts-gform" sections={[{ fields: FIELDS.filter(f => f.group) }]}
       read={f => getAt(view.overrides, f.group!)} inherited={f => getAt(cfg, f.path)}
-      onSave={async patch => { setView(await api<GroupView>(path(view.groupId), { method: 'PUT', json: patch })) }} />}
+      onSave={save} />}
   </Card>
 }
 

@@ -46,6 +46,16 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     const [res] = await Promise.all([page.waitForResponse((r) => url.test(r.url()) && r.request().method() === 'PUT'), page.click(button)])
     return res.status()
   }
+  /** Saves a global card: its PUT, then the page's reload of the configuration, from which the card's
+   * form is rebuilt (typing into the form before that could land in the form about to be replaced). */
+  const saveGlobal = async (button: string): Promise<number> => {
+    const reloaded = page.waitForResponse((r) => /\/api\/config$/.test(r.url()) && r.request().method() === 'GET')
+    reloaded.catch(() => undefined) // no reload follows a refused save
+    const status = await saveAndWait(button, /\/api\/config$/)
+    if (status === 200) await reloaded
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+    return status
+  }
   const delivery = '[data-testid="cs-delivery"]'
   const group = '[data-testid="gs-form"]'
 
@@ -77,7 +87,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '800')
     await page.fill(`${delivery} input[name="delivery.sentenceDelayMs"]`, '1200')
     await page.uncheck(`${delivery} input[name="delivery.quote"]`)
-    expect(await saveAndWait(`[data-testid="cs-delivery-save"]`, /\/api\/config$/)).to.equal(200)
+    expect(await saveGlobal(`[data-testid="cs-delivery-save"]`)).to.equal(200)
     const d = (await s.api('/api/config/delivery')).body.data
     expect(d).to.include({ longAnswer: 'image', longAnswerChars: 800, sentenceDelayMs: 1200, quote: false, markdown: 'plain' })
     // the form shows what was saved once the page has reloaded the configuration
@@ -86,14 +96,14 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
 
   it('an emptied number goes back to its default instead of saving 0', async () => {
     await page.fill(`${delivery} input[name="delivery.sentenceDelayMs"]`, '')
-    expect(await saveAndWait(`[data-testid="cs-delivery-save"]`, /\/api\/config$/)).to.equal(200)
+    expect(await saveGlobal(`[data-testid="cs-delivery-save"]`)).to.equal(200)
     expect((await s.api('/api/config/delivery')).body.data.sentenceDelayMs).to.equal(800)
     await page.waitForFunction(() => (document.querySelector('[data-testid="cs-delivery"] input[name="delivery.sentenceDelayMs"]') as HTMLInputElement | null)?.value === '800')
   })
 
   it('shows a server validation error once, beside the form, naming the field', async () => {
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '5')
-    expect(await saveAndWait(`[data-testid="cs-delivery-save"]`, /\/api\/config$/)).to.equal(400)
+    expect(await saveGlobal(`[data-testid="cs-delivery-save"]`)).to.equal(400)
     const box = '[data-testid="cs-delivery-errors"]'
     await page.waitForSelector(box)
     expect(await page.locator(box).count()).to.equal(1)
@@ -149,7 +159,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     const qq = '[data-testid="cs-qqActions"]'
     await page.selectOption(`${qq} select[name="qqActions.approvalRisk"]`, 'medium')
     await page.fill(`${qq} input[name="qqActions.allowedUsers"]`, '123456, 234567')
-    expect(await saveAndWait('[data-testid="cs-qqActions-save"]', /\/api\/config$/)).to.equal(200)
+    expect(await saveGlobal('[data-testid="cs-qqActions-save"]')).to.equal(200)
     expect((await s.api('/api/config/qqActions')).body.data).to.include({ approvalRisk: 'medium', adminsMayAsk: true })
     expect((await s.api('/api/config/qqActions')).body.data.allowedUsers).to.deep.equal(['123456', '234567'])
     // per group: only who may ask (the cap and the approval tier are not offered there)
@@ -164,7 +174,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     const g = '[data-testid="cs-guard"]'
     await page.check(`${g} input[name="guard.enabled"]`)
     await page.fill(`${g} input[name="guard.slowDownMs"]`, '5000')
-    expect(await saveAndWait('[data-testid="cs-guard-save"]', /\/api\/config$/)).to.equal(200)
+    expect(await saveGlobal('[data-testid="cs-guard-save"]')).to.equal(200)
     expect((await s.api('/api/config/guard')).body.data).to.include({ enabled: true, slowDownMs: 5000, maxPerMinute: 20 })
     await page.waitForSelector(`${group} input[name="guard.maxPerMinute"]`)
     await page.fill(`${group} input[name="guard.maxPerMinute"]`, '8')

@@ -52,8 +52,9 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     const reloaded = page.waitForResponse((r) => /\/api\/config$/.test(r.url()) && r.request().method() === 'GET')
     reloaded.catch(() => undefined) // no reload follows a refused save
     const status = await saveAndWait(button, /\/api\/config$/)
-    if (status === 200) await reloaded
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+    if (status === 200) await (await reloaded).finished()
+    // the answer read, the page renders the rebuilt form in the next frames
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
     return status
   }
   const delivery = '[data-testid="cs-delivery"]'

@@ -14,7 +14,7 @@ import { toast } from './ui'
 type Leaves<T, P extends string = ''> = T extends readonly unknown[] ? P : T extends object
   ? { [K in keyof T & string]-?: Leaves<NonNullable<T[K]>, P extends '' ? K : `${P}.${K}`> }[keyof T & string] : P
 
-type ConfigPath = Leaves<Pick<Config, 'guard' | 'qqActions' | 'delivery' | 'input' | 'groupLog' | 'proactive' | 'chat' | 'trigger' | 'tools' | 'tts' | 'webTools' | 'access' | 'quotas' | 'moderation'>>
+type ConfigPath = Leaves<Pick<Config, 'reminders' | 'guard' | 'qqActions' | 'delivery' | 'input' | 'groupLog' | 'proactive' | 'chat' | 'trigger' | 'tools' | 'tts' | 'webTools' | 'access' | 'quotas' | 'moderation'>>
 type GroupPath = Leaves<Pick<GroupConfig, 'guard' | 'qqActions' | 'delivery' | 'conversation' | 'burstWindowMs' | 'contextMessages' | 'proactive' | 'events' | 'trigger' | 'tts' | 'access' | 'quotas' | 'moderation'>>
 
 export interface Field {

@@ -186,6 +186,17 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await s.api('/api/config', { method: 'PUT', json: { guard: { enabled: false } } })
   })
 
+  it('the tool cap and the reminders\' limits (global only), read back through the API', async () => {
+    await page.fill('[data-testid="cs-tools"] input[name="tools.maxToolsPerRequest"]', '32')
+    expect(await saveGlobal('[data-testid="cs-tools-save"]')).to.equal(200)
+    await page.fill('[data-testid="cs-reminders"] input[name="reminders.maxPerUser"]', '5')
+    await page.fill('[data-testid="cs-reminders"] input[name="reminders.timezone"]', 'Asia/Shanghai')
+    expect(await saveGlobal('[data-testid="cs-reminders-save"]')).to.equal(200)
+    expect((await s.api('/api/config/tools')).body.data.maxToolsPerRequest).to.equal(32)
+    expect((await s.api('/api/config/reminders')).body.data).to.include({ maxPerUser: 5, timezone: 'Asia/Shanghai', maxPerGroup: 50 })
+    expect(await page.$$(`${group} [name="reminders.maxPerUser"]`), 'not per group').to.have.length(0)
+  })
+
   it('puts a group setting back to inherit and the global value applies again', async () => {
     await page.selectOption(`${group} select[name="delivery.longAnswer"]`, '')
     await page.fill(`${group} input[name="proactive.dailyCap"]`, '')

@@ -89,7 +89,23 @@ const GUARD: Field[] = [
   { path: 'guard.tellMaster', kind: 'bool', group: 'guard.tellMaster' }
 ]
 
-const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS], ['qqActions', QQ_ACTIONS], ['guard', GUARD]]
+// issue 19: how many tools go to the model per request, and the reminders' limits (global only)
+const TOOLS: Field[] = [
+  { path: 'tools.maxToolsPerRequest', kind: 'int' },
+  { path: 'tools.alwaysOnTools', kind: 'list' }
+]
+const REMINDERS: Field[] = [
+  { path: 'reminders.enabled', kind: 'bool' },
+  { path: 'reminders.timezone', kind: 'text' },
+  { path: 'reminders.maxPerUser', kind: 'int' },
+  { path: 'reminders.maxPerGroup', kind: 'int' },
+  { path: 'reminders.minIntervalMinutes', kind: 'int' },
+  { path: 'reminders.maxMessageChars', kind: 'int' },
+  { path: 'reminders.groupRecurringNeedsAdmin', kind: 'bool' },
+  { path: 'reminders.lateAfterSeconds', kind: 'int' }
+]
+
+const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS], ['qqActions', QQ_ACTIONS], ['tools', TOOLS], ['reminders', REMINDERS], ['guard', GUARD]]
 const perGroup = (fields: Field[]): Field[] => fields.filter(f => f.group)
 
 /** The global value of a field as a group inherits it: per event type, the general probability when unset. */

@@ -94,7 +94,9 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
     const r = await reactionIn(ON, since, '刚加入了群聊')
     // the notice names only the id: the name comes from the host's member info (get_group_member_info)
     expect(r.text).to.match(new RegExp(`^echo: （user${NEWCOMER}刚加入了群聊`))
-    expect(reactions(ON, since), 'one welcome: not for the bot itself').to.have.length(1)
+    // welcomes only: a reaction of the poke test before may still arrive after `since` on a loaded machine
+    const welcomes = reactions(ON, since).filter((x) => x.text.includes('刚加入了群聊'))
+    expect(welcomes.map((x) => x.text), 'one welcome: not for the bot itself').to.have.length(1)
     expect(reactions(OFF, since), 'join=0').to.deep.equal([])
   })
 

@@ -4,7 +4,7 @@
 // pokeMember); they differ for notices (TRSS sendNotice, icqq announce), music (a OneBot `music` segment
 // vs icqq's group.shareMusic) and files (TRSS's file segment vs icqq's group.sendFile). A host without a
 // method answers `unsupported`, never a guess.
-import { segment } from './port.js'
+import { bounded, segment } from './port.js'
 import type { Id, Seg, Sendable } from './types.js'
 
 export type MemberRole = 'owner' | 'admin' | 'member'
@@ -110,12 +110,10 @@ export async function memberRole (groupId: Id, userId: Id, botId?: Id): Promise<
   if (!isObj(m)) return undefined
   const fresh = method(m, 'getInfo') ?? method(m, 'renew')
   if (fresh) {
-    let timer: NodeJS.Timeout | undefined
     try {
-      const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ACTION_MS) })
-      const got = roleIn(await Promise.race([Promise.resolve(fresh(true)), late]))
+      const got = roleIn(await bounded(() => Promise.resolve(fresh(true)), ACTION_MS))
       if (got) return got
-    } catch { /* fall back to the cache */ } finally { clearTimeout(timer) }
+    } catch { /* fall back to the cache */ }
   }
   return roleIn(m) ?? roleIn(m.info)
 }

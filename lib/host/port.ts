@@ -205,8 +205,8 @@ export function sharedBaseUrl(): string | undefined {
   return typeof url === 'string' && url ? url.replace(/\/$/, '') : undefined
 }
 
-/** Waits at most `ms` for a host call (a protocol implementation may never answer). */
-async function bounded (call: () => Promise<unknown> | undefined, ms: number): Promise<unknown> {
+/** Waits at most `ms` for a host call (a protocol implementation may never answer); undefined when late. */
+export async function bounded (call: () => Promise<unknown> | undefined, ms: number): Promise<unknown> {
   let timer: ReturnType<typeof setTimeout> | undefined
   try {
     return await Promise.race([call(), new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms) })])

@@ -4,7 +4,7 @@
 // and in one whose are 0 (groups.<id>.events), with the fake model. The host's own example plugin
 // also greets newcomers ("欢迎新人！"): the plugin's answers are told apart by the fake model's echo.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
@@ -13,7 +13,7 @@ import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { groupLogged, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -109,7 +109,7 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
     const since = Date.now()
     const onId = await bot!.groupMessage(ON, AUTHOR, secret)
     const offId = await bot!.groupMessage(OFF, AUTHOR, `${secret}！`)
-    await logged(secret)
+    await groupLogged(dataDir, secret, host)
     bot!.notice({ notice_type: 'group_recall', group_id: OFF, user_id: AUTHOR, operator_id: AUTHOR, message_id: offId })
     bot!.notice({ notice_type: 'group_recall', group_id: ON, user_id: AUTHOR, operator_id: AUTHOR, message_id: onId })
     const r = await reactionIn(ON, since, '撤回了一条消息')
@@ -129,20 +129,8 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
   })
 
   it("loads the two new handlers with no error or warning about the plugin in the host's log", () => {
-    // eslint-disable-next-line no-control-regex
-    const lines = host!.output().replace(/\x1b\[[0-9;]*m/g, '').split('\n')
-    const bad = lines.filter((l) => /\[(ERRO|ERROR|WARN|FATAL)\]/.test(l) && /灵犀|lingxi/i.test(l))
+    const bad = pluginProblems(host!.output())
     expect(bad, bad.join('\n')).to.deep.equal([])
   })
 
-  /** Waits until the group log's files hold `text` (the host handles events on its own schedule). */
-  async function logged (text: string, timeoutMs = 20_000): Promise<void> {
-    const dir = join(dataDir, 'group-log')
-    const files = (): string => existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') : ''
-    const until = Date.now() + timeoutMs
-    while (!files().includes(text)) {
-      if (Date.now() > until) throw new Error(`"${text}" never reached the group log; host output:\n${host?.output().slice(-2000)}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
 })

@@ -6,7 +6,7 @@
 // TRSS drops a group message that comes within groupCD (500 ms) of the group's previous one or within
 // singleCD (2 s) of the same user's, before any plugin sees it: the test paces its messages like
 // people do, and the burst groups have the host's cooldowns off (what an owner who wants bursts sets).
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
@@ -15,7 +15,7 @@ import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { groupLogged, groupLogText, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -80,19 +80,6 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
   }
 
   /** The group log's files as text (snapshot and journals). */
-  const logFiles = (): string => {
-    const dir = join(dataDir, 'group-log')
-    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') : ''
-  }
-
-  /** Waits until the group log's files hold `text` (the host handles events on its own schedule). */
-  async function logged (text: string, timeoutMs = 20_000): Promise<void> {
-    const until = Date.now() + timeoutMs
-    while (!logFiles().includes(text)) {
-      if (Date.now() > until) throw new Error(`"${text}" never reached the group log files; host output:\n${host?.output().slice(-2000)}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
 
   /** Sends an @bot question and waits for the answer (the fake model echoes it). */
   async function ask (groupId: number, userId: number, text: string, nickname?: string): Promise<void> {
@@ -136,7 +123,7 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
   it('30 unaddressed messages are in the model\'s context when the bot is asked about them', async function () {
     this.timeout(120_000)
     for (const [i, t] of TOPICS.entries()) await say(GROUP, MEMBERS[i % MEMBERS.length]!, t)
-    await logged(TOPICS.at(-1)!)
+    await groupLogged(dataDir, TOPICS.at(-1)!, host)
     expect(fake!.chatRequests(), 'nobody called the bot').to.have.length(0)
     await ask(GROUP, ASKER, ' 刚才大家都聊了些什么？')
     const system = lastSystem()
@@ -190,16 +177,14 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
     await say(GROUP, SHY, '请不要记录我说的话')
     await say(QUIET_GROUP, ASKER, '这个群不该被记录')
     await say(GROUP, ASKER, '记录到这里为止')
-    await logged('记录到这里为止')
-    const files = logFiles()
+    await groupLogged(dataDir, '记录到这里为止', host)
+    const files = groupLogText(dataDir)
     expect(files).to.not.include('请不要记录')
     expect(files).to.not.include('这个群不该被记录')
   })
 
   it("left no error or warning about the plugin in the host's log", () => {
-    // eslint-disable-next-line no-control-regex
-    const lines = host!.output().replace(/\x1b\[[0-9;]*m/g, '').split('\n')
-    const bad = lines.filter((l) => /\[(ERRO|ERROR|WARN|FATAL)\]/.test(l) && /灵犀|lingxi/i.test(l))
+    const bad = pluginProblems(host!.output())
     expect(bad, bad.join('\n')).to.deep.equal([])
   })
 

@@ -6,7 +6,7 @@
 // for the master's #lx同意; a member asking to mute an admin, and any action where the bot is no admin,
 // are refused before anything reaches the host.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
@@ -15,7 +15,7 @@ import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { groupLogged, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -131,7 +131,7 @@ describe('real TRSS-Yunzai host: QQ actions as tools through the OneBot adapter'
 
   it('recall: a member\'s newest message goes as delete_msg with its id', async () => {
     const id = await bot!.groupMessage(GROUP, MEMBER2, '这条消息马上会被撤回')
-    await logged('这条消息马上会被撤回')
+    await groupLogged(dataDir, '这条消息马上会被撤回', host)
     const { toolResult } = await turn(GROUP, ADMIN, `撤回 ${MEMBER2} 刚才那条`, 'qq_recall_message', { user_id: String(MEMBER2) }, '已经撤回了')
     expect(toolResult).to.include(String(id))
     expect(bot!.actions).to.deep.equal([{ action: 'delete_msg', params: { message_id: id } }])
@@ -181,20 +181,8 @@ describe('real TRSS-Yunzai host: QQ actions as tools through the OneBot adapter'
   })
 
   it("leaves no error or warning about the plugin in the host's log", () => {
-    // eslint-disable-next-line no-control-regex
-    const lines = host!.output().replace(/\x1b\[[0-9;]*m/g, '').split('\n')
-    const bad = lines.filter((l) => /\[(ERRO|ERROR|WARN|FATAL)\]/.test(l) && /灵犀|lingxi/i.test(l))
+    const bad = pluginProblems(host!.output())
     expect(bad, bad.join('\n')).to.deep.equal([])
   })
 
-  /** Waits until the group log's files hold `text` (the host handles events on its own schedule). */
-  async function logged (text: string, timeoutMs = 20_000): Promise<void> {
-    const dir = join(dataDir, 'group-log')
-    const files = (): string => existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') : ''
-    const until = Date.now() + timeoutMs
-    while (!files().includes(text)) {
-      if (Date.now() > until) throw new Error(`"${text}" never reached the group log; host output:\n${host?.output().slice(-2000)}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
 })

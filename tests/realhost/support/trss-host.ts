@@ -174,11 +174,35 @@ export async function waitForHttp (url: string, host: HostProcess, timeoutMs: nu
   throw new Error(`${url} did not answer within ${timeoutMs} ms (${last}); the host's lines about the plugin:\n${pluginLines(host.output())}`)
 }
 
+/** The host's output as lines, without its colour codes. */
+export function outputLines (output: string): string[] {
+  // eslint-disable-next-line no-control-regex
+  return output.replace(/\x1b\[[0-9;]*m/g, '').split('\n')
+}
+
 /** The host's output lines that mention the plugin or an error (its request log is long). */
 function pluginLines (output: string): string {
-  // eslint-disable-next-line no-control-regex
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '')
-  return plain.split('\n').filter((l) => /lingxi|灵犀|ERRO|error|Error|缺少依赖|插件/i.test(l) && !/HTTP (GET|POST|PUT) 请求/.test(l)).slice(0, 60).join('\n')
+  return outputLines(output).filter((l) => /lingxi|灵犀|ERRO|error|Error|缺少依赖|插件/i.test(l) && !/HTTP (GET|POST|PUT) 请求/.test(l)).slice(0, 60).join('\n')
+}
+
+/** The errors and warnings the host logged about the plugin (a suite's last check: none). */
+export function pluginProblems (output: string): string[] {
+  return outputLines(output).filter((l) => /\[(ERRO|ERROR|WARN|FATAL)\]/.test(l) && /灵犀|lingxi/i.test(l))
+}
+
+/** The plugin's group log files in its data folder, as one text ('' before the first message). */
+export function groupLogText (dataDir: string): string {
+  const dir = join(dataDir, 'group-log')
+  return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') : ''
+}
+
+/** Waits until the plugin's group log files hold `text` (the host handles events on its own schedule). */
+export async function groupLogged (dataDir: string, text: string, host: HostProcess | undefined, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (!groupLogText(dataDir).includes(text)) {
+    if (Date.now() > until) throw new Error(`"${text}" never reached the group log; host output:\n${host?.output().slice(-2000)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { remindersEn, remindersZh } from './i18n-reminders'
 import { governanceEn, governanceZh } from './i18n-governance'
 import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
+import { feedbackEn, feedbackZh } from './i18n-feedback'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -94,6 +95,8 @@ Object.assign(zh, costZh)
 Object.assign(en, costEn)
 Object.assign(zh, guardZh)
 Object.assign(en, guardEn)
+Object.assign(zh, feedbackZh)
+Object.assign(en, feedbackEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 export function toggleLang (): void {
@@ -102,3 +105,7 @@ export function toggleLang (): void {
   document.documentElement.lang = lang.get() === 'zh' ? 'zh-CN' : 'en'
 }
 export function t (key: string): string { return (lang.get() === 'zh' ? zh : en)[key] ?? key }
+/** t() with `{name}` placeholders filled from vars (e.g. tv('cf.delConv', { name: id })). */
+export function tv (key: string, vars: Record<string, string | number>): string {
+  return t(key).replace(/\{(\w+)\}/g, (m, k: string) => k in vars ? String(vars[k]) : m)
+}

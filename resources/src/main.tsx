@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, BASE, errText, session, setUnauthorizedHandler } from './api'
 import { lang, t, toggleLang } from './i18n'
 import { signal, useSignal } from './state'
-import { ErrorBox, Loading, Toasts } from './ui'
+import { ConfirmHost, ErrorBox, Loading, Toasts } from './ui'
 import './style.css'
 
 const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
@@ -101,7 +101,7 @@ function App () {
     scheduleRefresh()
     api<{ userId: string }>('/api/auth/verify').then(v => setUser(v.userId), () => {})
   }, [r === 'login'])
-  if (r === 'login') return <><Login /><Toasts /></>
+  if (r === 'login') return <><Login /><Toasts /><ConfirmHost /></>
   const logout = async (): Promise<void> => {
     try { await api('/api/auth/logout', { method: 'POST' }) } catch { /* already gone */ }
     session.clear(); clearTimeout(refreshTimer); navigate('login')
@@ -121,6 +121,7 @@ function App () {
     </nav>
     <main><PageHost name={r} /></main>
     <Toasts />
+    <ConfirmHost />
   </div>
 }
 

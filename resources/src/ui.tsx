@@ -1,6 +1,6 @@
 // Shared building blocks: data loading with loading/empty/error states, async buttons, toasts, tables.
 import type { ComponentChildren } from 'preact'
-import { useCallback, useEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { api, errText } from './api'
 import { t } from './i18n'
 import { signal, useSignal } from './state'
@@ -73,4 +73,59 @@ export function word (v: unknown): string {
   const k = `st_${String(v)}`
   const w = t(k)
   return w === k ? String(v ?? '-') : w
+}
+
+interface PendingConfirm { text: string, resolve: (ok: boolean) => void, opener: Element | null }
+const pendingConfirm = signal<PendingConfirm | null>(null)
+
+/**
+ * Asks before a destructive action; `text` names the item ("Delete the preset “abc”?"). Resolves true only
+ * when the owner presses the dialog's delete button; Esc, Cancel or a click outside resolve false. The
+ * dialog is rendered once by the shell (<ConfirmHost/> in main.tsx).
+ */
+export function confirmDanger (text: string): Promise<boolean> {
+  return new Promise(resolve => {
+    pendingConfirm.get()?.resolve(false)
+    pendingConfirm.set({ text, resolve, opener: document.activeElement })
+  })
+}
+
+/** The modal behind confirmDanger(): a native <dialog> (the page behind is inert), focus kept inside, Esc cancels. */
+export function ConfirmHost () {
+  const p = useSignal(pendingConfirm)
+  const ref = useRef<HTMLDialogElement>(null)
+  const cancelRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    const d = ref.current
+    if (!p || !d) return
+    if (!d.open) d.showModal()
+    cancelRef.current?.focus()
+  }, [p])
+  if (!p) return null
+  const close = (ok: boolean): void => {
+    ref.current?.close()
+    pendingConfirm.set(null)
+    if (p.opener instanceof HTMLElement && p.opener.isConnected) p.opener.focus()
+    p.resolve(ok)
+  }
+  const onKey = (e: KeyboardEvent): void => {
+    if (e.key !== 'Tab') return
+    const items = Array.from(ref.current?.querySelectorAll<HTMLElement>('button') ?? [])
+    if (!items.length) return
+    const i = items.indexOf(document.activeElement as HTMLElement)
+    const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i + 1) % items.length
+    e.preventDefault(); items[next].focus()
+  }
+  return <dialog ref={ref} class="confirm" role="dialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-text" data-testid="confirm-dialog"
+    onCancel={e => { e.preventDefault(); close(false) }} onKeyDown={onKey}
+    onClick={e => { if (e.target === ref.current) close(false) }}>
+    <div class="confirm-body">
+      <h2 id="confirm-title">{t('cf.title')}</h2>
+      <p id="confirm-text" data-testid="confirm-text">{p.text}</p>
+      <div class="row end">
+        <button ref={cancelRef} data-testid="confirm-cancel" onClick={() => close(false)}>{t('cf.cancel')}</button>
+        <button class="danger-fill" data-testid="confirm-ok" onClick={() => close(true)}>{t('cf.ok')}</button>
+      </div>
+    </div>
+  </dialog>
 }

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { ConversationItem, StoredMessage } from '../contracts'
-import { Act, Card, Table, View, useLoad } from '../ui'
+import { Act, Card, Table, View, confirmDanger, useLoad } from '../ui'
 
 function Messages ({ id }: { id: string }) {
   const msgs = useLoad<StoredMessage[]>(`/api/conversations/${encodeURIComponent(id)}/messages?limit=200`)
@@ -19,13 +19,13 @@ export default function Conversations () {
   return <div>
     <Card title={t('conversations')} extra={<>
       <button onClick={list.reload}>{t('refresh')}</button>
-      <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api('/api/conversations/clear-all', { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('clearAll')}</Act></>}>
+      <Act kind="danger" testid="conv-clear-all" run={async () => { if (await confirmDanger(tv('cf.clearConvs', { n: list.data?.total ?? 0 }))) { await api('/api/conversations/clear-all', { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('clearAll')}</Act></>}>
       <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={['id', t('userId'), t('groupId'), t('messages'), '']}
         rows={d.items.map((c: ConversationItem) => [<a href="#" data-testid={`conv-${c.id}`} onClick={e => { e.preventDefault(); setSel(c.id) }}>{c.id}</a>,
           c.userId, c.groupId, c.messageCount,
           <div class="row">
             <Act run={async () => { await api('/api/context/clear', { json: { conversationId: c.id } }); list.reload() }}>{t('clear')}</Act>
-            <Act kind="danger" testid={`conv-delete-${c.id}`} run={async () => { await api(`/api/conversations/${encodeURIComponent(c.id)}`, { method: 'DELETE' }); if (sel === c.id) setSel(null); list.reload() }}>{t('delete')}</Act>
+            <Act kind="danger" testid={`conv-delete-${c.id}`} run={async () => { if (!await confirmDanger(tv('cf.delConv', { name: c.id }))) return; await api(`/api/conversations/${encodeURIComponent(c.id)}`, { method: 'DELETE' }); if (sel === c.id) setSel(null); list.reload() }}>{t('delete')}</Act>
           </div>])} />}</View>
       <Pager page={list} testid="conv-pager" />
     </Card>

@@ -4,6 +4,7 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import { channelSchema } from '../lib/config/schema.js'
 import { redact } from '../lib/core/redact.js'
+import { probeModels } from '../lib/channels/probe.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody } from './_http/validate.js'
@@ -12,6 +13,11 @@ import { routeDoc } from './_http/route-docs.js'
 const testBody = z.object({
   model: z.string().min(1, 'model must not be empty').max(200).optional()
 })
+
+// The connection fields of a channel, validated as a saved channel's are; `channel` names the saved
+// channel a form edits (its masked keys sent back stand for the stored ones).
+const probeBody = channelSchema.pick({ type: true, baseUrl: true, apiKey: true, apiKeys: true, customPath: true, headersTemplate: true, timeoutMs: true })
+  .extend({ channel: z.string().max(64, 'channel is too long').optional() })
 
 export function channelRoutes (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api/config/channels' })
@@ -24,6 +30,14 @@ export function channelRoutes (rt: Runtime): Router {
     return reply({ name: ch.name, id: channels().idOf(ch) }, { message: `Channel ${ch.name} created` })
   }))
   routeDoc(r, 'POST', '/', { body: channelSchema, summary: 'Create a channel' })
+
+  // The provider's model list before the channel is saved (the form's fetch); the keys are never echoed.
+  r.post('/models', A(async (ctx) => {
+    const body = parseBody(ctx, probeBody)
+    const ch = rt.need('channels')
+    return await probeModels(rt, ch.service, ch.gateway, body)
+  }))
+  routeDoc(r, 'POST', '/models', { body: probeBody, summary: 'The provider\'s model list for channel settings not saved yet' })
 
   r.get('/:name', A((ctx) => channels().view(channels().get(ctx.params.name ?? ''))))
 

@@ -9,7 +9,8 @@ import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { ChannelBudgets, type Spending } from './budget.js'
 
-export type ChannelStatus = 'active' | 'error' | 'disabled'
+/** `unconfigured`: enabled but with no model at all (no default, no list), so a request naming none fails. */
+export type ChannelStatus = 'active' | 'error' | 'disabled' | 'unconfigured'
 
 export interface ChannelHealth { status: 'active' | 'error'; lastError: string; lastUsed: number }
 
@@ -58,6 +59,7 @@ export class ChannelService {
 
   status (ch: ChannelConfig): ChannelStatus {
     if (!ch.enabled) return 'disabled'
+    if (!ch.model && ch.models.length === 0) return 'unconfigured'
     return this.health.get(ch.name)?.status ?? 'active'
   }
 
@@ -112,7 +114,7 @@ export class ChannelService {
 
   async create (input: unknown): Promise<ChannelConfig> {
     return this.serial(async () => {
-      const ch = parseChannel(stripViewFields(input))
+      const ch = withDefaultModel(parseChannel(stripViewFields(input)), true)
       if (this.find(ch.name)) throw new AppError('CONFLICT', `Channel ${ch.name} already exists`)
       const withId: ChannelConfig = { ...ch, id: ch.id ?? ch.name, apiKeys: nameKeys(ch.apiKeys) }
       if (this.list().some((c) => this.idOf(c) === withId.id)) throw new AppError('CONFLICT', `Channel id ${withId.id} is already used`)
@@ -127,7 +129,9 @@ export class ChannelService {
       const patch = stripViewFields(partial)
       if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new AppError('INVALID_CONFIG', 'Body must be a JSON object', { errors: [{ path: '', message: 'expected an object' }] })
       const incoming = keepMaskedSecrets(patch as Record<string, unknown>, current)
-      const next = parseChannel({ ...current, ...incoming })
+      // a channel kept without a default model (config.yaml) stays editable until a change touches its models
+      const touchesModels = 'model' in incoming || 'models' in incoming
+      const next = withDefaultModel(parseChannel({ ...current, ...incoming }), touchesModels)
       if (next.name !== current.name && this.find(next.name)) throw new AppError('CONFLICT', `Channel ${next.name} already exists`)
       const fixed: ChannelConfig = { ...next, apiKeys: nameKeys(next.apiKeys) }
       await this.write(this.list().map((c) => (c.name === current.name ? fixed : c)))
@@ -184,6 +188,18 @@ function parseChannel (value: unknown): ChannelConfig {
   const errors = r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
   const first = errors[0]
   throw new AppError('INVALID_CONFIG', first ? `${first.path || 'channel'}: ${first.message}` : 'Invalid channel', { errors })
+}
+
+/**
+ * The default model a channel answers with when a request names none: the first of its list when it was
+ * left empty; with neither (and `required`) the channel is refused, it could not answer (issue 21).
+ */
+function withDefaultModel (ch: ChannelConfig, required: boolean): ChannelConfig {
+  if (ch.model) return ch
+  const first = ch.models[0]
+  if (first) return { ...ch, model: first }
+  if (!required) return ch
+  throw new AppError('INVALID_CONFIG', 'model: a default model is required (choose one, e.g. from the provider\'s model list)', { errors: [{ path: 'model', message: 'a default model is required' }] })
 }
 
 /** Keys are matched by name when a masked key is sent back, so every key gets a distinct name. */

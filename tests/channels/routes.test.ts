@@ -55,14 +55,14 @@ describe('channels: routes /api/config/channels (style A)', () => {
   })
 
   it('refuses a duplicate name with 409', async () => {
-    expect((await create({ name: 'dup', baseUrl: env.fake.url })).status).to.equal(200)
-    const r = await create({ name: 'dup', baseUrl: env.fake.url })
+    expect((await create({ name: 'dup', baseUrl: env.fake.url, model: 'gpt-4o' })).status).to.equal(200)
+    const r = await create({ name: 'dup', baseUrl: env.fake.url, model: 'gpt-4o' })
     expect(r.status).to.equal(409)
     expect(r.body).to.include({ success: false, code: 'CONFLICT' })
   })
 
   it('updates a channel partially and keeps secrets sent back masked', async () => {
-    await create({ name: 'c1', baseUrl: env.fake.url, apiKey: 'sk-first-key-9999', apiKeys: [{ name: 'k1', key: 'sk-multi-key-1111' }, { key: 'sk-multi-key-2222' }], headersTemplate: { 'X-Token': 'tok-very-secret-1' } })
+    await create({ name: 'c1', baseUrl: env.fake.url, apiKey: 'sk-first-key-9999', apiKeys: [{ name: 'k1', key: 'sk-multi-key-1111' }, { key: 'sk-multi-key-2222' }], headersTemplate: { 'X-Token': 'tok-very-secret-1' }, model: 'gpt-4o-mini' })
     const got = (await env.s.api('/api/config/channels/c1')).body.data
     expect(got.apiKeys.map((k: { name: string; index: number }) => [k.name, k.index])).to.deep.equal([['k1', 0], ['key-2', 1]])
     expect(got.apiKeys[0].key).to.equal('sk-****1111')
@@ -84,7 +84,7 @@ describe('channels: routes /api/config/channels (style A)', () => {
   })
 
   it('refuses bad updates and answers 404 for unknown channels', async () => {
-    await create({ name: 'c2', baseUrl: env.fake.url })
+    await create({ name: 'c2', baseUrl: env.fake.url, model: 'gpt-4o' })
     const bad = await env.s.api('/api/config/channels/c2', { method: 'PUT', json: { baseUrl: 'nope' } })
     expect(bad.status).to.equal(400)
     expect(bad.body.errors[0].path).to.equal('baseUrl')
@@ -99,7 +99,7 @@ describe('channels: routes /api/config/channels (style A)', () => {
   })
 
   it('keeps every channel when several are created at the same time', async () => {
-    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => create({ name: `par-${i}`, baseUrl: env.fake.url, apiKey: `sk-parallel-000${i}` })))
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => create({ name: `par-${i}`, baseUrl: env.fake.url, apiKey: `sk-parallel-000${i}`, model: 'gpt-4o' })))
     expect(rs.map((r) => r.status)).to.deep.equal(Array(6).fill(200))
     const names = (await env.s.api('/api/config/channels')).body.data.map((c: { name: string }) => c.name).sort()
     expect(names).to.deep.equal(Array.from({ length: 6 }, (_, i) => `par-${i}`))
@@ -108,7 +108,7 @@ describe('channels: routes /api/config/channels (style A)', () => {
   })
 
   it('deletes a channel', async () => {
-    await create({ name: 'gone', baseUrl: env.fake.url })
+    await create({ name: 'gone', baseUrl: env.fake.url, model: 'gpt-4o' })
     const r = await env.s.api('/api/config/channels/gone', { method: 'DELETE' })
     expect(r.status).to.equal(200)
     expect(r.body.success).to.equal(true)
@@ -137,7 +137,7 @@ describe('channels: routes /api/config/channels (style A)', () => {
   })
 
   it('lists the provider models; errors from the provider become 502', async () => {
-    await create({ name: 'm1', baseUrl: env.fake.url, apiKey: 'sk-list-key-0001' })
+    await create({ name: 'm1', baseUrl: env.fake.url, apiKey: 'sk-list-key-0001', model: 'gpt-4o' })
     const r = await env.s.api('/api/config/channels/m1/models')
     expect(r.status).to.equal(200)
     expect(r.body.data).to.deep.equal([...env.fake.models].sort())
@@ -148,7 +148,7 @@ describe('channels: routes /api/config/channels (style A)', () => {
   })
 
   it('is served before /api/config/:section and needs a session', async () => {
-    await create({ name: 'sec', baseUrl: env.fake.url, apiKey: 'sk-section-1234' })
+    await create({ name: 'sec', baseUrl: env.fake.url, apiKey: 'sk-section-1234', model: 'gpt-4o' })
     const r = await env.s.api('/api/config/channels')
     expect(r.body.data[0]).to.have.property('status')
     const anon = await fetch(env.s.base + '/api/config/channels')

@@ -226,7 +226,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
   })
 
   it('the channel form switches off "the model can read images"', async () => {
-    expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'textonly', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-textonly-0001' } })).status).to.equal(200)
+    expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'textonly', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-textonly-0001', model: 'gpt-4o' } })).status).to.equal(200)
     await go('channels', 'channels')
     await page.click('[data-testid="edit-textonly"]')
     const box = '[data-testid="channel-form"] input[name=vision]'

@@ -144,7 +144,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('channels: takes the provider model list, batch-tests it and keeps only the working models', async () => {
-    expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'pick', baseUrl: fake.url, apiKey: 'sk-pick-0001' } })).status).to.equal(200)
+    expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'pick', baseUrl: fake.url, apiKey: 'sk-pick-0001', model: 'gpt-4o' } })).status).to.equal(200)
     await page.click('[data-testid="channels-refresh"]') // added through the API: reload the list
     await page.click('[data-testid="models-pick"]')
     await page.waitForSelector('[data-testid="channel-models"] >> text=deepseek-chat')

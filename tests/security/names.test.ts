@@ -161,7 +161,7 @@ describe('security: hostile names (__proto__, constructor, prototype...)', funct
       const ch = await s.api('/api/config/channels', { method: 'POST', json: { name, baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test' } })
       expect(ch.status, `channel ${name}: ${ch.text}`).to.equal(400)
       expect(ch.text).to.include('reserved name')
-      const chId = await s.api('/api/config/channels', { method: 'POST', json: { name: `ok-${name.length}`, id: name, baseUrl: fake.url, apiKey: 'sk' } })
+      const chId = await s.api('/api/config/channels', { method: 'POST', json: { name: `ok-${name.length}`, id: name, baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test' } })
       expect(chId.status, `channel id ${name}: ${chId.text}`).to.equal(400)
       const tool = await s.api('/api/tools/custom', { method: 'POST', json: { name, description: 'x', action: { type: 'text', text: 'hi' } } })
       expect(tool.status, `tool ${name}: ${tool.text}`).to.equal(400)

@@ -1,4 +1,8 @@
-// HTTP client for both envelope styles (A: {success,data,message}; B: {code,data,message}) and SSE over fetch.
+// HTTP client for both envelope styles (A: {success,data,message}; B: {code,data,message}) and SSE over fetch;
+// errText() puts a failure into the page language.
+import { lang, t, tv } from './i18n'
+
+const isZh = (): boolean => lang.get() === 'zh'
 // Where the dashboard is mounted: '' on its own port, '/lingxi' under TRSS, or any prefix a reverse
 // proxy adds (https://example.com/bot/). The bundle lives in <base>/assets/, so its own URL says it.
 export const BASE = new URL('../', import.meta.url).pathname.replace(/\/+$/, '')
@@ -104,7 +108,66 @@ export async function sse (path: string, opts: ReqOpts, onFrame: (f: SseFrame) =
   }
 }
 
+// Server errors in the page language. The server speaks English: a style A body names its code, a style B
+// body only has the HTTP status (docs/api.md section 4), so the code comes from the status there. Known
+// messages get their own sentence; otherwise the code's sentence is shown (in English the server's own,
+// more specific message). Where the detail is an upstream's text (a model, a script, a YAML parser), it follows.
+const STATUS_CODE: Record<number, string> = {
+  400: 'INVALID_ARGS', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'MODEL_ERROR',
+  503: 'SERVICE_UNAVAILABLE', 504: 'TIMEOUT'
+}
+/** codes whose message carries an upstream's words worth showing in either language */
+const DETAIL_CODES = new Set(['EXECUTION_ERROR', 'MODEL_ERROR', 'CONNECTION_FAILED', 'PARSE_ERROR'])
+/** exact server messages with a sentence of their own */
+const KNOWN: Array<[RegExp, string]> = [
+  [/^Not authenticated$/, 'er.UNAUTHORIZED'], [/^Token is invalid$/, 'er.INVALID_TOKEN'], [/^Token has expired$/, 'er.TOKEN_EXPIRED'],
+  [/^Preset not found$/, 'er.PRESET_NOT_FOUND'], [/^Conversation not found$/, 'er.CONVERSATION_NOT_FOUND'], [/^Server not found$/, 'er.SERVER_NOT_FOUND'],
+  [/^Channel does not exist$/, 'er.channelMissing'], [/^No testable models$/, 'er.noTestableModels'], [/^Memory not found$/, 'er.memoryMissing'],
+  [/^(No model channel is available|No available channels)$/, 'er.CHANNEL_UNAVAILABLE'], [/^Cannot (update|delete) builtin server$/, 'er.builtinServer'],
+  [/^Too many failed attempts/, 'er.loginLimited'], [/^Request body is too large$/, 'er.PAYLOAD_TOO_LARGE'], [/^Malformed JSON body/, 'er.badJson'],
+  [/^The model did not answer in time$/, 'er.TIMEOUT'], [/^Internal server error$/, 'er.INTERNAL_ERROR'], [/^Failed to fetch$|^NetworkError|^Load failed$/, 'er.network']
+]
+
+/** The sentence for a failure; `detail` false leaves out the upstream text (used where the fields are listed). */
+function sentence (e: ApiError): string {
+  for (const [re, key] of KNOWN) if (re.test(e.message)) return t(key)
+  const req = e.message.match(/^([\w.[\]-]+) is required$/)
+  if (req) return `${pathLabel(req[1]!)}${t('bs.colon')}${t('er.f.required')}`
+  const code = e.code ?? STATUS_CODE[e.status] ?? (e.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_ARGS')
+  const key = `er.${code}`
+  const known = t(key) !== key
+  if (!known) return isZh() ? tv('er.unknown', { status: e.status }) : e.message
+  if (DETAIL_CODES.has(code) && e.message) return `${t(key)}${t('bs.colon')}${e.message}`
+  // English: the server's message is the more specific sentence; Chinese: the code's
+  return isZh() ? t(key) : e.message
+}
+
+/** A validation message of one field (zod's wording, or `<field> is required`) in the page language. */
+export function fieldMessage (message: string): string {
+  const m = message.trim()
+  let r: RegExpMatchArray | null
+  if (/^Required$|is required$|received undefined$/i.test(m)) return t('er.f.required')
+  if ((r = m.match(/^Invalid input: expected (\w+), received (\w+)/))) return tv('er.f.type', { type: t(`er.t.${r[1]}`) === `er.t.${r[1]}` ? r[1]! : t(`er.t.${r[1]}`) })
+  if ((r = m.match(/^Too small: expected \w+ to (?:have|be) (>=?)\s*(\S+?)(?: characters| items)?$/))) return tv(r[1] === '>' ? 'er.f.gt' : 'er.f.min', { n: r[2]! })
+  if ((r = m.match(/^Too big: expected \w+ to (?:have|be) (<=?)\s*(\S+?)(?: characters| items)?$/))) return tv(r[1] === '<' ? 'er.f.lt' : 'er.f.max', { n: r[2]! })
+  if ((r = m.match(/^Invalid option: expected one of (.+)$/))) return tv('er.f.oneOf', { list: r[1]!.replace(/"/g, '') })
+  if (/^Invalid (url|URL)/.test(m)) return t('er.f.url')
+  return isZh() && /[A-Za-z]{3}/.test(m) ? t('er.f.invalid') : m
+}
+
+/** A field's path by its label where the dictionary has one (`bs.<path>` of the settings forms, `f_<key>`), else the path. */
+function pathLabel (path: string): string {
+  for (const key of [`bs.${path}`, `f_${path.split('.').pop()}`]) { const l = t(key); if (l !== key) return l }
+  return path
+}
+
+/** What failed, in the page language: one line, the fields listed once. */
 export function errText (e: unknown): string {
-  if (e instanceof ApiError && e.errors?.length) return `${e.message}: ${e.errors.map(x => `${x.path} ${x.message}`).join('; ')}`
+  if (e instanceof ApiError) {
+    if (e.errors?.length) return `${t('er.fields')}${e.errors.map(x => `${x.path ? `${pathLabel(x.path)}${t('bs.colon')}` : ''}${fieldMessage(x.message)}`).join(t('er.sep'))}`
+    return sentence(e)
+  }
+  if (e instanceof TypeError && /fetch|network/i.test(e.message)) return t('er.network')
   return e instanceof Error ? e.message : String(e)
 }

@@ -29,8 +29,13 @@ export function ObjectForm ({ value, onSave, testid, readOnlyKeys = [], choices 
         if (readOnlyKeys.includes(k)) continue
         const d = draft[k]
         if (typeof orig === 'boolean') out[k] = d
-        else if (typeof orig === 'number') { const n = Number(d); if (Number.isNaN(n)) throw new Error(`${k}: not a number`); out[k] = n }
-        else if (typeof orig === 'object' && orig !== null) { try { out[k] = JSON.parse(String(d)) } catch (e) { throw new Error(`${k}: ${(e as Error).message}`) } }
+        else if (typeof orig === 'number') {
+          // an emptied number is refused, never sent as 0 (Number('') is 0)
+          const n = String(d).trim() === '' ? NaN : Number(d)
+          if (!Number.isFinite(n)) throw new Error(`${label(k)}${t('bs.colon')}${t(String(d).trim() === '' ? 'er.f.emptyNumber' : 'bs.notNumber')}`)
+          out[k] = n
+        }
+        else if (typeof orig === 'object' && orig !== null) { try { out[k] = JSON.parse(String(d)) } catch { throw new Error(`${label(k)}${t('bs.colon')}${t('er.badJson')}`) } }
         else out[k] = d
       }
       await onSave(out); toast(t('saved'))

@@ -99,6 +99,7 @@ Object.assign(zh, feedbackZh)
 Object.assign(en, feedbackEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
+document.documentElement.lang = lang.get() === 'zh' ? 'zh-CN' : 'en'
 export function toggleLang (): void {
   lang.set(lang.get() === 'zh' ? 'en' : 'zh')
   localStorage.setItem('lingxi.lang', lang.get())

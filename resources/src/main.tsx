@@ -5,7 +5,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, BASE, errText, session, setUnauthorizedHandler } from './api'
 import { lang, t, toggleLang } from './i18n'
 import { signal, useSignal } from './state'
-import { ConfirmHost, ErrorBox, Loading, Toasts } from './ui'
+import { ConfirmHost, ErrorBox, Loading, Toasts, clearErrorToasts, setNavigator } from './ui'
+import { MenuButton, SideNav } from './nav'
 import './style.css'
 
 const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
@@ -42,6 +43,9 @@ export function navigate (to: string): void {
   route.set(to)
 }
 window.addEventListener('popstate', () => route.set(currentRoute()))
+// an error belongs to the page it happened on
+route.sub(clearErrorToasts)
+setNavigator(navigate)
 
 let refreshTimer: ReturnType<typeof setTimeout> | undefined
 function scheduleRefresh (): void {
@@ -62,20 +66,26 @@ setUnauthorizedHandler(() => { clearTimeout(refreshTimer); if (route.get() !== '
 function Login () {
   const [state, setState] = useState<{ busy: boolean, error: string | null }>({ busy: false, error: null })
   useEffect(() => {
-    const m = location.hash.match(/token=([^&]+)/)
-    if (!m) return
-    history.replaceState(null, '', location.pathname)
-    setState({ busy: true, error: null })
-    api<{ token: string, expiresAt: number }>('/api/auth/login', { json: { token: decodeURIComponent(m[1]) } })
-      .then(r => { session.set(r.token, r.expiresAt); scheduleRefresh(); navigate('overview') })
-      .catch(e => setState({ busy: false, error: errText(e) }))
+    // the link's token, on load and when a login link is pasted into a tab already on /login (only the hash changes)
+    const consume = (): void => {
+      const m = location.hash.match(/token=([^&]+)/)
+      if (!m) return
+      history.replaceState(null, '', location.pathname)
+      setState({ busy: true, error: null })
+      api<{ token: string, expiresAt: number }>('/api/auth/login', { json: { token: decodeURIComponent(m[1]) } })
+        .then(r => { session.set(r.token, r.expiresAt); scheduleRefresh(); navigate('overview') })
+        .catch(e => setState({ busy: false, error: errText(e) }))
+    }
+    consume()
+    window.addEventListener('hashchange', consume)
+    return () => window.removeEventListener('hashchange', consume)
   }, [])
-  return <div class="login card">
+  return <main class="login card" id="main">
     <h1>灵犀 Lingxi</h1>
     {state.busy ? <Loading /> : <p data-testid="login-hint">{t('loginHint')}</p>}
     {state.error && <ErrorBox error={state.error} />}
-    <button class="link" onClick={toggleLang}>{t('language')}</button>
-  </div>
+    <button class="link" data-testid="lang" onClick={toggleLang}>{t('language')}</button>
+  </main>
 }
 
 function PageHost ({ name }: { name: string }) {
@@ -93,7 +103,6 @@ function PageHost ({ name }: { name: string }) {
 function App () {
   const r = useSignal(route)
   useSignal(lang)
-  const [open, setOpen] = useState(false)
   const [user, setUser] = useState<string>('')
   useEffect(() => {
     if (r === 'login') return
@@ -101,25 +110,24 @@ function App () {
     scheduleRefresh()
     api<{ userId: string }>('/api/auth/verify').then(v => setUser(v.userId), () => {})
   }, [r === 'login'])
+  useEffect(() => { document.title = r === 'login' ? '灵犀 Lingxi' : `${t(r)} · ${t('title')}` })
   if (r === 'login') return <><Login /><Toasts /><ConfirmHost /></>
   const logout = async (): Promise<void> => {
     try { await api('/api/auth/logout', { method: 'POST' }) } catch { /* already gone */ }
     session.clear(); clearTimeout(refreshTimer); navigate('login')
   }
   return <div class="shell">
+    <a class="skip" href="#main" data-testid="skip-link" onClick={e => { e.preventDefault(); document.getElementById('main')?.focus() }}>{t('skip')}</a>
     <header class="top">
-      <button class="menu" aria-label="menu" onClick={() => setOpen(!open)}>☰</button>
+      <MenuButton />
       <strong>{t('title')}</strong>
       <span class="grow" />
       <span class="muted">{user}</span>
       <button class="link" data-testid="lang" onClick={toggleLang}>{t('language')}</button>
       <button class="link" data-testid="logout" onClick={logout}>{t('logout')}</button>
     </header>
-    <nav class={open ? 'side open' : 'side'}>
-      {Object.keys(pages).map(p => <a key={p} href={`${BASE}/${pathOf(p)}`} data-page={p} class={p === r ? 'active' : ''}
-        onClick={e => { e.preventDefault(); setOpen(false); navigate(p) }}>{t(p)}</a>)}
-    </nav>
-    <main><PageHost name={r} /></main>
+    <SideNav items={Object.keys(pages).map(p => ({ page: p, href: `${BASE}/${pathOf(p)}`, label: t(p) }))} current={r} onGo={navigate} />
+    <main id="main" tabIndex={-1}><h1 class="page-title" data-testid="page-title">{t(pages[r] ? r : 'overview')}</h1><PageHost name={r} /></main>
     <Toasts />
     <ConfirmHost />
   </div>

@@ -5,7 +5,7 @@
 //   is set for the group.
 // Only changed fields are sent. Server validation errors are listed once under the form, by field label.
 import { useState } from 'preact/hooks'
-import { ApiError, errText } from './api'
+import { ApiError, errText, fieldMessage } from './api'
 import type { Config, GroupConfig } from './contracts'
 import { t } from './i18n'
 import { toast } from './ui'
@@ -129,7 +129,7 @@ export function SettingsForm ({ sections, read, inherited, onSave, testid, chann
 
   const errorOf = (k: string): boolean => errors.some(e => e.path === k)
   const labelOfPath = (p: string): string => { const f = fields.find(x => keyOf(x) === p); return f ? fieldLabel(f) : p }
-  const errorLine = (e: { path: string, message: string }): string => e.path ? `${labelOfPath(e.path)}${t('bs.colon')}${e.message}` : e.message
+  const errorLine = (e: { path: string, message: string }): string => e.path ? `${labelOfPath(e.path)}${t('bs.colon')}${fieldMessage(e.message)}` : e.message
 
   const control = (f: Field, id: string) => {
     const k = keyOf(f)

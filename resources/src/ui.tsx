@@ -12,6 +12,11 @@ export function toast (text: string, error = false): void {
   toasts.set([...toasts.get(), { id, text, error }])
   setTimeout(() => toasts.set(toasts.get().filter(x => x.id !== id)), error ? 8000 : 3000)
 }
+/** Drops the error toasts (the shell calls it on navigation: an error belongs to the page it happened on). */
+export function clearErrorToasts (): void {
+  const list = toasts.get()
+  if (list.some(x => x.error)) toasts.set(list.filter(x => !x.error))
+}
 export function Toasts () {
   const list = useSignal(toasts)
   return <div class="toasts">{list.map(x => <div key={x.id} data-toast={x.id} class={x.error ? 'toast err' : 'toast'} role={x.error ? 'alert' : 'status'}>{x.text}</div>)}</div>
@@ -35,21 +40,34 @@ export function useLoad<T> (path: string | null): Loaded<T> {
 
 export function Loading () { return <div class="muted loading">{t('loading')}</div> }
 function Empty () { return <div class="muted empty">{t('empty')}</div> }
+// Pages open other pages through the shell's navigate(), registered here (pages never import main.tsx).
+let goPage: (page: string) => void = () => {}
+export function setNavigator (fn: (page: string) => void): void { goPage = fn }
+/** A button that opens another page of the dashboard (e.g. an empty state's "add a channel"). */
+export function PageButton ({ page, children, testid, kind = 'primary' }: { page: string, children: ComponentChildren, testid?: string, kind?: string }) {
+  return <button type="button" class={kind} data-testid={testid} onClick={() => goPage(page)}>{children}</button>
+}
+/** An empty list that says what to do, with the button that does it. */
+export function EmptyState ({ text, action }: { text: string, action?: ComponentChildren }) {
+  return <div class="empty-state" data-testid="empty-state"><p class="muted">{text}</p>{action}</div>
+}
 export function ErrorBox ({ error }: { error: string }) { return <div class="error" role="alert">{error}</div> }
 
 /** Renders the loading / error / empty states, else the children with the data. */
-export function View<T> ({ load, children, isEmpty }: { load: Loaded<T>, children: (d: T) => ComponentChildren, isEmpty?: (d: T) => boolean }) {
+export function View<T> ({ load, children, isEmpty, empty }: { load: Loaded<T>, children: (d: T) => ComponentChildren, isEmpty?: (d: T) => boolean,
+  /** shown instead of "nothing here" (an EmptyState that says what to do) */
+  empty?: ComponentChildren }) {
   if (load.loading && load.data === undefined) return <Loading />
   if (load.error) return <ErrorBox error={load.error} />
   if (load.data === undefined) return <Loading />
-  if (isEmpty ? isEmpty(load.data) : (Array.isArray(load.data) && load.data.length === 0)) return <Empty />
+  if (isEmpty ? isEmpty(load.data) : (Array.isArray(load.data) && load.data.length === 0)) return empty ? <>{empty}</> : <Empty />
   return <>{children(load.data)}</>
 }
 
 /** A button that runs an async action, disables itself meanwhile and toasts the server's error message. */
 export function Act ({ run, children, kind, done, testid }: { run: () => Promise<unknown>, children: ComponentChildren, kind?: string, done?: string, testid?: string }) {
   const [busy, setBusy] = useState(false)
-  return <button class={kind ?? ''} disabled={busy} data-testid={testid} onClick={async () => {
+  return <button class={kind ?? ''} disabled={busy} aria-busy={busy || undefined} data-testid={testid} onClick={async () => {
     setBusy(true)
     try { await run(); if (done) toast(done) } catch (e) { toast(errText(e), true) } finally { setBusy(false) }
   }}>{children}</button>

@@ -3,7 +3,7 @@ import { api } from '../api'
 import { t, tv } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { ConversationItem, StoredMessage } from '../contracts'
-import { Act, Card, Table, View, confirmDanger, useLoad } from '../ui'
+import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, useLoad } from '../ui'
 
 function Messages ({ id }: { id: string }) {
   const msgs = useLoad<StoredMessage[]>(`/api/conversations/${encodeURIComponent(id)}/messages?limit=200`)
@@ -20,7 +20,7 @@ export default function Conversations () {
     <Card title={t('conversations')} extra={<>
       <button onClick={list.reload}>{t('refresh')}</button>
       <Act kind="danger" testid="conv-clear-all" run={async () => { if (await confirmDanger(tv('cf.clearConvs', { n: list.data?.total ?? 0 }))) { await api('/api/conversations/clear-all', { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('clearAll')}</Act></>}>
-      <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={['id', t('userId'), t('groupId'), t('messages'), '']}
+      <View load={list} isEmpty={d => d.items.length === 0} empty={<EmptyState text={t('es.conversations')} action={<PageButton page="chat" testid="conv-empty-chat">{t('es.toChat')}</PageButton>} />}>{d => <Table cols={['id', t('userId'), t('groupId'), t('messages'), '']}
         rows={d.items.map((c: ConversationItem) => [<a href="#" data-testid={`conv-${c.id}`} onClick={e => { e.preventDefault(); setSel(c.id) }}>{c.id}</a>,
           c.userId, c.groupId, c.messageCount,
           <div class="row">

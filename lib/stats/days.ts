@@ -15,7 +15,8 @@ export interface Counters { messages: number; responses: number; toolCalls: numb
 // users and groups are keyed by chat ids (a QQ user may be called `__proto__`): null-prototype records
 // `usage`: the day's tokens by model (input, output, cached input), what its cost is computed from
 export interface GroupDay extends Counters { users: Dict<number>; usage: ModelUsage }
-export interface DayBucket extends Counters { users: Dict<number>; groups: Dict<GroupDay>; usage: ModelUsage }
+/** `hours`: the day's counters per UTC hour (index 0-23), for the "today" chart; days recorded by older versions have none */
+export interface DayBucket extends Counters { users: Dict<number>; groups: Dict<GroupDay>; usage: ModelUsage; hours?: Counters[] }
 type Month = Dict<DayBucket>
 
 export const counters = (): Counters => ({ messages: 0, responses: 0, toolCalls: 0, tokens: 0 })
@@ -34,7 +35,14 @@ function groupDayOf (v: unknown): GroupDay {
 /** A stored day bucket rebuilt with null-prototype records. */
 function dayOf (v: unknown): DayBucket {
   const d = (v ?? {}) as Partial<DayBucket>
-  return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf), usage: usageOf(d.usage) }
+  const hours = Array.isArray(d.hours) && d.hours.length === 24 ? { hours: d.hours.map((h) => countersOf(h ?? {})) } : {}
+  return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf), usage: usageOf(d.usage), ...hours }
+}
+
+/** The counters of the hour (UTC) of `time` in its day's bucket, created when missing. */
+export function hourOf (day: DayBucket, time: number): Counters {
+  const hours = (day.hours ??= Array.from({ length: 24 }, counters))
+  return hours[new Date(time).getUTCHours()] as Counters
 }
 
 const MONTH_FILE = /^(\d{4}-\d{2})\.json$/

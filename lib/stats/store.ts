@@ -9,7 +9,7 @@ import { dict, own, toDict, type Dict } from '../core/dict.js'
 import { redact } from '../core/redact.js'
 import { Store } from '../core/store.js'
 import { writeJsonSync } from './write-sync.js'
-import { counters, DayRollups, emptyDay, emptyGroupDay, type DayBucket, type GroupDay } from './days.js'
+import { counters, DayRollups, emptyDay, emptyGroupDay, hourOf, type Counters, type DayBucket, type GroupDay } from './days.js'
 import { addUsage, mergeUsage, usageOf, usageTokens, type CostFigures, type ModelUsage, type PriceTable, type Tokens } from './cost.js'
 
 export interface ModelRequest {
@@ -75,8 +75,13 @@ const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0
 export type Period = 'day' | 'week' | 'month' | 'all'
 
 interface DailyRow { date: string; messages: number; responses: number; toolCalls: number; tokens: number; cost?: number | null }
-/** GET /api/stats: `currency`, `cost` and `unpricedTokens` when asked with a price table. */
-export interface Summary extends Partial<CostFigures> { summary: Record<string, number>; daily: DailyRow[]; currency?: string }
+/** One hour of today (`time`: its start, ISO, UTC). */
+interface HourRow extends Counters { time: string }
+/**
+ * GET /api/stats: `currency`, `cost` and `unpricedTokens` when asked with a price table; for `period=day`
+ * also `hourly`, today's hours up to the current one (not per group: the group days keep no hours).
+ */
+export interface Summary extends Partial<CostFigures> { summary: Record<string, number>; daily: DailyRow[]; hourly?: HourRow[]; currency?: string }
 interface ModelCost extends CostFigures { inputTokens: number; outputTokens: number; cachedTokens: number; pricedAs: string | null }
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
 
@@ -121,6 +126,7 @@ export class StatsStore {
     const now = this.clock.now()
     const day = this.day(now)
     day.messages++
+    hourOf(day, now).messages++
     day.users[m.userId] = (day.users[m.userId] ?? 0) + 1
     const u = (this.store.data.users[m.userId] ??= { nickname: '', messages: 0, tokens: 0, lastActive: 0 })
     u.messages++
@@ -145,8 +151,10 @@ export class StatsStore {
     const tokens = input + output
     const use = (u: ModelUsage): void => { addUsage(u, r.model, input, output, r.cachedTokens ?? 0) }
     const day = this.day(now)
-    if (r.success && r.source === 'chat') day.responses++
+    const hour = hourOf(day, now)
+    if (r.success && r.source === 'chat') { day.responses++; hour.responses++ }
     day.tokens += tokens
+    hour.tokens += tokens
     use(day.usage)
     const m = (this.store.data.models[r.model] ??= { requests: 0, tokens: 0, latencySum: 0, errors: 0 })
     m.requests++
@@ -192,6 +200,7 @@ export class StatsStore {
     const now = this.clock.now()
     const day = this.day(now)
     day.toolCalls++
+    hourOf(day, now).toolCalls++
     if (t.groupId) {
       this.groupOf(day, t.groupId).toolCalls++
       const tg = (this.store.data.groups[t.groupId] ??= newGroup())
@@ -235,8 +244,18 @@ export class StatsStore {
     return {
       summary: { totalMessages: total.messages, aiResponses: total.responses, toolCalls: total.toolCalls, tokensUsed: total.tokens, activeUsers, activeGroups },
       daily,
+      ...(period === 'day' && groupId === undefined ? { hourly: this.today() } : {}),
       ...(prices ? { currency: prices.currency, ...prices.cost(usage, total.tokens) } : {})
     }
+  }
+
+  /** Today's hours (UTC day, as the daily rows) from midnight to the current hour; zeros where nothing was recorded. */
+  private today (): HourRow[] {
+    const now = this.clock.now()
+    const date = new Date(now).toISOString().slice(0, 10)
+    const hours = this.days.get(date)?.hours
+    const start = Date.parse(`${date}T00:00:00.000Z`)
+    return Array.from({ length: new Date(now).getUTCHours() + 1 }, (_, h) => ({ time: new Date(start + h * 3600000).toISOString(), ...(hours?.[h] ?? counters()) }))
   }
 
   models (prices?: PriceTable): Array<{ model: string; requests: number; tokens: number; avgLatency: number; errors: number } & Partial<ModelCost>> {

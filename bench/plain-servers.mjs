@@ -2,7 +2,7 @@
 // them: the plugin (index.js and its bundle, boot/load-plugin.mjs) and the bare Koa and node:http
 // "hello" baselines. Started by startServerProcess (server-child.ts); under tsx, importing index.js
 // would load index.ts and its sources instead of the bundle a user runs.
-// Run as: node bench/plain-servers.mjs <plugin|koa|koa-status|http> '<JSON options>' -> one `SERVER {...}` line.
+// Run as: node bench/plain-servers.mjs <plugin|koa|koa-status|koa-chat|http> '<JSON options>' -> one `SERVER {...}` line.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -37,6 +37,22 @@ async function serve (kind, opts) {
       ctx.set('Referrer-Policy', 'no-referrer')
       ctx.set('Cache-Control', 'no-store')
       ctx.body = { success: true, data: { status: 'running', version: '0.1.0', uptime: Math.floor(process.uptime()), startTime: started, runtime: `Node.js ${process.version}`, memory: { used: 81801216, total: 25276514304, percentage: 0.32 }, bot: { connected: false, platform: 'miao', uin: '' } } }
+    })
+    const server = createServer(app.callback())
+    server.keepAliveTimeout = 65_000
+    return { info: { url: await listen(server) }, close: closer(server) }
+  }
+  if (kind === 'koa-chat') {
+    // the floor of any Koa + openai design: bare Koa parsing the JSON body and relaying the message to
+    // the fake model through the openai client (opts.modelUrl, opts.model), answering its reply; no
+    // auth, history, tools or records (the chat-turn bench's second reference)
+    const [{ default: Koa }, { koaBody }, { default: OpenAI }] = await Promise.all([import('koa'), import('koa-body'), import('openai')])
+    const client = new OpenAI({ apiKey: 'sk-bench', baseURL: opts.modelUrl, maxRetries: 0 })
+    const app = new Koa()
+    app.use(koaBody())
+    app.use(async (ctx) => {
+      const r = await client.chat.completions.create({ model: opts.model, messages: [{ role: 'user', content: String(ctx.request.body.message) }] })
+      ctx.body = { success: true, data: { reply: r.choices[0]?.message?.content ?? '' } }
     })
     const server = createServer(app.callback())
     server.keepAliveTimeout = 65_000

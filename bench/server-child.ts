@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-type ServerKind = 'plugin' | 'koa' | 'koa-status' | 'http' | 'fake-model'
+type ServerKind = 'plugin' | 'koa' | 'koa-status' | 'koa-chat' | 'http' | 'fake-model'
 interface ServerOptions {
   nodeArgs?: string[]
   config?: Record<string, unknown>
@@ -19,6 +19,9 @@ interface ServerOptions {
   monitor?: boolean
   /** plugin: fold the conversations' journal this long after listening */
   foldAfterMs?: number
+  /** koa-chat: the fake model it relays to */
+  modelUrl?: string
+  model?: string
 }
 /** What a monitored plugin saw between listening and stop (ms). */
 export interface ServerStats { stallMax: number; gcMax: number; foldMs: number; stopMs: number }

@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js'
 import { monthKey } from '../stats/cost.js'
 import { buildClient, openaiModule, type TemplateContext } from './client.js'
 import { loadInputImage } from './image-input.js'
+import { jsonBodyOptions } from './request-body.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
 import type { ChannelService } from './service.js'
 
@@ -202,7 +203,7 @@ export class ChannelGateway implements ModelGateway {
         ...extraBody
       }
       if (!onDelta) {
-        const r = await client.chat.completions.create({ ...body, stream: false }, { signal })
+        const r = await client.chat.completions.create({ ...body, stream: false }, { signal, ...jsonBodyOptions({ ...body, stream: false }) })
         const choice = r.choices[0]
         return {
           content: choice?.message.content ?? '',
@@ -212,7 +213,8 @@ export class ChannelGateway implements ModelGateway {
           finishReason: choice?.finish_reason ?? 'stop'
         }
       }
-      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal })
+      const streamed = { ...body, stream: true as const, stream_options: { include_usage: true } }
+      const stream = await client.chat.completions.create(streamed, { signal, ...jsonBodyOptions(streamed) })
       arm()
       let content = ''
       let finishReason = 'stop'

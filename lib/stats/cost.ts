@@ -126,13 +126,20 @@ export function priceTable (s: PricingSettings): PriceTable {
   return t
 }
 
-const monthFormats = new Map<string, Intl.DateTimeFormat>()
+interface MonthOf { format: Intl.DateTimeFormat; minute: number; key: string }
+const monthFormats = new Map<string, MonthOf>()
 
 /** The month (`YYYY-MM`) of a moment in a timezone ('' = the machine's): when a budget month starts. */
 export function monthKey (time: number, timeZone: string): string {
-  let f = monthFormats.get(timeZone)
-  if (!f) monthFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { ...(timeZone ? { timeZone } : {}), year: 'numeric', month: '2-digit' })))
-  const parts = f.formatToParts(time)
+  let m = monthFormats.get(timeZone)
+  if (!m) monthFormats.set(timeZone, (m = { format: new Intl.DateTimeFormat('en-US', { ...(timeZone ? { timeZone } : {}), year: 'numeric', month: '2-digit' }), minute: NaN, key: '' }))
+  // Asked on every model request: the answer is kept for the minute (UTC offsets are whole minutes,
+  // so a month never starts inside one); formatToParts costs about 10 µs.
+  const minute = Math.floor(time / 60_000)
+  if (minute === m.minute) return m.key
+  const parts = m.format.formatToParts(time)
   const part = (type: string): string => parts.find((p) => p.type === type)?.value ?? ''
-  return `${part('year')}-${part('month')}`
+  m.minute = minute
+  m.key = `${part('year')}-${part('month')}`
+  return m.key
 }

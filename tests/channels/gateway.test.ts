@@ -153,6 +153,25 @@ describe('channels: model gateway', () => {
     expect((e as AppError).code).to.equal('TIMEOUT')
   })
 
+  it('sends the request body the model expects when it reuses serialised tool definitions (lib/channels/request-body.ts)', async () => {
+    await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, model: 'gpt-4o' })
+    const parameters = { type: 'object', properties: { city: { type: 'string', description: '城市 "quoted"' } } }
+    const tools = [{ name: 'weather', description: 'w1', parameters }, { name: 'time', description: 't', parameters: { type: 'object' } }]
+    await gw().complete(hello({ tools, temperature: 0.5 }))
+    // the same parameters object under another description: the text sent follows the definition
+    await gw().complete(hello({ tools: [{ ...tools[0]!, description: 'w2' }], maxTokens: 10 }))
+    const [first, second] = env.fake.chatRequests()
+    expect(first?.headers['content-type']).to.match(/^application\/json/)
+    expect(first?.body).to.deep.include({ model: 'gpt-4o', temperature: 0.5, stream: false })
+    expect(first?.body.tools).to.deep.equal(tools.map((t) => ({ type: 'function', function: t })))
+    expect(second?.body.tools).to.deep.equal([{ type: 'function', function: { name: 'weather', description: 'w2', parameters } }])
+    expect(second?.body.max_tokens).to.equal(10)
+    // a body template's `tools` replaces the list, whatever it holds
+    await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, model: 'gpt-4o', bodyTemplate: { tools: 'none' } })
+    await gw().complete(hello({ tools }))
+    expect(env.fake.chatRequests()[2]?.body.tools).to.equal('none')
+  })
+
   it('renders custom path, header and body templates', async () => {
     await addChannel(env.s, {
       name: 'tpl', baseUrl: env.fake.url, model: 'gpt-4o', apiKey: 'sk-tpl-key-0001', customPath: '/custom/{{model}}/chat/completions',

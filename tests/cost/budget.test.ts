@@ -111,3 +111,20 @@ describe('cost: monthly channel budgets', function () {
     expect(s.lx.rt.log.query({ limit: 1000 }).some((e) => e.message.includes('Channel A is used again'))).to.equal(true)
   })
 })
+
+describe('cost: the budget month of a moment (monthKey)', () => {
+  it('changes at the first minute of the month in the timezone asked, also right after an answer kept for the minute', async () => {
+    const { monthKey } = await import('../../lib/stats/cost.js')
+    // 2026-12-01 00:00 in Shanghai (UTC+8) is 2026-11-30 16:00 UTC
+    const start = Date.UTC(2026, 10, 30, 16, 0)
+    expect(monthKey(start - 1, 'Asia/Shanghai')).to.equal('2026-11')
+    expect(monthKey(start, 'Asia/Shanghai')).to.equal('2026-12')
+    expect(monthKey(start - 1, 'Asia/Shanghai')).to.equal('2026-11')
+    expect(monthKey(start + 59_999, 'Asia/Shanghai')).to.equal('2026-12')
+    expect(monthKey(start, 'UTC')).to.equal('2026-11')
+    // Kathmandu is UTC+5:45: its month starts at 18:15 UTC
+    const ktm = Date.UTC(2026, 10, 30, 18, 15)
+    expect(monthKey(ktm - 1, 'Asia/Kathmandu')).to.equal('2026-11')
+    expect(monthKey(ktm, 'Asia/Kathmandu')).to.equal('2026-12')
+  })
+})

@@ -10,7 +10,7 @@ function searchOf<K extends 'memory' | 'knowledge'> (rt: Runtime, key: K): Servi
 
 /** Which optional look-ups exist now (cheap: checked on every listing). */
 export function lookupSignature (rt: Runtime): string {
-  return `${searchOf(rt, 'memory') ? 'm' : ''}${searchOf(rt, 'knowledge') ? 'k' : ''}`
+  return `${rt.optional('memory') ? 'm' : ''}${rt.optional('knowledge') ? 'k' : ''}`
 }
 
 export function lookupTools (rt: Runtime): BuiltinTool[] {

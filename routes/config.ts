@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { AppError } from '../lib/core/errors.js'
 import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
 import { maskSecrets } from '../lib/config/secrets.js'
+import { configJsonSchema } from '../lib/config/schema-json.js'
 import { isPlainObject } from '../lib/config/object-paths.js'
 import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, groupConversationFor, groupEntry, guardFor, keywordsFor, proactiveFor } from '../lib/config/group-settings.js'
 import type { Runtime } from '../lib/runtime.js'
@@ -118,6 +119,10 @@ export function configRoutes (rt: Runtime): Router {
     return { ...groupView(cfg.get(), id), updated }
   }))
   routeDoc(r, 'PUT', '/groups/:groupId', { body: groupPut, summary: 'Update one group\'s settings' })
+
+  // Before /:section (schema is no section): the schema the dashboard's settings forms are built from.
+  r.get('/schema', A(() => configJsonSchema()))
+  routeDoc(r, 'GET', '/schema', { summary: 'The configuration schema as JSON Schema, with titles and descriptions in English and Chinese' })
 
   r.get('/:section', A((ctx) => maskSecrets(cfg.section(ctx.params.section ?? ''))))
 

@@ -6,8 +6,14 @@ const SECRET_KEYS = new Set(['apikey', 'key', 'secret', 'jwtsecret', 'password',
 /** Objects whose every value is secret (MCP env and headers, request header templates). */
 const SECRET_MAPS = new Set(['env', 'headers', 'headerstemplate'])
 
-function isSecretKey (key: string): boolean {
+/** A key whose string value is a secret (apiKey, key, token...). */
+export function isSecretKey (key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase())
+}
+
+/** A key of an object whose every value is a secret (MCP env and headers, request header templates). */
+export function isSecretMap (key: string): boolean {
+  return SECRET_MAPS.has(key.toLowerCase())
 }
 
 export function maskSecret (value: string): string {
@@ -30,7 +36,7 @@ export function maskSecrets<T>(value: T, inSecretMap = false): T {
     for (const [k, v] of Object.entries(value as Record<string, Json>)) {
       // setOwn: a `__proto__` key stays a key (keys come from input)
       if (typeof v === 'string' && (inSecretMap || isSecretKey(k))) setOwn(out, k, maskSecret(v))
-      else setOwn(out, k, maskSecrets(v, SECRET_MAPS.has(k.toLowerCase())))
+      else setOwn(out, k, maskSecrets(v, isSecretMap(k)))
     }
     return out as T
   }
@@ -62,7 +68,7 @@ export function keepMaskedSecrets<T>(incoming: T, stored: unknown, inSecretMap =
       const secret = inSecretMap || isSecretKey(k)
       const old = own(prev, k)
       if (secret && looksMasked(v) && typeof old === 'string' && maskSecret(old) === v) setOwn(out, k, old)
-      else setOwn(out, k, keepMaskedSecrets(v, old, SECRET_MAPS.has(k.toLowerCase())))
+      else setOwn(out, k, keepMaskedSecrets(v, old, isSecretMap(k)))
     }
     return out as T
   }

@@ -28,6 +28,13 @@ export interface ConfigServiceOptions {
 export interface UpdateResult { updated: string[] }
 
 /**
+ * A rule of another domain over a configuration about to be written (e.g. a group's preset must exist):
+ * the errors it finds, with their dotted paths. `prev` is the configuration in force, so a rule can
+ * look only at what changes.
+ */
+export type ConfigCheck = (next: Config, prev: Config) => FieldError[]
+
+/**
  * A nested partial of a configuration value as written: any key may be left out, `null` removes the
  * user's override (the default applies again); arrays and scalars are replaced whole.
  */
@@ -53,6 +60,7 @@ export class ConfigService {
   private current!: Config
   /** Set when the user's file could not be used at start; the next write moves it aside first. */
   private brokenUserFile = false
+  private readonly checks: ConfigCheck[] = []
   loadError: string | undefined
 
   constructor (private readonly opts: ConfigServiceOptions) {
@@ -76,8 +84,15 @@ export class ConfigService {
     const proto = protoKeyPath(fragment)
     if (proto !== undefined) return [{ path: proto, message: RESERVED_KEY }]
     const merged = deepMerge(this.current, keepMaskedSecrets(fragment, this.current))
-    return schemaErrors(merged)
+    const errors = schemaErrors(merged)
+    return errors.length ? errors : this.checks.flatMap((check) => check(configSchema.parse(merged), this.current))
   }
+
+  /**
+   * Adds a rule every later write must pass besides the schema (a domain's knowledge the schema cannot
+   * have, such as which presets exist). Reading the files (start, reload) does not run them.
+   */
+  addCheck (check: ConfigCheck): void { this.checks.push(check) }
 
   /** The reader and writer of one section: the way a domain changes its own configuration. */
   writer<K extends SectionName>(name: K): SectionWriter<K> {
@@ -112,6 +127,8 @@ export class ConfigService {
     const errors = schemaErrors(merged)
     if (errors.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     const next = configSchema.parse(merged)
+    const refused = this.checks.flatMap((check) => check(next, this.current))
+    if (refused.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${refused[0]?.path} ${refused[0]?.message}`, { errors: refused })
     const changed = changedPaths(this.current, next)
     if (changed.length === 0) return { updated: [] }
     for (const path of leafPaths(incoming)) setInDoc(this.userDoc, path, getPath(incoming, path))

@@ -1,4 +1,6 @@
 // Presets domain start-up: the presets service (the store) and its resolver, which chat uses as rt.chat.presets.
+import type { ConfigCheck } from '../config/service.js'
+import { own } from '../core/dict.js'
 import type { Domain, Runtime } from '../runtime.js'
 import { PresetResolution } from './resolver.js'
 import { PresetService } from './service.js'
@@ -10,12 +12,23 @@ declare module '../runtime.js' {
   }
 }
 
+/** A group's preset (groups.<id>.preset) must name a preset that exists; only changed ones are checked,
+ * so a preset deleted since does not block other writes. */
+function groupPresetsExist (presets: PresetService): ConfigCheck {
+  return (next, prev) => Object.entries(next.groups).flatMap(([id, g]) => {
+    const preset = g.preset
+    if (!preset || own(prev.groups, id)?.preset === preset || presets.find(preset)) return []
+    return [{ path: `groups.${id}.preset`, message: `preset "${preset}" does not exist` }]
+  })
+}
+
 async function initPresets (rt: Runtime): Promise<void> {
   const presets = await PresetService.open(rt)
   const resolver = new PresetResolution(rt, presets)
   rt.provide('presets', presets)
   rt.provide('presetResolver', resolver)
   rt.chat.presets = resolver
+  rt.config.addCheck(groupPresetsExist(presets))
 }
 
 export const presetsDomain: Domain = { name: 'presets', provides: ['presets', 'presetResolver'], needs: [], start: initPresets }

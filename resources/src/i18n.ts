@@ -7,6 +7,7 @@ import { governanceEn, governanceZh } from './i18n-governance'
 import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
 import { feedbackEn, feedbackZh } from './i18n-feedback'
+import { capabilitiesEn, capabilitiesZh } from './i18n-capabilities'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -97,6 +98,8 @@ Object.assign(zh, guardZh)
 Object.assign(en, guardEn)
 Object.assign(zh, feedbackZh)
 Object.assign(en, feedbackEn)
+Object.assign(zh, capabilitiesZh)
+Object.assign(en, capabilitiesEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 document.documentElement.lang = lang.get() === 'zh' ? 'zh-CN' : 'en'

@@ -27,6 +27,8 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   reminders: () => import('./pages/reminders'),
   governance: () => import('./pages/governance'),
   cost: () => import('./pages/cost'),
+  stats: () => import('./pages/stats'),
+  contexts: () => import('./pages/contexts'),
   logs: () => import('./pages/logs')
 }
 

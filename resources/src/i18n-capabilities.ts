@@ -1,0 +1,91 @@
+// Texts of the pages that reach every API capability (issue 21, part 3): the channel form, MCP edit and
+// browsers, statistics, memory statistics and group memories, contexts and the quick test; zh-CN and
+// en. Merged into i18n.ts's dictionaries.
+type Dict = Record<string, string>
+
+export const capabilitiesZh: Dict = {
+  stats: '统计', contexts: '上下文与快速测试',
+  // statistics
+  'sx.usage': '用量', 'sx.models': '按模型', 'sx.channels': '按渠道', 'sx.users': '按用户', 'sx.groups': '按群', 'sx.tools': '按工具', 'sx.errors': '错误日志',
+  'sx.period': '时间范围', 'sx.byHour': '今天每小时', 'sx.byDay': '每天', 'sx.tokensChart': 'Tokens', 'sx.activity': '消息、回复与工具调用',
+  'sx.requests': '请求数', 'sx.errorsCount': '错误数', 'sx.avgLatency': '平均延迟 (毫秒)', 'sx.lastUsed': '最近使用', 'sx.lastError': '最近错误',
+  'sx.nickname': '昵称', 'sx.lastActive': '最近活跃', 'sx.userCount': '用户数', 'sx.calls': '调用次数', 'sx.avgDuration': '平均耗时 (毫秒)', 'sx.successRate': '成功率',
+  'sx.sortBy': '排序', 'sx.time': '时间', 'sx.error': '错误', 'sx.context': '上下文', 'sx.noErrors': '没有记录到错误。', 'sx.groupDaily': '该群每天',
+  'sx.chartHint': '把鼠标移到图上或用方向键查看每个点的数值。', 'sx.topRequests': '请求数（前 10）', 'sx.topMessages': '消息数（前 10）', 'sx.topCalls': '调用次数（前 10）',
+  'sx.none': '还没有记录：和机器人聊几句后这里就会有数据。', 'sx.removed': '已删除', 'sx.show': '查看',
+  // channel form
+  'cx.basics': '连接', 'cx.modelsSection': '模型', 'cx.advanced': '高级', 'cx.fetchModels': '获取模型列表', 'cx.fetched': '获取到 {n} 个模型',
+  'cx.fetchHint': '用上面填写的地址和密钥向服务商请求模型列表（不会保存渠道）。', 'cx.pickDefault': '选择默认模型', 'cx.defaultRequired': '请选择或填写默认模型：没有默认模型的渠道无法回答。',
+  'cx.useAll': '全部加入模型列表', 'cx.inList': '在列表中', 'cx.addToList': '加入列表', 'cx.defaultHelp': '请求没有指定模型时使用；必填。',
+  'cx.modelsHelp': '渠道提供的模型（逗号分隔），用于按模型选渠道和批量测试；留空表示任何模型。',
+  'cx.baseUrlBad': 'Base URL 不是有效的 http(s) 网址', 'cx.imageEnabled': '绘图（images 接口）', 'cx.imageModel': '绘图模型',
+  'cx.imageHelp': '启用后绘图功能可以使用这个渠道；绘图模型留空时使用默认模型。', 'cx.customPath': '自定义路径',
+  'cx.customPathHelp': '代替 /chat/completions 的路径（相对 Base URL，或完整网址），可用 {{model}} 等占位符。例：Azure 的 /openai/deployments/{{model}}/chat/completions?api-version=2024-06-01',
+  'cx.headers': '请求头模板 (JSON)', 'cx.headersHelp': '额外的请求头，值可用 {{apiKey}}、{{model}}、{{userId}} 等占位符，例如 {"api-key": "{{apiKey}}"}。',
+  'cx.body': '请求体模板 (JSON)', 'cx.bodyHelp': '合并进每个请求体的 JSON，字符串值可用占位符，例如 {"user": "{{userId}}"}。',
+  'cx.jsonBad': '{field}：不是有效的 JSON（{error}）', 'cx.jsonObject': '{field}：应为 JSON 对象', 'cx.headerString': '{field}：每个请求头的值都应是文本',
+  'cx.timeout': '请求超时 (毫秒)', 'cx.timeoutHelp': '等待回答开始的最长时间，1000-600000。', 'cx.idle': '流式空闲超时 (毫秒)', 'cx.idleHelp': '流式回答中途多久没有新内容就中止，1000-600000。',
+  'cx.cooldown': '密钥冷却 (毫秒)', 'cx.cooldownHelp': '一个密钥失败（401/403/429/5xx）后多久内排在最后，0-3600000。', 'cx.priority': '优先级', 'cx.priorityHelp': '数字大的渠道优先使用。',
+  'cx.range': '{field}：应为 {min} 到 {max} 之间的整数', 'cx.keyName': '密钥名称', 'cx.keyValue': '密钥', 'cx.keyEnabled': '启用这个密钥', 'cx.keyRemove': '删除密钥 {name}',
+  'cx.mainKeyHelp': '留空或保持掩码则不修改已保存的密钥。', 'cx.confirmDeleteChannel': '删除渠道“{name}”？', 'cx.unconfigured': '没有默认模型：编辑并选择一个',
+  'cx.modelsFilled': '已设为模型列表（{n} 个），默认模型：{model}',
+  // MCP
+  'mx.edit': '编辑服务器', 'mx.editing': '编辑 {name}', 'mx.resources': '资源', 'mx.prompts': '提示词模板', 'mx.read': '读取', 'mx.get': '获取',
+  'mx.uri': 'URI', 'mx.mime': '类型', 'mx.server': '服务器', 'mx.arguments': '参数', 'mx.required': '必填', 'mx.content': '内容',
+  'mx.inputSchema': '参数结构', 'mx.details': '详情', 'mx.confirmDelete': '删除 MCP 服务器“{name}”？', 'mx.builtinReadonly': '内置服务器不能编辑',
+  'mx.envHelp': '环境变量 (JSON 对象)；保存过的值显示为掩码，保持不变即不修改。', 'mx.headersHelp': '请求头 (JSON 对象)；掩码保持不变即不修改。',
+  'mx.argsHelp': '以空格分隔', 'mx.saved': '已保存，服务器已重新连接', 'mx.noResources': '已连接的服务器没有提供资源。', 'mx.noPrompts': '已连接的服务器没有提供提示词模板。',
+  'mx.messages': '消息', 'mx.role': '角色', 'mx.argValue': '{name} 的值',
+  // memory
+  'me.stats': '记忆统计', 'me.total': '记忆总数', 'me.users': '用户数', 'me.byCategory': '按分类', 'me.groupMemories': '群记忆', 'me.groupId': '群号',
+  'me.show': '查看', 'me.confirmDelete': '删除这条记忆？“{name}”', 'me.confirmClear': '删除用户 {name} 的全部记忆？', 'me.users.title': '有记忆的用户',
+  'me.category': '分类', 'me.userCount': '{n} 条', 'me.groupHint': '输入群号，查看机器人在该群记住的内容（群内对话提取的记忆）。',
+  'cat.profile': '基本信息', 'cat.preference': '偏好', 'cat.event': '事件', 'cat.relation': '关系', 'cat.topic': '兴趣话题', 'cat.custom': '自定义',
+  // contexts and quick test
+  'ct.active': '活跃的上下文', 'ct.hint': '机器人内存中正在进行的对话；清空会同时删除该会话保存的消息，下一条消息从头开始。',
+  'ct.conversation': '会话', 'ct.user': '用户', 'ct.group': '群', 'ct.messages': '消息数', 'ct.lastActive': '最近活跃', 'ct.clear': '清空',
+  'ct.confirmClear': '清空会话“{name}”的上下文？它保存的消息也会被删除。', 'ct.cleared': '已清空 {name} 的上下文', 'ct.quick': '快速测试', 'ct.quickHint': '向一个渠道发送一条测试消息，直接看到回答（不计入统计）。',
+  'ct.channel': '渠道', 'ct.model': '模型（留空用默认）', 'ct.message': '测试消息', 'ct.send': '发送', 'ct.answer': '回答', 'ct.none': '没有活跃的上下文。',
+  'ct.noChannel': '还没有渠道：先在“渠道”页添加一个。'
+}
+
+export const capabilitiesEn: Dict = {
+  stats: 'Statistics', contexts: 'Contexts & quick test',
+  'sx.usage': 'Usage', 'sx.models': 'By model', 'sx.channels': 'By channel', 'sx.users': 'By user', 'sx.groups': 'By group', 'sx.tools': 'By tool', 'sx.errors': 'Error log',
+  'sx.period': 'Period', 'sx.byHour': 'Today by hour', 'sx.byDay': 'Per day', 'sx.tokensChart': 'Tokens', 'sx.activity': 'Messages, answers and tool calls',
+  'sx.requests': 'Requests', 'sx.errorsCount': 'Errors', 'sx.avgLatency': 'Average latency (ms)', 'sx.lastUsed': 'Last used', 'sx.lastError': 'Last error',
+  'sx.nickname': 'Nickname', 'sx.lastActive': 'Last active', 'sx.userCount': 'Users', 'sx.calls': 'Calls', 'sx.avgDuration': 'Average time (ms)', 'sx.successRate': 'Success rate',
+  'sx.sortBy': 'Sort by', 'sx.time': 'Time', 'sx.error': 'Error', 'sx.context': 'Context', 'sx.noErrors': 'No errors recorded.', 'sx.groupDaily': 'This group per day',
+  'sx.chartHint': 'Point at the chart or use the arrow keys to read each value.', 'sx.topRequests': 'Requests (top 10)', 'sx.topMessages': 'Messages (top 10)', 'sx.topCalls': 'Calls (top 10)',
+  'sx.none': 'Nothing recorded yet: chat with the bot and the figures appear here.', 'sx.removed': 'removed', 'sx.show': 'Show',
+  'cx.basics': 'Connection', 'cx.modelsSection': 'Models', 'cx.advanced': 'Advanced', 'cx.fetchModels': 'Fetch the model list', 'cx.fetched': '{n} models fetched',
+  'cx.fetchHint': 'Asks the provider for its models with the address and key above (the channel is not saved).', 'cx.pickDefault': 'Choose the default model', 'cx.defaultRequired': 'Choose or type a default model: a channel without one cannot answer.',
+  'cx.useAll': 'Add all to the model list', 'cx.inList': 'in the list', 'cx.addToList': 'Add to the list', 'cx.defaultHelp': 'Used when a request names no model; required.',
+  'cx.modelsHelp': 'The models the channel offers (comma separated), for choosing a channel by model and for batch tests; empty: any model.',
+  'cx.baseUrlBad': 'Base URL is not a valid http(s) address', 'cx.imageEnabled': 'Drawing (images API)', 'cx.imageModel': 'Drawing model',
+  'cx.imageHelp': 'When on, drawing may use this channel; an empty drawing model uses the default model.', 'cx.customPath': 'Custom path',
+  'cx.customPathHelp': 'Used instead of /chat/completions (relative to the Base URL, or a full URL); placeholders such as {{model}} work. Azure: /openai/deployments/{{model}}/chat/completions?api-version=2024-06-01',
+  'cx.headers': 'Header template (JSON)', 'cx.headersHelp': 'Extra request headers; values may use {{apiKey}}, {{model}}, {{userId}}…, e.g. {"api-key": "{{apiKey}}"}.',
+  'cx.body': 'Body template (JSON)', 'cx.bodyHelp': 'JSON merged into every request body; string values may use placeholders, e.g. {"user": "{{userId}}"}.',
+  'cx.jsonBad': '{field}: not valid JSON ({error})', 'cx.jsonObject': '{field}: must be a JSON object', 'cx.headerString': '{field}: every header value must be text',
+  'cx.timeout': 'Request timeout (ms)', 'cx.timeoutHelp': 'How long to wait for the answer to start, 1000-600000.', 'cx.idle': 'Stream idle timeout (ms)', 'cx.idleHelp': 'A streamed answer that sends nothing for this long is stopped, 1000-600000.',
+  'cx.cooldown': 'Key cooldown (ms)', 'cx.cooldownHelp': 'How long a key that failed (401/403/429/5xx) is tried last, 0-3600000.', 'cx.priority': 'Priority', 'cx.priorityHelp': 'Channels with a higher number are used first.',
+  'cx.range': '{field}: a whole number from {min} to {max}', 'cx.keyName': 'Key name', 'cx.keyValue': 'Key', 'cx.keyEnabled': 'Use this key', 'cx.keyRemove': 'Remove key {name}',
+  'cx.mainKeyHelp': 'Empty or still masked: the saved key is kept.', 'cx.confirmDeleteChannel': 'Delete the channel "{name}"?', 'cx.unconfigured': 'No default model: edit it and choose one',
+  'cx.modelsFilled': 'Model list set ({n}), default model: {model}',
+  'mx.edit': 'Edit server', 'mx.editing': 'Edit {name}', 'mx.resources': 'Resources', 'mx.prompts': 'Prompts', 'mx.read': 'Read', 'mx.get': 'Get',
+  'mx.uri': 'URI', 'mx.mime': 'Type', 'mx.server': 'Server', 'mx.arguments': 'Arguments', 'mx.required': 'required', 'mx.content': 'Content',
+  'mx.inputSchema': 'Input schema', 'mx.details': 'Details', 'mx.confirmDelete': 'Delete the MCP server "{name}"?', 'mx.builtinReadonly': 'Built-in servers cannot be edited',
+  'mx.envHelp': 'Environment variables (JSON object); saved values show masked, a mask left as it is keeps the value.', 'mx.headersHelp': 'Request headers (JSON object); a mask left as it is keeps the value.',
+  'mx.argsHelp': 'separated by spaces', 'mx.saved': 'Saved; the server reconnected', 'mx.noResources': 'The connected servers offer no resources.', 'mx.noPrompts': 'The connected servers offer no prompts.',
+  'mx.messages': 'Messages', 'mx.role': 'Role', 'mx.argValue': 'Value of {name}',
+  'me.stats': 'Memory statistics', 'me.total': 'Memories', 'me.users': 'Users', 'me.byCategory': 'By category', 'me.groupMemories': 'Group memories', 'me.groupId': 'Group id',
+  'me.show': 'Show', 'me.confirmDelete': 'Delete this memory? "{name}"', 'me.confirmClear': 'Delete every memory of user {name}?', 'me.users.title': 'Users with memories',
+  'me.category': 'Category', 'me.userCount': '{n}', 'me.groupHint': 'Type a group id to see what the bot remembers from that group (memories taken from its chats).',
+  'cat.profile': 'Profile', 'cat.preference': 'Preference', 'cat.event': 'Event', 'cat.relation': 'Relation', 'cat.topic': 'Topic', 'cat.custom': 'Custom',
+  'ct.active': 'Active contexts', 'ct.hint': 'The conversations the bot holds in memory; clearing one also deletes its stored messages, and the next message starts afresh.',
+  'ct.conversation': 'Conversation', 'ct.user': 'User', 'ct.group': 'Group', 'ct.messages': 'Messages', 'ct.lastActive': 'Last active', 'ct.clear': 'Clear',
+  'ct.confirmClear': 'Clear the context of conversation "{name}"? Its stored messages are deleted too.', 'ct.cleared': 'Context of {name} cleared', 'ct.quick': 'Quick test', 'ct.quickHint': 'Sends one test message through a channel and shows the answer (not counted in the statistics).',
+  'ct.channel': 'Channel', 'ct.model': 'Model (empty: the default)', 'ct.message': 'Test message', 'ct.send': 'Send', 'ct.answer': 'Answer', 'ct.none': 'No active contexts.',
+  'ct.noChannel': 'No channel yet: add one on the Channels page first.'
+}

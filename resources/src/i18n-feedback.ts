@@ -20,6 +20,12 @@ export const feedbackZh: Dict = {
   'er.t.number': '数字', 'er.t.string': '文本', 'er.t.boolean': '开关（是/否）', 'er.t.array': '列表', 'er.t.object': '对象', 'er.t.int': '整数',
   'nav.open': '打开菜单', 'nav.close': '关闭菜单', 'nav.label': '页面', 'skip': '跳到正文',
   'es.conversations': '还没有会话：在聊天页和机器人说句话，或在 QQ 里和它聊天，会话就会出现在这里。', 'es.toChat': '去聊天',
+  'fr.title': '开始使用：让机器人第一次回答', 'fr.channel': '添加一个模型渠道（接口地址、密钥和默认模型）', 'fr.addChannel': '添加渠道',
+  'fr.test': '测试渠道能否回答', 'fr.testNamed': '测试渠道“{name}”能否回答', 'fr.testNow': '立即测试', 'fr.testOk': '渠道测试成功', 'fr.testFailed': '渠道测试失败',
+  'fr.chat': '在聊天页给机器人发一条消息，看到它的回答', 'fr.openChat': '去聊天', 'fr.done': '完成：机器人已经回答过了。可以在 QQ 里和它聊天了。',
+  'fr.hide': '隐藏向导', 'fr.recheck': '重新检查', 'fr.stepDone': '（已完成）', 'fr.stepOpen': '（未完成）',
+  'ov.noData': '这段时间还没有记录。机器人回答后这里会出现图表。', 'ov.activity': '消息、回复与工具调用', 'ov.period': '统计时段',
+  'ov.live.connecting': '连接中', 'ov.live.live': '实时', 'ov.live.reconnecting': '已断开，正在重连…', 'ov.live.closed': '已断开',
   'cf.title': '请确认', 'cf.ok': '删除', 'cf.cancel': '取消',
   'cf.delConv': '删除会话“{name}”及其全部消息？', 'cf.clearConvs': '删除全部 {n} 个会话？此操作不能撤销。', 'cf.clearCtx': '清空会话“{name}”的上下文？'
 }
@@ -42,6 +48,12 @@ export const feedbackEn: Dict = {
   'er.t.number': 'a number', 'er.t.string': 'text', 'er.t.boolean': 'on/off', 'er.t.array': 'a list', 'er.t.object': 'an object', 'er.t.int': 'a whole number',
   'nav.open': 'Open the menu', 'nav.close': 'Close the menu', 'nav.label': 'Pages', 'skip': 'Skip to content',
   'es.conversations': 'No conversations yet: talk to the bot on the chat page (or in QQ) and they appear here.', 'es.toChat': 'Open the chat',
+  'fr.title': 'Getting started: the bot\'s first answer', 'fr.channel': 'Add a model channel (API address, key and default model)', 'fr.addChannel': 'Add a channel',
+  'fr.test': 'Test that the channel answers', 'fr.testNamed': 'Test that the channel “{name}” answers', 'fr.testNow': 'Test now', 'fr.testOk': 'The channel answered', 'fr.testFailed': 'The channel test failed',
+  'fr.chat': 'Send the bot a message on the chat page and see its answer', 'fr.openChat': 'Open the chat', 'fr.done': 'Done: the bot has answered. You can chat with it in QQ now.',
+  'fr.hide': 'Hide the guide', 'fr.recheck': 'Check again', 'fr.stepDone': ' (done)', 'fr.stepOpen': ' (to do)',
+  'ov.noData': 'Nothing recorded in this period yet. Charts appear once the bot has answered.', 'ov.activity': 'Messages, replies and tool calls', 'ov.period': 'Period',
+  'ov.live.connecting': 'connecting', 'ov.live.live': 'live', 'ov.live.reconnecting': 'disconnected, reconnecting…', 'ov.live.closed': 'disconnected',
   'cf.title': 'Please confirm', 'cf.ok': 'Delete', 'cf.cancel': 'Cancel',
   'cf.delConv': 'Delete the conversation “{name}” and all its messages?', 'cf.clearConvs': 'Delete all {n} conversations? This cannot be undone.', 'cf.clearCtx': 'Clear the context of the conversation “{name}”?'
 }

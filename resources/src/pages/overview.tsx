@@ -3,24 +3,33 @@ import { BASE } from '../api'
 import { t } from '../i18n'
 import type { StatsSummary, SystemHealth, SystemStatus } from '../contracts'
 import { Card, Table, View, useLoad, word } from '../ui'
+import { LineChart } from '../chart'
+import { FirstRun } from './first-run'
 import { GuardCard } from '../guard-card'
 
-interface Daily { date: string, messages: number, responses: number, toolCalls: number, tokens: number }
+type StatRow = Counters & { label: string, title: string }
+interface Counters { messages: number, responses: number, toolCalls: number, tokens: number }
 
-/** Hand-drawn SVG line chart: one polyline per series, no chart library. */
-function Chart ({ rows, keys }: { rows: Daily[], keys: Array<keyof Daily> }) {
-  const w = 600; const h = 150; const colors = ['#4f46e5', '#16a34a', '#ea580c']
-  const max = Math.max(1, ...rows.flatMap(r => keys.map(k => Number(r[k]) || 0)))
-  const x = (i: number): number => rows.length < 2 ? w / 2 : (i / (rows.length - 1)) * (w - 4) + 2
-  const y = (v: number): number => h - 5 - (v / max) * (h - 10)
-  return <div>
-    <svg class="chart" viewBox={`0 0 ${w} ${h}`} preserveAspectRatio="none" role="img" aria-label={t('daily')}>
-      {keys.map((k, j) => <polyline key={k} fill="none" stroke={colors[j]} stroke-width="2" vector-effect="non-scaling-stroke"
-        points={rows.map((r, i) => `${x(i)},${y(Number(r[k]) || 0)}`).join(' ')} />)}
-    </svg>
-    {/* date labels in HTML: text inside the stretched SVG would be distorted */}
-    <div class="chart-x muted">{rows.filter((_, i) => i % Math.ceil(rows.length / 7) === 0).map(r => <span key={r.date}>{r.date.slice(5)}</span>)}</div>
-    <div class="row muted">{keys.map((k, j) => <span key={k} style={{ color: colors[j] }}>■ {t(String(k))} </span>)} max {max.toLocaleString()}</div>
+/** The period's rows for the charts: today by hour (local time), else by day. */
+function rowsOf (d: StatsSummary): StatRow[] {
+  const two = (n: number): string => String(n).padStart(2, '0')
+  if (d.hourly?.length) {
+    return d.hourly.map(h => {
+      const at = new Date(h.time)
+      return { ...h, label: `${two(at.getHours())}:00`, title: `${at.toLocaleDateString()} ${two(at.getHours())}:00–${two(at.getHours())}:59` }
+    })
+  }
+  return d.daily.map(r => ({ ...r, label: r.date.slice(5), title: r.date }))
+}
+
+function Charts ({ d }: { d: StatsSummary }) {
+  const rows = rowsOf(d)
+  if (!rows.length) return <p class="muted" data-testid="chart-none">{t('ov.noData')}</p>
+  const points = rows.map(r => ({ label: r.label, title: r.title, values: { messages: r.messages, responses: r.responses, toolCalls: r.toolCalls, tokens: r.tokens } }))
+  return <div data-testid="overview-charts">
+    <LineChart title={t('ov.activity')} testid="chart-activity" points={points}
+      series={[{ key: 'messages', label: t('messages') }, { key: 'responses', label: t('responses') }, { key: 'toolCalls', label: t('toolCalls') }]} />
+    <LineChart title={t('tokens')} testid="chart-tokens" points={points} series={[{ key: 'tokens', label: t('tokens') }]} />
   </div>
 }
 
@@ -42,21 +51,32 @@ function summary (name: string, data: string): string {
   return data.slice(0, 160)
 }
 
+type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed'
+
 function Live () {
   const [events, setEvents] = useState<Array<{ name: string, data: string, at: string }>>([])
-  const [connected, setConnected] = useState(false)
+  const [state, setState] = useState<LiveState>('connecting')
+  const [n, setN] = useState(0)
   useEffect(() => {
     const es = new EventSource(`${BASE}/api/system/events`, { withCredentials: true })
-    const add = (name: string) => (e: MessageEvent) => setEvents(l => [{ name, data: String(e.data), at: new Date().toLocaleTimeString() }, ...l].slice(0, 30))
-    for (const n of ['status', 'metric', 'error', 'channel']) es.addEventListener(n, add(n) as EventListener)
-    es.onopen = () => setConnected(true)
-    es.onerror = () => setConnected(false)
+    // The server's `error` events carry data; the EventSource's own `error` (the stream dropped) is a bare
+    // Event on the same name: it changes the state, never adds a row.
+    const add = (name: string) => (e: Event) => {
+      if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return
+      setEvents(l => [{ name, data: e.data as string, at: new Date().toLocaleTimeString() }, ...l].slice(0, 30))
+    }
+    for (const name of ['status', 'metric', 'error', 'channel']) es.addEventListener(name, add(name))
+    es.onopen = () => setState('live')
+    es.onerror = () => setState(es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting')
     return () => es.close()
-  }, [])
+  }, [n])
+  const connected = state === 'live'
   const last = events.find(e => e.name === 'metric')
   let m: Metric | undefined
   try { m = last ? JSON.parse(last.data) as Metric : undefined } catch { m = undefined }
-  return <Card title={t('liveMetrics')} extra={<span class={connected ? 'ok' : 'bad'} data-testid="sse-state">● {t(connected ? 'liveOn' : 'liveOff')}</span>}>
+  return <Card title={t('liveMetrics')} extra={<>
+    <span class={connected ? 'ok' : 'bad'} data-testid="sse-state" data-state={state} role="status">● {t(`ov.live.${state}`)}</span>
+    {state === 'closed' && <button data-testid="sse-reconnect" onClick={() => { setState('connecting'); setN(x => x + 1) }}>{t('reconnect')}</button>}</>}>
     {m && <div class="grid" data-testid="metric">
       <div class="stat">{t('rss')}<b>{mb(m.memory?.rss)}</b></div>
       <div class="stat">{t('heap')}<b>{mb(m.memory?.heapUsed)}</b></div>
@@ -76,6 +96,7 @@ export default function Overview () {
   const [period, setPeriod] = useState('week')
   const stats = useLoad<StatsSummary>(`/api/stats?period=${period}`)
   return <div>
+    <FirstRun />
     <Card title={t('status')}>
       <View load={status}>{s => <div class="grid" data-testid="status">
         <div class="stat">{t('status')}<b class={s.status === 'running' ? 'ok' : 'bad'}>{word(s.status)}</b></div>
@@ -93,11 +114,11 @@ export default function Overview () {
           {v?.latency !== undefined && <span class="muted">{v.latency} ms</span>}{v?.available !== undefined && <span class="muted">{v.available}</span>}</div>)}
       </div>}</View>
     </Card>
-    <Card title={t('daily')} extra={<select value={period} onChange={e => setPeriod((e.target as HTMLSelectElement).value)}>
+    <Card title={t('daily')} extra={<select aria-label={t('ov.period')} data-testid="period" value={period} onChange={e => setPeriod((e.target as HTMLSelectElement).value)}>
       {['day', 'week', 'month', 'all'].map(p => <option key={p} value={p}>{t(`period_${p}`)}</option>)}</select>}>
       <View load={stats} isEmpty={() => false}>{d => <div>
-        <div class="grid">{Object.entries(d.summary ?? {}).map(([k, v]) => <div class="stat" key={k}>{t(k)}<b>{typeof v === 'number' ? v.toLocaleString() : String(v)}</b></div>)}</div>
-        {(d.daily?.length ?? 0) > 0 ? <><Chart rows={d.daily} keys={['messages', 'responses', 'toolCalls']} /><Chart rows={d.daily} keys={['tokens']} /></> : null}
+        <div class="grid">{Object.entries(d.summary ?? {}).filter(([k]) => t(k) !== k).map(([k, v]) => <div class="stat" key={k}>{t(k)}<b>{typeof v === 'number' ? v.toLocaleString() : String(v)}</b></div>)}</div>
+        <Charts d={d} />
       </div>}</View>
     </Card>
     <GuardCard />

@@ -14,11 +14,12 @@ import { LingxiRecall } from './apps/recall.js'
 import { LingxiReminders } from './apps/reminders.js'
 import { LingxiTts } from './apps/tts.js'
 import { LingxiQuota } from './apps/quota.js'
+import { LingxiWhy } from './apps/why.js'
 import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
 
 // The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
 // the first plugin class's init(), or the standalone host and the tests call lingxi.start().
-export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTts, LingxiQuota, LingxiChat }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTts, LingxiQuota, LingxiWhy, LingxiChat }
 
 export const lingxi = {
   start: () => ensureStarted(),

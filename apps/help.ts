@@ -18,6 +18,7 @@ const LINES: Line[] = [
   { zh: '忘记我', en: 'forget me', what: 'help.cmd.forgetMe' },
   { zh: '语音 <文字>', en: 'say <text>', what: 'tts.help' },
   { zh: '额度', en: 'quota', what: 'governance.help' },
+  { zh: '为什么', en: 'why', what: 'help.cmd.why' },
   { zh: '提醒列表', en: 'reminders', what: 'help.cmd.reminders' },
   { zh: '取消提醒 <编号>', en: 'cancel reminder <id>', what: 'help.cmd.cancelReminder' },
   { zh: '游戏角色', en: 'game list', what: 'help.cmd.gameList' },

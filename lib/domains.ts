@@ -18,6 +18,7 @@ import { remindersDomain } from './reminders/index.js'
 import { ttsDomain } from './tts/index.js'
 import { governanceDomain } from './governance/index.js'
 import { guardDomain } from './guard/index.js'
+import { whyDomain } from './why/index.js'
 
 export const DOMAINS: readonly Domain[] = [
   channelsDomain,
@@ -35,6 +36,7 @@ export const DOMAINS: readonly Domain[] = [
   ttsDomain,
   governanceDomain,
   guardDomain,
+  whyDomain,
   mcpDomain
 ]
 

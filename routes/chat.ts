@@ -3,8 +3,10 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
-import type { ChatScope } from '../lib/chat/contracts.js'
-import { clearConversation, conversationIdParam } from '../lib/chat/conversations.js'
+import type { ChatScope, TurnEvent } from '../lib/chat/contracts.js'
+import { clearConversation, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
+import type { ReplyOptions } from '../lib/chat/service.js'
+import { redact } from '../lib/core/redact.js'
 import { conversationIdOf } from '../lib/chat/store.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
@@ -20,8 +22,27 @@ const chatBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(MAX_MESSAGE, `message is longer than ${MAX_MESSAGE} characters`),
   userId: idField('userId').optional(),
   groupId: idField('groupId').optional(),
-  preset: z.string().trim().max(100, 'preset is too long').optional()
+  preset: z.string().trim().max(100, 'preset is too long').optional(),
+  // the dashboard's chat page: a channel and model of the caller's choice, and its own conversations
+  channel: z.string().trim().max(100, 'channel is too long').optional(),
+  model: z.string().trim().max(200, 'model is too long').optional(),
+  conversationId: z.string().trim().regex(CONVERSATION_ID, 'conversationId is invalid').optional()
 })
+
+/** The reply options a chat body asks for. */
+const optionsOf = (body: z.output<typeof chatBody>): ReplyOptions => ({
+  ...(body.preset ? { presetId: body.preset } : {}),
+  ...(body.channel ? { channel: body.channel } : {}),
+  ...(body.model ? { model: body.model } : {})
+})
+
+/** A turn event as a stream frame: texts redacted and cut (a tool result can be long). */
+function eventFrame (ev: TurnEvent): Record<string, unknown> {
+  if (ev.type === 'tool_call') return { ...ev, arguments: redact(ev.arguments).slice(0, FRAME_TEXT) }
+  if (ev.type === 'tool_result') return { ...ev, result: redact(ev.result).slice(0, FRAME_TEXT) }
+  return { ...ev }
+}
+const FRAME_TEXT = 4000
 
 export function chatRoutesA (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api' })
@@ -30,7 +51,7 @@ export function chatRoutesA (rt: Runtime): Router {
     const session = sessionOf(ctx)
     const userId = body.userId || session.sub
     const groupId = body.groupId || undefined
-    return { userId, ...(groupId ? { groupId } : {}), isMaster: session.isMaster, via: 'api', conversationId: conversationIdOf(userId, groupId) }
+    return { userId, ...(groupId ? { groupId } : {}), isMaster: session.isMaster, via: 'api', conversationId: body.conversationId || conversationIdOf(userId, groupId) }
   }
   const chat = () => {
     const c = rt.optional('conversations')
@@ -40,7 +61,7 @@ export function chatRoutesA (rt: Runtime): Router {
 
   r.post('/chat', A(async (ctx) => {
     const body = parseBody(ctx, chatBody)
-    return await chat().reply(scopeOf(ctx, body), body.message, body.preset ? { presetId: body.preset } : {})
+    return await chat().reply(scopeOf(ctx, body), body.message, optionsOf(body))
   }))
   routeDoc(r, 'POST', '/chat', { body: chatBody, summary: 'Send a chat message' })
 
@@ -56,8 +77,15 @@ export function chatRoutesA (rt: Runtime): Router {
     sse.onClose(() => abort.abort())
     sse.data({ type: 'start', conversationId: scope.conversationId })
     try {
-      const res = await pipeline.admitted(scope, body.message, { ...(body.preset ? { presetId: body.preset } : {}), signal: abort.signal, onDelta: (text) => { if (text) sse.data({ type: 'content', text }) } })
-      sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage })
+      const res = await pipeline.admitted(scope, body.message, {
+        ...optionsOf(body),
+        signal: abort.signal,
+        onDelta: (text) => { if (text) sse.data({ type: 'content', text }) },
+        onEvent: (ev) => sse.data(eventFrame(ev))
+      })
+      const why = res.whyId ? rt.optional('why') : undefined
+      const record = res.whyId ? why?.store.get(res.whyId) : undefined
+      sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage, ...(res.whyId ? { whyId: res.whyId } : {}), ...(record && why ? { why: why.view(record) } : {}) })
     } catch (err) {
       const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR'
       const message = err instanceof AppError ? err.message : 'Internal server error'

@@ -23,6 +23,7 @@ import { drawingRoutes } from './drawing.js'
 import { gameRoutes } from './game.js'
 import { conversationRoutesB } from './conversations.js'
 import { chatRoutesA } from './chat.js'
+import { chatWhyRoutes } from './chat-why.js'
 import { toolsRoutes } from './tools.js'
 import { toolFileRoutes } from './tools-files.js'
 import { toolRoutesA } from './tools-a.js'
@@ -57,6 +58,7 @@ export function buildRouters (rt: Runtime): Router[] {
     gameRoutes(rt),
     conversationRoutesB(rt), // before chatRoutesA: B's /api/conversations/list and DELETE :id win
     chatRoutesA(rt),
+    chatWhyRoutes(rt),
     configRoutes(rt),
     skillsRoutes(rt),
     skillToolRoutes(rt), // the tool side of /api/skills

@@ -76,7 +76,29 @@ export interface TurnContext {
   images?: string[]
   /** Text of the last few turns before this one (which tools are relevant: lib/tools/select.ts). */
   recent?: string
+  /** Where the contributors note what they put into the prompt (the answer's "why" record, lib/why). */
+  trace?: TurnTrace
 }
+
+/** A memory put into the prompt of a turn. */
+export interface TracedMemory { id: number; userId: string; category: string; content: string }
+/** A knowledge passage put into the prompt of a turn. */
+export interface TracedPassage { documentId: string; title: string; excerpt: string }
+/** Where a tool call's approval stands: not needed, waiting for the master, or the answer. */
+export type ApprovalState = 'none' | 'waiting' | 'approved' | 'refused' | 'timeout' | 'denied'
+
+/** What shaped a turn, noted while it is answered (collected by lib/why into the answer's "why" record). */
+export interface TurnTrace {
+  memories(list: TracedMemory[]): void
+  knowledge(list: TracedPassage[]): void
+  skills(list: Array<{ name: string; description: string }>): void
+}
+
+/** What a turn does, as it happens (POST /api/chat/stream sends these to the dashboard). */
+export type TurnEvent =
+  | { type: 'tool_call'; id: string; name: string; arguments: string }
+  | { type: 'tool_approval'; id: string; name: string; state: ApprovalState }
+  | { type: 'tool_result'; id: string; name: string; result: string; isError: boolean; durationMs: number }
 
 /** Adds a section to the system prompt for a turn (memory, knowledge, active skills). */
 export interface PromptContributor {
@@ -91,7 +113,7 @@ export interface ToolResult { content: Array<{ type: 'text'; text: string } | { 
 /** Tools domain: the tools offered in a turn and their execution (with permission and approval gate). */
 export interface ToolProvider {
   definitionsFor(turn: TurnContext): Promise<ToolDefinition[]>
-  execute(name: string, args: Record<string, unknown>, turn: TurnContext): Promise<ToolResult>
+  execute(name: string, args: Record<string, unknown>, turn: TurnContext, call?: { onApproval?: (state: ApprovalState) => void }): Promise<ToolResult>
 }
 
 /** Runs after a turn was answered (memory extraction queues, statistics). Must not throw. */
@@ -159,10 +181,14 @@ export interface ChatService {
   reply(scope: ChatScope, input: string, opts?: {
     presetId?: string; images?: string[]; onDelta?: (text: string) => void; signal?: AbortSignal; systemPromptOverride?: string
     temperature?: number; maxTokens?: number; toolsEnabled?: boolean
+    /** a channel and model chosen by the caller (the dashboard's chat page) instead of the bot's choice */
+    channel?: string; model?: string
+    /** tool calls, approvals and results as they happen */
+    onEvent?: (event: TurnEvent) => void
     /** Delivers the answer while the turn is being written to disk; reply() resolves once both are done.
      * `media`: images the turn's tools returned, to be sent with the answer (lib/delivery). */
     onAnswer?: (response: string, media?: Media[]) => Promise<unknown>
-  }): Promise<{ response: string; usage: Usage; conversationId: string }>
+  }): Promise<{ response: string; usage: Usage; conversationId: string; /** the answer's "why" record (lib/why), when kept */ whyId?: string }>
 }
 
 /** The registry on the runtime through which domains plug into chat. */

@@ -5,7 +5,7 @@ import { AppError } from '../core/errors.js'
 import { RateLimiter } from '../core/rate-limit.js'
 import type { Runtime } from '../runtime.js'
 import { planContext } from './context.js'
-import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, ModelResponse, ResolvedPreset, ToolCallRequest, TurnContext, Usage } from './contracts.js'
+import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, ModelResponse, ResolvedPreset, ToolCallRequest, TurnContext, TurnEvent, Usage, ApprovalState } from './contracts.js'
 import { KeyedQueue } from './queue.js'
 import type { ConversationStore } from './store.js'
 import { ContextSummarizer } from './summary.js'
@@ -22,6 +22,13 @@ export interface ActiveContext {
   turns: number
   processing: boolean
   lastActiveAt: number
+}
+
+/** What a turn's model calls report to: the streamed text, the turn's events, each model answer. */
+interface TurnHooks {
+  onDelta?: (t: string) => void
+  onEvent: (ev: TurnEvent) => void
+  onAnswered: (res: ModelResponse) => void
 }
 
 const DEFAULT_PROMPT = '你是灵犀，一个友好、乐于助人的 AI 助手。请简洁、准确地回答。'
@@ -80,7 +87,14 @@ export class ChatPipeline implements ChatService {
     ctx.processing = true
     try {
       const preset = await this.preset(scope, opts.presetId)
-      const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}) }
+      // the answer's "why" record (lib/why): the contributors note into it, the model calls and events below
+      const why = rt.optional('why')?.begin(scope, preset, input)
+      const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
+      const hooks: TurnHooks = {
+        ...(opts.onDelta ? { onDelta: opts.onDelta } : {}),
+        onEvent: (ev) => { why?.event(ev); opts.onEvent?.(ev) },
+        onAnswered: (res) => why?.answered(res)
+      }
       const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)
       const cfg = rt.config.get()
       const stored = this.conversations.get(scope.conversationId)
@@ -95,16 +109,18 @@ export class ChatPipeline implements ChatService {
         source: 'chat',
         signal,
         scope: { userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}), ...(scope.nickname ? { nickname: scope.nickname } : {}) },
-        ...sampling(preset, opts)
+        ...sampling(preset, opts),
+        ...(opts.channel ? { channel: opts.channel } : {}),
+        ...(opts.model ? { model: opts.model } : {})
       }
       const toolsOn = (opts.toolsEnabled ?? preset.tools.enabled) && cfg.tools.enabled && rt.chat.tools !== undefined
-      const { content, usage } = await this.complete(models, base, messages, turn, toolsOn, opts.onDelta).catch(async (err: unknown) => {
+      const { content, usage } = await this.complete(models, base, messages, turn, toolsOn, hooks).catch(async (err: unknown) => {
         // A model without vision refuses image parts (400): ask again with the images as text links.
         if (!(asked?.images && err instanceof AppError && err.code === 'MODEL_ERROR')) throw err
         rt.log.warn('The model refused the images; sent as links instead', { model: base.model ?? '' })
         asked.content = withImages(asked.content, asked.images)
         delete asked.images
-        return await this.complete(models, base, messages, turn, toolsOn, opts.onDelta)
+        return await this.complete(models, base, messages, turn, toolsOn, hooks)
       })
       const now = rt.clock.now()
       // The history in memory is updated at once; the answer goes out while the journal line is synced
@@ -113,11 +129,11 @@ export class ChatPipeline implements ChatService {
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
       // counted before the answer goes out: a host may end the process as soon as the user has it
       rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
-      await Promise.all([persisted, opts.onAnswer?.(content, this.toolMedia.get(turn))])
+      await Promise.all([persisted, opts.onAnswer?.(content, this.toolMedia.get(turn)), why && rt.optional('why')?.keep(why, usage, now)])
       this.summarizer.afterTurn(scope.conversationId, plan.dropped)
       ctx.turns++
       this.observe(turn, { user: input, assistant: content })
-      return { response: content, usage, conversationId: scope.conversationId }
+      return { response: content, usage, conversationId: scope.conversationId, ...(why ? { whyId: why.id } : {}) }
     } finally {
       ctx.processing = false
       ctx.lastActiveAt = rt.clock.now()
@@ -125,7 +141,7 @@ export class ChatPipeline implements ChatService {
   }
 
   /** Model call(s): with tools, up to tools.maxRounds rounds of tool calls, then a final answer. */
-  private async complete (models: ModelGateway, base: Omit<ModelRequest, 'messages'>, messages: ChatMessage[], turn: TurnContext, toolsOn: boolean, onDelta?: (t: string) => void): Promise<{ content: string; usage: Usage }> {
+  private async complete (models: ModelGateway, base: Omit<ModelRequest, 'messages'>, messages: ChatMessage[], turn: TurnContext, toolsOn: boolean, hooks: TurnHooks): Promise<{ content: string; usage: Usage }> {
     const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
     const tools = toolsOn ? this.rt.chat.tools : undefined
     const definitions = tools ? await tools.definitionsFor(turn) : []
@@ -133,18 +149,28 @@ export class ChatPipeline implements ChatService {
     for (let round = 0; ; round++) {
       const offer = tools && definitions.length && round < maxRounds
       const req: ModelRequest = { ...base, messages, ...(offer ? { tools: definitions } : {}) }
-      const res = await call(models, req, onDelta).catch((err: unknown) => {
+      const res = await call(models, req, hooks.onDelta).catch((err: unknown) => {
         throw offer && err instanceof AppError && err.code === 'MODEL_ERROR' && refusesToolList(err.message) ? new ToolListRefused(err) : err
       })
       addUsage(usage, res.usage)
+      hooks.onAnswered(res)
       if (!offer || !tools || !res.toolCalls.length) return { content: res.content, usage }
       messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls })
-      const results = await Promise.all(res.toolCalls.map(async (c) => await this.runTool(c, turn)))
+      const results = await Promise.all(res.toolCalls.map(async (c) => await this.tracedTool(c, turn, hooks.onEvent)))
       res.toolCalls.forEach((c, i) => messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: results[i] ?? '' }))
     }
   }
 
-  private async runTool (c: ToolCallRequest, turn: TurnContext): Promise<string> {
+  /** A tool call with its events: called, approval asked and answered, result. */
+  private async tracedTool (c: ToolCallRequest, turn: TurnContext, onEvent: (ev: TurnEvent) => void): Promise<string> {
+    onEvent({ type: 'tool_call', id: c.id, name: c.name, arguments: c.arguments })
+    const started = performance.now()
+    const result = await this.runTool(c, turn, (state) => onEvent({ type: 'tool_approval', id: c.id, name: c.name, state }))
+    onEvent({ type: 'tool_result', id: c.id, name: c.name, result, isError: result.startsWith('Error: '), durationMs: Math.round(performance.now() - started) })
+    return result
+  }
+
+  private async runTool (c: ToolCallRequest, turn: TurnContext, onApproval: (state: ApprovalState) => void): Promise<string> {
     const tools = this.rt.chat.tools
     if (!tools) return 'Error: tools are not available'
     let args: Record<string, unknown>
@@ -156,7 +182,7 @@ export class ChatPipeline implements ChatService {
       return 'Error: tool arguments are not valid JSON'
     }
     try {
-      const r = await tools.execute(c.name, args, turn)
+      const r = await tools.execute(c.name, args, turn, { onApproval })
       const text = r.content.map((p) => p.type === 'text' ? p.text : `[image ${p.mimeType}${this.keepImage(turn, p.data) ? ': sent to the user with your answer' : ''}]`).join('\n')
       return (r.isError ? `Error: ${text}` : text).slice(0, MAX_TOOL_RESULT_CHARS)
     } catch (err) {
@@ -174,7 +200,8 @@ export class ChatPipeline implements ChatService {
     return true
   }
 
-  private async preset (scope: ChatScope, presetId?: string): Promise<ResolvedPreset> {
+  /** The preset a turn of this scope uses (the given one, else the user's or group's choice, else the default). */
+  async preset (scope: ChatScope, presetId?: string): Promise<ResolvedPreset> {
     const resolver = this.rt.chat.presets
     if (resolver) return await resolver.resolve(scope, presetId)
     const cfg = this.rt.config.get()

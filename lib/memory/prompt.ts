@@ -31,6 +31,7 @@ export function memoryContributor (memory: MemoryService, clock: Clock, settings
         for (const r of rest.slice(0, cap - chosen.size)) chosen.set(r.id, r)
       }
       if (chosen.size === 0) return undefined
+      turn.trace?.memories([...chosen.values()].map((r) => ({ id: r.id, userId: r.userId, category: r.category, content: r.content })))
       const who = turn.scope.nickname ? `${turn.scope.nickname}（${turn.scope.userId}）` : turn.scope.userId
       return [`你记得的关于用户 ${who} 的信息 (what you remember about this user; use it naturally, do not recite it):`,
         ...[...chosen.values()].map((r) => `- [${r.category}] ${r.content}`)].join('\n')

@@ -63,7 +63,11 @@ async function initSkills (rt: Runtime): Promise<void> {
   rt.chat.contributors.push({
     name: 'skills',
     order: 30,
-    contribute: async (turn) => skillsPromptSection(skills.activeFor(turn))
+    contribute: async (turn) => {
+      const active = skills.activeFor(turn)
+      if (active.length) turn.trace?.skills(active)
+      return skillsPromptSection(active)
+    }
   })
 
   guardChatTools(rt.chat, skills)

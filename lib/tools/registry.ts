@@ -3,7 +3,7 @@
 // `tools`); the approval configuration comes from config `tools`.
 // Listing is cached and rebuilt only when a source changes, so 500 tools list in well under 5 ms.
 import { randomUUID } from 'node:crypto'
-import type { ToolResult } from '../chat/contracts.js'
+import type { ApprovalState, ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import { redactDeep } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
@@ -138,14 +138,14 @@ export class ToolRegistry implements ToolRegistryApi {
 
   // ---- calls ---------------------------------------------------------------------------------------
   /** Why this call must not run, or whether it must ask first; undefined = run. */
-  private async gate (t: RegisteredTool, args: Record<string, unknown>, ctx: ToolCallContext): Promise<string | undefined> {
+  private async gate (t: RegisteredTool, args: Record<string, unknown>, ctx: ToolCallContext): Promise<{ reason: string; state: ApprovalState } | undefined> {
     const c = this.config
     if (ctx.isAdminTest && ctx.isMaster) return undefined // the dashboard's test panel acts as the master
     if (!this.isDangerous(t) && c.approvalMode !== 'manual') return undefined
     const risk = this.riskOf(t)
     if (c.approvalBypassTools.includes(t.name)) return undefined
     if (c.approvalMode === 'allow') return undefined
-    if (c.approvalMode === 'deny') return this.isDangerous(t) ? `Tool ${t.name} is dangerous and approvals are off (approvalMode deny)` : undefined
+    if (c.approvalMode === 'deny') return this.isDangerous(t) ? { reason: `Tool ${t.name} is dangerous and approvals are off (approvalMode deny)`, state: 'denied' } : undefined
     // manual: everything not low risk asks; auto: dangerous tools ask unless the master called them.
     const asks = c.approvalMode === 'manual' ? risk !== 'low' || this.isDangerous(t) : !ctx.isMaster
     if (!asks) return undefined
@@ -153,11 +153,12 @@ export class ToolRegistry implements ToolRegistryApi {
       this.approvals.hasSessionBypass(ctx.scope.conversationId, t.name)) return undefined
     if (ctx.scope.via !== 'bot') {
       // Nobody can be asked in chat: an API call by the master is his own approval.
-      return ctx.isMaster && ctx.scope.via === 'api' ? undefined : `Tool ${t.name} needs the master's approval in chat`
+      return ctx.isMaster && ctx.scope.via === 'api' ? undefined : { reason: `Tool ${t.name} needs the master's approval in chat`, state: 'denied' }
     }
+    ctx.onApproval?.('waiting')
     const outcome = await this.approvals.request(t.name, args, risk, ctx.scope, c.approvalTimeoutMs)
-    if (outcome === 'approved') return undefined
-    return outcome === 'timeout' ? `Approval for ${t.name} timed out` : `The master refused ${t.name}`
+    if (outcome === 'approved') { ctx.onApproval?.('approved'); return undefined }
+    return outcome === 'timeout' ? { reason: `Approval for ${t.name} timed out`, state: 'timeout' } : { reason: `The master refused ${t.name}`, state: 'refused' }
   }
 
   async call (name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
@@ -167,8 +168,9 @@ export class ToolRegistry implements ToolRegistryApi {
     const started = performance.now()
     let result: ToolResult
     const refusal = await this.gate(t, args, ctx)
+    if (refusal) ctx.onApproval?.(refusal.state)
     if (refusal) {
-      result = errorResult(refusal)
+      result = errorResult(refusal.reason)
     } else {
       try {
         result = await t.execute(args, ctx)

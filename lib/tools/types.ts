@@ -1,7 +1,7 @@
 // Contract of the live tool registry. The tools domain owns the registry (lib/tools/registry.ts);
 // tool sources plug into it: built-in, custom (JSON), script (files) and MCP servers (one source per
 // server, tools named `mcp:<server>:<tool>`).
-import type { ChatScope, ToolResult } from '../chat/contracts.js'
+import type { ApprovalState, ChatScope, ToolResult } from '../chat/contracts.js'
 
 /** Where a tool comes from. @public (part of the tool registry contract) */
 export type ToolSourceKind = 'builtin' | 'custom' | 'script' | 'mcp'
@@ -14,6 +14,8 @@ export interface ToolCallContext {
   isMaster: boolean
   isAdminTest?: boolean
   signal?: AbortSignal
+  /** Told where the call's approval stands (the answer's "why" record, the chat stream's events). */
+  onApproval?: (state: ApprovalState) => void
 }
 
 export interface RegisteredTool {

@@ -19,7 +19,9 @@ describe('chat: pipeline and routes', function () {
       const r = await chat({ message: 'hi', userId: 'u1' })
       expect(r.status, r.text).to.equal(200)
       expect(r.body).to.deep.include({ success: true })
-      expect(r.body.data).to.deep.equal({ response: 'hello there', conversationId: 'private:u1', usage: { promptTokens: 7, completionTokens: 3, totalTokens: 10 } })
+      const { whyId, ...rest } = r.body.data
+      expect(rest).to.deep.equal({ response: 'hello there', conversationId: 'private:u1', usage: { promptTokens: 7, completionTokens: 3, totalTokens: 10 } })
+      expect(whyId, 'the answer\'s why record (lib/why)').to.match(/^w[a-z0-9]+$/)
       const conv = await env.s.api('/api/conversations/private%3Au1')
       expect(conv.body.data.messages.map((m: any) => [m.role, m.content])).to.deep.equal([['user', 'hi'], ['assistant', 'hello there']])
       expect(conv.body.data.messages[0].timestamp).to.be.a('number')

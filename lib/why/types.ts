@@ -1,0 +1,38 @@
+// The answer's "why" record: what shaped one answer of the bot (README.md of this folder).
+import type { ApprovalState, ChatScope, TracedMemory, TracedPassage, Usage } from '../chat/contracts.js'
+
+/** A tool the model called while answering: arguments and a summary of the result, both redacted and cut. */
+export interface WhyToolCall {
+  id: string
+  name: string
+  arguments: string
+  result: string
+  isError: boolean
+  approval: ApprovalState
+  durationMs: number
+}
+
+/** A memory put into the prompt; `removed` once the memory no longer exists (its text is then not shown). */
+interface WhyMemory extends TracedMemory { removed?: true }
+
+export interface WhyRecord {
+  id: string
+  conversationId: string
+  /** who was answered */
+  userId: string
+  groupId?: string
+  via: ChatScope['via']
+  /** when the answer was stored (the timestamp of the stored assistant message) */
+  at: number
+  /** the start of the message answered */
+  question: string
+  preset: { id: string; name: string }
+  channel: string
+  model: string
+  memories: WhyMemory[]
+  knowledge: TracedPassage[]
+  skills: Array<{ name: string; description: string }>
+  tools: WhyToolCall[]
+  usage: Usage
+  durationMs: number
+}

@@ -1,5 +1,6 @@
 // Statistics (issue 21): usage over a period (today by hour, else per day), and per model, channel,
 // user, group and tool, and the error log, from /api/stats/* and /api/logs/errors (docs/api.md).
+import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import { BarList, LineChart, type ChartPoint } from '../chart'
 import type { StatsSummary } from '../contracts'
@@ -134,7 +135,7 @@ function Errors () {
   </Card>
 }
 
-const PANELS: Record<Tab, () => preact.JSX.Element> = { usage: Usage, models: Models, channels: Channels, users: Users, groups: Groups, tools: Tools, errors: Errors }
+const PANELS: Record<Tab, () => JSX.Element> = { usage: Usage, models: Models, channels: Channels, users: Users, groups: Groups, tools: Tools, errors: Errors }
 
 export default function Stats () {
   const [tab, setTab] = useState<Tab>('usage')

@@ -12,10 +12,12 @@ function label (k: string, ns: 'f' | 'v' = 'f'): string {
   return l === key ? k : l
 }
 
-export function ObjectForm ({ value, onSave, testid, readOnlyKeys = [], choices = {} }: {
+export function ObjectForm ({ value, onSave, testid, readOnlyKeys = [], choices = {}, labels = {} }: {
   value: Record<string, any>, onSave: (v: Record<string, any>) => Promise<unknown>, testid?: string, readOnlyKeys?: string[],
   /** allowed values of string fields, shown as a select */
   choices?: Record<string, readonly string[]>
+  /** labels of this form's fields where the shared `f_<key>` one does not fit */
+  labels?: Record<string, string>
 }) {
   const [draft, setDraft] = useState<Record<string, string | boolean>>(() => Object.fromEntries(Object.entries(value).map(([k, v]) =>
     [k, typeof v === 'boolean' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v, null, 2) : String(v ?? '')])))
@@ -45,7 +47,7 @@ export function ObjectForm ({ value, onSave, testid, readOnlyKeys = [], choices 
     <div class="form">{Object.entries(value).map(([k, orig]) => {
       const d = draft[k]
       const on = (e: Event): void => { const el = e.target as HTMLInputElement; setDraft({ ...draft, [k]: el.type === 'checkbox' ? el.checked : el.value }) }
-      const name = <span title={k}>{label(k)}</span>
+      const name = <span>{labels[k] ?? label(k)}</span>
       const allowed = choices[k]
       if (allowed && typeof orig === 'string') {
         return <label key={k}>{name}<select name={k} value={d as string} onChange={on} disabled={readOnlyKeys.includes(k)}>

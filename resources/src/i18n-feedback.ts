@@ -26,6 +26,16 @@ export const feedbackZh: Dict = {
   'fr.hide': '隐藏向导', 'fr.recheck': '重新检查', 'fr.stepDone': '（已完成）', 'fr.stepOpen': '（未完成）',
   'ov.noData': '这段时间还没有记录。机器人回答后这里会出现图表。', 'ov.activity': '消息、回复与工具调用', 'ov.period': '统计时段',
   'ov.live.connecting': '连接中', 'ov.live.live': '实时', 'ov.live.reconnecting': '已断开，正在重连…', 'ov.live.closed': '已断开',
+  'tl.enableTool': '启用工具 {name}', 'tl.testTool': '测试工具 {name}', 'tl.notLoaded': '已保存，但脚本没有加载成功（未提供给聊天）：', 'cf.delScript': '删除脚本工具“{name}”？文件会被删除。',
+  'es.scripts': '还没有脚本工具：点“添加”从示例开始写一个。',
+  'cat.skills': '技能', 'cat.basic': '基础', 'cat.time': '时间', 'cat.user': '用户', 'cat.group': '群组', 'cat.message': '消息', 'cat.memory': '记忆',
+  'cat.knowledge': '知识库', 'cat.web': '网络', 'cat.file': '文件', 'cat.image': '图像', 'cat.system': '系统', 'cat.custom': '自定义', 'cat.script': '脚本', 'cat.mcp': 'MCP',
+  'f_probability': '随机触发概率 (0-1)', 'f_enableTools': '允许使用工具', 'f_temperature': '温度 (0-2)', 'gm.maxTokens': '最大 Tokens',
+  'cf.delCharacter': '删除角色“{name}”？', 'es.game': '还没有角色：在上面填写名称和系统提示词后点“添加”。',
+  'cf.delDrawPreset': '删除绘图预设“{name}”？', 'cf.delImageApi': '删除绘图接口“{name}”？', 'dr.enableApi': '启用接口 {name}',
+  'es.imageApis': '还没有绘图接口：在下面添加一个，或在“渠道”页为某个渠道启用绘图。',
+  'kb.close': '关闭编辑器', 'kb.query': '搜索知识库', 'kb.noHits': '没有找到与“{q}”相关的内容。', 'cf.delDoc': '删除知识库文档“{name}”？',
+  'es.knowledge': '知识库还是空的：添加文档后，机器人回答时会引用其中的内容。', 'kb.addFirst': '添加第一篇文档',
   'cf.title': '请确认', 'cf.ok': '删除', 'cf.cancel': '取消',
   'cf.delConv': '删除会话“{name}”及其全部消息？', 'cf.clearConvs': '删除全部 {n} 个会话？此操作不能撤销。', 'cf.clearCtx': '清空会话“{name}”的上下文？'
 }
@@ -54,6 +64,16 @@ export const feedbackEn: Dict = {
   'fr.hide': 'Hide the guide', 'fr.recheck': 'Check again', 'fr.stepDone': ' (done)', 'fr.stepOpen': ' (to do)',
   'ov.noData': 'Nothing recorded in this period yet. Charts appear once the bot has answered.', 'ov.activity': 'Messages, replies and tool calls', 'ov.period': 'Period',
   'ov.live.connecting': 'connecting', 'ov.live.live': 'live', 'ov.live.reconnecting': 'disconnected, reconnecting…', 'ov.live.closed': 'disconnected',
+  'tl.enableTool': 'Enable the tool {name}', 'tl.testTool': 'Test the tool {name}', 'tl.notLoaded': 'Saved, but the script did not load (not offered to chat):', 'cf.delScript': 'Delete the script tool “{name}”? Its file is removed.',
+  'es.scripts': 'No script tools yet: press Add to start from an example.',
+  'cat.skills': 'Skills', 'cat.basic': 'Basic', 'cat.time': 'Time', 'cat.user': 'Users', 'cat.group': 'Groups', 'cat.message': 'Messages', 'cat.memory': 'Memory',
+  'cat.knowledge': 'Knowledge', 'cat.web': 'Web', 'cat.file': 'Files', 'cat.image': 'Images', 'cat.system': 'System', 'cat.custom': 'Custom', 'cat.script': 'Scripts', 'cat.mcp': 'MCP',
+  'f_probability': 'Random trigger chance (0-1)', 'f_enableTools': 'Allow tools', 'f_temperature': 'Temperature (0-2)', 'gm.maxTokens': 'Max tokens',
+  'cf.delCharacter': 'Delete the character “{name}”?', 'es.game': 'No characters yet: fill in a name and a system prompt above, then press Add.',
+  'cf.delDrawPreset': 'Delete the drawing preset “{name}”?', 'cf.delImageApi': 'Delete the image API “{name}”?', 'dr.enableApi': 'Enable the API {name}',
+  'es.imageApis': 'No image APIs yet: add one below, or enable images for a channel on the Channels page.',
+  'kb.close': 'Close the editor', 'kb.query': 'Search the knowledge base', 'kb.noHits': 'Nothing found for “{q}”.', 'cf.delDoc': 'Delete the knowledge document “{name}”?',
+  'es.knowledge': 'The knowledge base is empty: add documents and the bot quotes them in its answers.', 'kb.addFirst': 'Add the first document',
   'cf.title': 'Please confirm', 'cf.ok': 'Delete', 'cf.cancel': 'Cancel',
   'cf.delConv': 'Delete the conversation “{name}” and all its messages?', 'cf.clearConvs': 'Delete all {n} conversations? This cannot be undone.', 'cf.clearCtx': 'Clear the context of the conversation “{name}”?'
 }

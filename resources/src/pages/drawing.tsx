@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import { ObjectForm } from '../form'
 import type { ImageApi, ImageConfig, ImagePresets } from '../contracts'
-import { Act, Card, Table, View, useLoad } from '../ui'
+import { Act, Card, EmptyState, Table, View, confirmDanger, useLoad } from '../ui'
 
 export default function Drawing () {
   const config = useLoad<ImageConfig>('/api/image/config')
@@ -18,22 +18,28 @@ export default function Drawing () {
     </Card>
     <Card title={t('presets')} extra={<Act run={async () => { await api('/api/image/presets/refresh', { method: 'POST' }); presets.reload() }}>{t('refresh')}</Act>}>
       <div class="row">
-        <input data-testid="draw-keywords" placeholder={t('keywordsHint')} value={p.keywords} onInput={e => setP({ ...p, keywords: (e.target as HTMLInputElement).value })} />
-        <input data-testid="draw-prompt" placeholder={t('promptField')} value={p.prompt} onInput={e => setP({ ...p, prompt: (e.target as HTMLInputElement).value })} />
+        <input data-testid="draw-keywords" aria-label={t('keywords')} placeholder={t('keywordsHint')} value={p.keywords} onInput={e => setP({ ...p, keywords: (e.target as HTMLInputElement).value })} />
+        <input data-testid="draw-prompt" aria-label={t('promptField')} placeholder={t('promptField')} value={p.prompt} onInput={e => setP({ ...p, prompt: (e.target as HTMLInputElement).value })} />
         <label>{t('needImage')}<input type="checkbox" checked={p.needImage} onChange={e => setP({ ...p, needImage: (e.target as HTMLInputElement).checked })} /></label>
         <Act kind="primary" testid="draw-add" run={async () => { await api('/api/image/presets/custom', { json: { ...p, keywords: p.keywords.split(',').map(s => s.trim()).filter(Boolean) } }); presets.reload() }}>{t('add')}</Act>
       </div>
-      <View load={presets} isEmpty={() => false}>{d => <Table cols={['uid', t('keywords'), t('promptField'), '']}
+      <View load={presets} isEmpty={() => false}>{d => <Table cols={['ID', t('keywords'), t('promptField'), '']}
         rows={[...d.custom.map(x => [x.uid, x.keywords.join(', '), x.prompt,
-          <Act kind="danger" testid={`draw-delete-${x.keywords[0] ?? x.uid}`} run={async () => { await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act>]),
+          <Act kind="danger" testid={`draw-delete-${x.keywords[0] ?? x.uid}`} run={async () => {
+            if (!await confirmDanger(tv('cf.delDrawPreset', { name: x.keywords.join(', ') || x.uid }))) return
+            await api(`/api/image/presets/custom/${encodeURIComponent(x.uid)}`, { method: 'DELETE' }); presets.reload()
+          }}>{t('delete')}</Act>]),
         ...d.builtin.map(x => [x.uid, x.keywords.join(', '), x.prompt, <span class="muted">{t('builtin')}</span>])]} />}</View>
     </Card>
     <Card title={t('apis')}>
       <p class="muted">{t('apisHint')}</p>
-      <View load={apis}>{d => <Table cols={['#', t('name'), 'Base URL', 'API key', t('models'), t('enabled'), '']} rows={d.map((a, i) => [i + 1,
+      <View load={apis} empty={<EmptyState text={t('es.imageApis')} />}>{d => <Table cols={['#', t('name'), 'Base URL', 'API key', t('models'), t('enabled'), '']} rows={d.map((a, i) => [i + 1,
         a.name ?? '', <code>{a.baseUrl}</code>, <code>{a.apiKey ?? ''}</code>, (a.models ?? []).join(', '),
-        <input type="checkbox" checked={a.enabled !== false} onChange={async e => { await api(`/api/image/apis/${i}`, { method: 'PUT', json: { ...a, enabled: (e.target as HTMLInputElement).checked } }); apis.reload() }} />,
-        <Act kind="danger" testid={`image-api-delete-${i}`} run={async () => { await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload() }}>{t('delete')}</Act>])} />}</View>
+        <input type="checkbox" aria-label={tv('dr.enableApi', { name: a.name || a.baseUrl })} checked={a.enabled !== false} onChange={async e => { await api(`/api/image/apis/${i}`, { method: 'PUT', json: { ...a, enabled: (e.target as HTMLInputElement).checked } }); apis.reload() }} />,
+        <Act kind="danger" testid={`image-api-delete-${i}`} run={async () => {
+          if (!await confirmDanger(tv('cf.delImageApi', { name: a.name || a.baseUrl }))) return
+          await api(`/api/image/apis/${i}`, { method: 'DELETE' }); apis.reload()
+        }}>{t('delete')}</Act>])} />}</View>
       <div class="form" data-testid="image-api-form">
         <label>{t('name')}<input name="name" value={a.name} onInput={e => setA({ ...a, name: (e.target as HTMLInputElement).value })} /></label>
         <label>Base URL<input name="baseUrl" placeholder="https://api.openai.com/v1" value={a.baseUrl} onInput={e => setA({ ...a, baseUrl: (e.target as HTMLInputElement).value })} /></label>

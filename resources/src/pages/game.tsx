@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import { ObjectForm } from '../form'
 import type { CharacterPreset, GameConfig } from '../contracts'
-import { Act, Card, Table, View, useLoad } from '../ui'
+import { Act, Card, EmptyState, Table, View, confirmDanger, useLoad } from '../ui'
 
 export default function Game () {
   const config = useLoad<GameConfig>('/api/game/config')
@@ -12,21 +12,24 @@ export default function Game () {
   const [editing, setEditing] = useState<CharacterPreset | null>(null)
   return <div>
     <Card title={t('config')}>
-      <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="game-config" value={d}
+      <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="game-config" value={d} labels={{ maxTokens: t('gm.maxTokens') }}
         onSave={async v => { await api('/api/game/config', { method: 'PUT', json: v }); config.reload() }} />}</View>
     </Card>
     <Card title={t('presets')}>
       <div class="form">
         <label>{t('name')}<input data-testid="game-name" value={f.name} onInput={e => setF({ ...f, name: (e.target as HTMLInputElement).value })} /></label>
-        <label>{t('description')}<input value={f.description} onInput={e => setF({ ...f, description: (e.target as HTMLInputElement).value })} /></label>
+        <label>{t('description')}<input data-testid="game-description" value={f.description} onInput={e => setF({ ...f, description: (e.target as HTMLInputElement).value })} /></label>
       </div>
-      <textarea data-testid="game-prompt" placeholder={t('systemPrompt')} rows={4} value={f.systemPrompt} onInput={e => setF({ ...f, systemPrompt: (e.target as HTMLTextAreaElement).value })} />
+      <label>{t('systemPrompt')}<textarea data-testid="game-prompt" rows={4} value={f.systemPrompt} onInput={e => setF({ ...f, systemPrompt: (e.target as HTMLTextAreaElement).value })} /></label>
       <Act kind="primary" testid="game-add" run={async () => { await api('/api/game/presets', { json: f }); setF({ name: '', description: '', systemPrompt: '' }); presets.reload() }}>{t('add')}</Act>
-      {editing && <ObjectForm key={editing.id} value={{ name: editing.name, description: editing.description, systemPrompt: editing.systemPrompt }}
+      {editing && <ObjectForm key={editing.id} testid="game-edit" value={{ name: editing.name, description: editing.description, systemPrompt: editing.systemPrompt }}
         onSave={async v => { await api(`/api/game/presets/${encodeURIComponent(editing.id)}`, { method: 'PUT', json: v }); setEditing(null); presets.reload() }} />}
-      <View load={presets}>{d => <Table cols={['id', t('name'), t('description'), '']} rows={d.map(p => [p.id, p.name, p.description,
-        <div class="row"><button onClick={() => setEditing(p)}>{t('edit')}</button>
-          <Act kind="danger" run={async () => { await api(`/api/game/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); presets.reload() }}>{t('delete')}</Act></div>])} />}</View>
+      <View load={presets} empty={<EmptyState text={t('es.game')} />}>{d => <Table cols={['ID', t('name'), t('description'), '']} rows={d.map(p => [p.id, p.name, p.description,
+        <div class="row"><button data-testid={`game-edit-${p.id}`} onClick={() => setEditing(p)}>{t('edit')}</button>
+          <Act kind="danger" testid={`game-delete-${p.id}`} run={async () => {
+            if (!await confirmDanger(tv('cf.delCharacter', { name: p.name }))) return
+            await api(`/api/game/presets/${encodeURIComponent(p.id)}`, { method: 'DELETE' }); if (editing?.id === p.id) setEditing(null); presets.reload()
+          }}>{t('delete')}</Act></div>])} />}</View>
     </Card>
   </div>
 }

@@ -1,10 +1,10 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { KnowledgeDoc, KnowledgeHit, KnowledgeListItem, PresetList } from '../contracts'
-import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
+import { Act, Card, EmptyState, ErrorBox, Table, View, confirmDanger, toast, useLoad } from '../ui'
 
 /** Wraps every occurrence of the query's words in <mark>. */
 export function highlight (text: string, query: string): ComponentChildren {
@@ -28,16 +28,16 @@ function Editor ({ doc, onDone }: { doc: KnowledgeDoc | null, onDone: () => void
       toast(t('saved')); onDone()
     } catch (e) { setError(errText(e)) }
   }
-  return <Card title={doc ? t('edit') : t('add')} extra={<button onClick={onDone}>×</button>}>
+  return <Card title={doc ? t('edit') : t('add')} extra={<button aria-label={t('kb.close')} onClick={onDone}>×</button>}>
     <div class="form"><label>{t('titleField')}<input data-testid="kb-title" value={f.title} onInput={e => setF({ ...f, title: (e.target as HTMLInputElement).value })} /></label>
       <label>{t('preset')}<select data-testid="kb-preset" value={f.presetId} onChange={e => setF({ ...f, presetId: (e.target as HTMLSelectElement).value })}>
         <option value="">—</option>
         {presetIds.map(id => <option key={id} value={id}>{id}</option>)}
         {f.presetId && !presetIds.includes(f.presetId) && <option value={f.presetId}>{f.presetId}</option>}
       </select></label></div>
-    <textarea data-testid="kb-content" rows={10} value={f.content} onInput={e => setF({ ...f, content: (e.target as HTMLTextAreaElement).value })} />
+    <textarea data-testid="kb-content" aria-label={t('content')} rows={10} value={f.content} onInput={e => setF({ ...f, content: (e.target as HTMLTextAreaElement).value })} />
     {error && <ErrorBox error={error} />}
-    <button class="primary" data-testid="kb-save" onClick={save}>{t('save')}</button>
+    <Act kind="primary" testid="kb-save" run={save}>{t('save')}</Act>
   </Card>
 }
 
@@ -53,20 +53,20 @@ export default function Knowledge () {
   }
   return <div>
     <Card title={t('search')}>
-      <div class="row"><input data-testid="kb-query" value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') void search() }} />
-        <button data-testid="kb-search" onClick={search}>{t('search')}</button></div>
+      <div class="row"><input data-testid="kb-query" type="search" aria-label={t('kb.query')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') void search() }} />
+        <Act testid="kb-search" run={search}>{t('search')}</Act></div>
       {error && <ErrorBox error={error} />}
-      {hits && (hits.items.length === 0 ? <p class="muted">{t('empty')}</p> : <div data-testid="kb-hits">{hits.items.map((h, i) => <div key={i} class="stat">
+      {hits && (hits.items.length === 0 ? <p class="muted" data-testid="kb-no-hits">{tv('kb.noHits', { q: hits.q })}</p> : <div data-testid="kb-hits">{hits.items.map((h, i) => <div key={i} class="stat">
         <b>{highlight(h.title, hits.q)}</b> <span class="muted">{h.score.toFixed(2)}</span>
         <div>{highlight(h.snippet.slice(0, 400), hits.q)}</div></div>)}</div>)}
     </Card>
     {editing !== undefined && <Editor key={editing?.id ?? 'new'} doc={editing} onDone={() => { setEditing(undefined); list.reload() }} />}
     <Card title={t('knowledge')} extra={<button class="primary" data-testid="kb-add" onClick={() => setEditing(null)}>{t('add')}</button>}>
-      <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={[t('titleField'), t('content'), t('preset'), '']}
+      <View load={list} isEmpty={d => d.items.length === 0} empty={<EmptyState text={t('es.knowledge')} action={<button class="primary" data-testid="kb-empty-add" onClick={() => setEditing(null)}>{t('kb.addFirst')}</button>} />}>{d => <Table cols={[t('titleField'), t('content'), t('preset'), '']}
         rows={d.items.map((doc: KnowledgeListItem) => [<b>{doc.title}</b>, <span class="muted">{String(doc.content ?? '').slice(0, 120)}</span>, doc.presetId,
           <div class="row">
             <Act testid={`kb-edit-${doc.title}`} run={async () => setEditing(await api<KnowledgeDoc>(`/api/knowledge/${encodeURIComponent(doc.id)}`))}>{t('edit')}</Act>
-            <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/knowledge/${encodeURIComponent(doc.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
+            <Act kind="danger" testid={`kb-delete-${doc.title}`} run={async () => { if (await confirmDanger(tv('cf.delDoc', { name: doc.title }))) { await api(`/api/knowledge/${encodeURIComponent(doc.id)}`, { method: 'DELETE' }); list.reload() } }}>{t('delete')}</Act>
           </div>])} />}</View>
       <Pager page={list} testid="kb-pager" />
     </Card>

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, BASE, api, errText, sse } from '../api'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import type { ExecuteResult, LoadedSkills, ScriptFile, ScriptSource, SkillDocuments, ToolCategory, ToolListItem } from '../contracts'
-import { Act, Card, ErrorBox, Table, View, fmt, toast, useLoad } from '../ui'
+import { Act, Card, EmptyState, ErrorBox, Table, View, confirmDanger, fmt, toast, useLoad } from '../ui'
+
+/** A tool category in the page language (the server names them in Chinese; an unknown key as it is). */
+const catName = (key: string): string => { const k = `cat.${key}`; const l = t(k); return l === k ? key : l }
 
 function ToolList ({ onTest }: { onTest: (name: string) => void }) {
   const cats = useLoad<ToolCategory[]>('/api/skills/categories')
@@ -15,19 +18,19 @@ function ToolList ({ onTest }: { onTest: (name: string) => void }) {
       <Act run={async () => { await api('/api/skills/enable-all', { method: 'POST' }); reload() }}>{t('enableAll')}</Act>
       <Act run={async () => { await api('/api/skills/disable-all', { method: 'POST' }); reload() }}>{t('disableAll')}</Act></>}>
       <View load={cats}>{d => <div class="grid">{d.map(c => <label class="stat" key={c.key}>
-        <span>{c.name} <span class="muted">({c.toolCount})</span></span>
+        <span>{catName(c.key)} <span class="muted">({c.toolCount})</span></span>
         <input type="checkbox" data-testid={`cat-${c.key}`} checked={c.enabled} onChange={async e => {
           try { await api(`/api/skills/categories/${encodeURIComponent(c.key)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); reload() } catch (err) { toast(errText(err), true); reload() }
         }} /></label>)}</div>}</View>
     </Card>
-    <Card title={t('tools')} extra={<input placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />}>
+    <Card title={t('tools')} extra={<input type="search" aria-label={t('search')} placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />}>
       <View load={tools} isEmpty={d => d.length === 0}>{d => <Table cols={[t('name'), t('categories'), t('enabled'), '']}
         rows={d.filter(x => !q || `${x.name} ${x.description}`.toLowerCase().includes(q.toLowerCase())).map(x => [
-          <div><b>{x.name}</b><div class="muted">{x.description.slice(0, 120)}</div></div>, x.category,
-          <input type="checkbox" data-testid={`tool-${x.name}`} checked={x.enabled} onChange={async e => {
+          <div><b>{x.name}</b><div class="muted">{x.description.slice(0, 120)}</div></div>, catName(x.category),
+          <input type="checkbox" data-testid={`tool-${x.name}`} aria-label={tv('tl.enableTool', { name: x.name })} checked={x.enabled} onChange={async e => {
             try { await api(`/api/skills/tools/${encodeURIComponent(x.name)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); tools.reload() } catch (err) { toast(errText(err), true); tools.reload() }
           }} />,
-          <button onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
+          <button aria-label={tv('tl.testTool', { name: x.name })} onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
     </Card>
   </>
 }
@@ -83,28 +86,37 @@ function Scripts () {
     const f = await api<ScriptSource>(`/api/tools/js/${encodeURIComponent(name)}`)
     setSel({ name, source: f.source, isNew: false, enabled: f.enabled, risk: f.risk, dangerous: f.dangerous, ...(f.declared ? { declared: f.declared } : {}) })
   }
+  const [loadError, setLoadError] = useState<string | null>(null)
+  /** Saves; a script that does not load (syntax error...) is saved but reported as not loaded, with the error. */
   const save = async (): Promise<void> => {
     if (!sel) return
+    setLoadError(null)
+    let state: { loaded?: boolean, error?: string }
     const settings = { risk: sel.risk, dangerous: sel.dangerous }
     const path = `/api/tools/js/${encodeURIComponent(sel.name.replace(/\.(js|ts)$/, ''))}`
     if (sel.isNew) {
       // Saved off by the server; switched on in a second step when the master ticked the switch.
       const r = await api<ScriptFile>('/api/tools/js', { json: { name: sel.name, source: sel.source, ...settings } })
-      if (sel.enabled) await api(path, { method: 'PUT', json: { enabled: true } })
+      state = r
+      if (sel.enabled && r.loaded) await api(path, { method: 'PUT', json: { enabled: true } })
       setSel({ ...sel, name: r.name, isNew: false })
     } else {
-      await api(path, { method: 'PUT', json: { source: sel.source, enabled: sel.enabled, ...settings } })
+      state = await api<{ loaded?: boolean, error?: string }>(path, { method: 'PUT', json: { source: sel.source, enabled: sel.enabled, ...settings } })
       setSel({ ...sel, isNew: false })
     }
     list.reload()
+    if (state.loaded === false) {
+      setLoadError(state.error ?? '')
+      toast(t('tl.notLoaded'), true)
+    } else toast(t('saved'))
   }
   return <Card title={t('scripts')} extra={<>
     <button data-testid="script-new" onClick={() => setSel({ name: 'my_tool', source: SCRIPT_TEMPLATE, isNew: true, enabled: false, risk: 'high', dangerous: false })}>{t('add')}</button>
     <Act run={async () => { await api('/api/tools/js/reload', { method: 'POST' }); list.reload() }} done={t('saved')}>{t('reload')}</Act></>}>
-    <View load={list}>{d => <div class="row">{d.map(f => <button key={f.name} data-testid={`script-open-${f.name}`} onClick={() => open(f.name).catch(e => toast(errText(e), true))}>{f.name}{f.enabled ? '' : ` (${t('st_off_script')})`}</button>)}</div>}</View>
+    <View load={list} empty={!sel && <EmptyState text={t('es.scripts')} />}>{d => <div class="row">{d.map(f => <button key={f.name} data-testid={`script-open-${f.name}`} onClick={() => open(f.name).catch(e => toast(errText(e), true))}>{f.name}{f.enabled ? '' : ` (${t('st_off_script')})`}</button>)}</div>}</View>
     {sel && <div>
-      <input data-testid="script-name" value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} />
-      <textarea data-testid="script-source" rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
+      <label>{t('name')}<input data-testid="script-name" value={sel.name} disabled={!sel.isNew} onInput={e => setSel({ ...sel, name: (e.target as HTMLInputElement).value })} /></label>
+      <textarea data-testid="script-source" aria-label={t('source')} rows={16} value={sel.source} onInput={e => setSel({ ...sel, source: (e.target as HTMLTextAreaElement).value })} />
       <div class="form">
         <label><input type="checkbox" data-testid="script-enabled" checked={sel.enabled} onChange={e => setSel({ ...sel, enabled: (e.target as HTMLInputElement).checked })} /> {t('scriptEnabled')}</label>
         <label>{t('risk')}<select data-testid="script-risk" value={sel.risk} onChange={e => setSel({ ...sel, risk: (e.target as HTMLSelectElement).value as Risk })}>
@@ -113,8 +125,9 @@ function Scripts () {
       </div>
       {sel.declared && Object.keys(sel.declared).length > 0 && <div class="muted" data-testid="script-declared">{t('declared')}: {fmt(sel.declared)}</div>}
       <div class="muted">{t('scriptOffHint')}</div>
-      <div class="row"><Act kind="primary" testid="script-save" run={save} done={t('saved')}>{t('save')}</Act>
-        {!sel.isNew && <Act kind="danger" run={async () => { if (confirm(t('confirmDelete'))) { await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('delete')}</Act>}</div>
+      {loadError !== null && <div class="error" role="alert" data-testid="script-load-error"><b>{t('tl.notLoaded')}</b>{loadError && <pre>{loadError}</pre>}</div>}
+      <div class="row"><Act kind="primary" testid="script-save" run={save}>{t('save')}</Act>
+        {!sel.isNew && <Act kind="danger" testid="script-delete" run={async () => { if (await confirmDanger(tv('cf.delScript', { name: sel.name }))) { await api(`/api/tools/js/${encodeURIComponent(sel.name)}`, { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('delete')}</Act>}</div>
     </div>}
   </Card>
 }
@@ -149,7 +162,7 @@ export default function Tools () {
   const [testName, setTestName] = useState('')
   const tabs = ['tools', 'test', 'scripts', 'skills', 'events']
   return <div>
-    <div class="tabs">{tabs.map(x => <button key={x} data-testid={`tab-${x}`} class={tab === x ? 'on' : ''} onClick={() => setTab(x)}>{x === 'tools' ? t('tools') : t(x)}</button>)}</div>
+    <div class="tabs">{tabs.map(x => <button key={x} data-testid={`tab-${x}`} class={tab === x ? 'on' : ''} aria-pressed={tab === x} onClick={() => setTab(x)}>{x === 'tools' ? t('tools') : t(x)}</button>)}</div>
     {tab === 'tools' && <ToolList onTest={n => { setTestName(n); setTab('test') }} />}
     {tab === 'test' && <ToolTest key={testName} initial={testName} />}
     {tab === 'scripts' && <Scripts />}

@@ -3,7 +3,7 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import { CATEGORIES } from '../lib/presets/builtin.js'
-import { renderPrompt } from '../lib/presets/resolver.js'
+import { PROMPT_PLACEHOLDERS, renderPrompt } from '../lib/presets/resolver.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
 import { A, B, created, styledRouter } from './_http/envelope.js'
@@ -16,6 +16,12 @@ const promptQuery = z.object({
   groupId: z.string().max(64).optional(),
   groupName: z.string().max(100).optional(),
   botName: z.string().max(100).optional()
+})
+
+/** A prompt not saved yet (the dashboard's preset editor) and the sample chat it is rendered for. */
+const previewBody = promptQuery.extend({
+  systemPrompt: z.string().max(10000),
+  name: z.string().max(100).optional()
 })
 
 const presetsConfig = z.strictObject({
@@ -48,6 +54,13 @@ export function presetRoutesB (rt: Runtime): Router[] {
     return { prompt: renderPrompt(preset.systemPrompt, scope, rt.config.get().language === 'en' ? 'Lingxi' : '灵犀', rt.clock.now(), preset.name) }
   }))
   routeDoc(r, 'GET', '/:id/prompt', { query: promptQuery, summary: 'The system prompt a preset builds' })
+  r.post('/prompt-preview', B((ctx) => {
+    const q = parseBody(ctx, previewBody)
+    const scope = { ...q, userId: q.userId ?? sessionOf(ctx)?.sub ?? '' }
+    const bot = rt.config.get().language === 'en' ? 'Lingxi' : '灵犀'
+    return { prompt: renderPrompt(q.systemPrompt, scope, bot, rt.clock.now(), q.name ?? ''), placeholders: PROMPT_PLACEHOLDERS }
+  }))
+  routeDoc(r, 'POST', '/prompt-preview', { body: previewBody, summary: 'A system prompt not saved yet, rendered with its placeholders (the preset editor\'s preview)' })
 
   const c = styledRouter('B', { prefix: '/api/presets' })
   const view = (): z.output<typeof presetsConfig> => ({ ...rt.config.get().presets })

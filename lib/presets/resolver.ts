@@ -10,6 +10,9 @@ import type { PresetRecord } from './types.js'
 
 export type PromptScope = Partial<Pick<ChatScope, 'userId' | 'groupId' | 'nickname' | 'groupName' | 'botId' | 'botName'>>
 
+/** The placeholders a system prompt may use (renderPrompt's own, then the templates' date and time). */
+export const PROMPT_PLACEHOLDERS: readonly string[] = ['nickname', 'userId', 'groupName', 'groupId', 'groupLine', 'botName', 'presetName', 'date', 'time']
+
 /** Renders a system prompt: {{nickname}}, {{groupName}}, {{botName}}, {{date}}, {{time}}, {{groupLine}}... */
 export function renderPrompt (template: string, scope: PromptScope, botName: string, now: number, presetName = ''): string {
   const bot = scope.botName || botName

@@ -122,6 +122,7 @@ function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => vo
   // the JSON editors are checked while typed
   const live = (k: 'headersTemplate' | 'bodyTemplate', text: string): void => {
     patch({ [k]: text })
+    setError(null) // the summary of a refused save: the field's own message below stays up to date
     const r = jsonObject(text, t(k === 'headersTemplate' ? 'cx.headers' : 'cx.body'), k === 'headersTemplate')
     setErrors(es => ({ ...es, [k]: r.error }))
   }

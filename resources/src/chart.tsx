@@ -107,14 +107,19 @@ export function LineChart ({ title, series, points, testid, format = full }: {
         </g>)}
         <line class="cx-axis" x1={M.left} x2={M.left} y1={M.top} y2={M.top + plotH} />
         <line class="cx-axis" x1={M.left} x2={w - M.right} y1={M.top + plotH} y2={M.top + plotH} />
-        {points.map((pt, i) => i % every === 0 || i === n - 1
+        {points.map((pt, i) => (i % every === 0 && (n - 1 - i >= every || i === n - 1)) || i === n - 1
           ? <text key={i} class="cx-xtick" x={x(i)} y={H - 10} text-anchor={n > 1 && i === n - 1 ? 'end' : n > 1 && i === 0 ? 'start' : 'middle'}>{pt.label}</text>
           : null)}
         {active !== null && <line class="cx-guide" x1={left} x2={left} y1={M.top} y2={M.top + plotH} />}
-        {series.map((s, j) => <g key={s.key}>
-          <polyline class={`cx-line cx-s${j % 5}`} stroke-dasharray={DASH[j % 5]} points={points.map((pt, i) => `${x(i)},${y(pt.values[s.key] ?? 0)}`).join(' ')} />
-          {points.map((pt, i) => markers || i === active ? <Marker key={i} j={j} x={x(i)} y={y(pt.values[s.key] ?? 0)} r={i === active ? 5 : 3.5} /> : null)}
-        </g>)}
+        {/* where lines run together (equal values) each later one is drawn thinner on top, with smaller
+            markers: every line stays visible as a stripe inside the one before */}
+        {series.map((s, j) => {
+          const k = series.length - 1 - j
+          return <g key={s.key}>
+            <polyline class={`cx-line cx-s${j % 5}`} stroke-width={1.5 + k * 1.5} stroke-dasharray={DASH[j % 5]} points={points.map((pt, i) => `${x(i)},${y(pt.values[s.key] ?? 0)}`).join(' ')} />
+            {points.map((pt, i) => markers || i === active ? <Marker key={i} j={j} x={x(i)} y={y(pt.values[s.key] ?? 0)} r={(i === active ? 4 : 2.5) + k * 1.2} /> : null)}
+          </g>
+        })}
       </svg>
       {p && <div class="cx-tip" role="status" data-testid={testid ? `${testid}-tooltip` : 'chart-tooltip'}
         style={{ left: `${Math.min(Math.max(left, 80), w - 80)}px` }}>

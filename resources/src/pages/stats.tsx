@@ -27,7 +27,7 @@ function pointsOf (d: Summary, period: string): ChartPoint[] {
     return d.hourly.map(h => {
       const at = new Date(h.time)
       const hh = `${String(at.getHours()).padStart(2, '0')}:00`
-      return { label: hh, title: `${at.toLocaleDateString()} ${hh}`, values: { messages: h.messages, responses: h.responses, toolCalls: h.toolCalls, tokens: h.tokens } }
+      return { label: hh, title: `${at.toLocaleDateString(lang.get() === 'zh' ? 'zh-CN' : 'en')} ${hh}`, values: { messages: h.messages, responses: h.responses, toolCalls: h.toolCalls, tokens: h.tokens } }
     })
   }
   return d.daily.map(r => ({ label: r.date.slice(5), title: r.date, values: { messages: r.messages, responses: r.responses, toolCalls: r.toolCalls, tokens: r.tokens } }))

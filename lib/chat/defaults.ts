@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.js'
 import type { ChatScope } from './contracts.js'
 import type { ChatPipeline } from './service.js'
 
-export interface ChatDefaults { preset: { id: string; name: string }; channel: string; model: string }
+interface ChatDefaults { preset: { id: string; name: string }; channel: string; model: string }
 
 export async function chatDefaults (rt: Runtime, pipeline: ChatPipeline, scope: ChatScope): Promise<ChatDefaults> {
   const preset = await pipeline.preset(scope)

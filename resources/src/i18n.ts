@@ -8,6 +8,7 @@ import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
 import { feedbackEn, feedbackZh } from './i18n-feedback'
 import { capabilitiesEn, capabilitiesZh } from './i18n-capabilities'
+import { chatPageEn, chatPageZh } from './i18n-chatpage'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -100,6 +101,8 @@ Object.assign(zh, feedbackZh)
 Object.assign(en, feedbackEn)
 Object.assign(zh, capabilitiesZh)
 Object.assign(en, capabilitiesEn)
+Object.assign(zh, chatPageZh)
+Object.assign(en, chatPageEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 document.documentElement.lang = lang.get() === 'zh' ? 'zh-CN' : 'en'

@@ -11,6 +11,7 @@ import './style.css'
 
 const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   overview: () => import('./pages/overview'),
+  chat: () => import('./pages/chat'),
   channels: () => import('./pages/channels'),
   config: () => import('./pages/config'),
   chatSettings: () => import('./pages/chat-settings'),

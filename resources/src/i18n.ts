@@ -7,6 +7,7 @@ import { governanceEn, governanceZh } from './i18n-governance'
 import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
 import { feedbackEn, feedbackZh } from './i18n-feedback'
+import { formsEn, formsZh } from './i18n-forms'
 import { capabilitiesEn, capabilitiesZh } from './i18n-capabilities'
 import { chatPageEn, chatPageZh } from './i18n-chatpage'
 import { signal } from './state'
@@ -99,6 +100,8 @@ Object.assign(zh, guardZh)
 Object.assign(en, guardEn)
 Object.assign(zh, feedbackZh)
 Object.assign(en, feedbackEn)
+Object.assign(zh, formsZh)
+Object.assign(en, formsEn)
 Object.assign(zh, capabilitiesZh)
 Object.assign(en, capabilitiesEn)
 Object.assign(zh, chatPageZh)

@@ -1,22 +1,97 @@
-import { useState } from 'preact/hooks'
-import { api, BASE, errText, session } from '../api'
-import { t } from '../i18n'
-import type { Config, ConfigSection, GroupView, ImportResult } from '../contracts'
+// Configuration: every section of the configuration as a form generated from the server's schema
+// (GET /api/config/schema; schema-form.tsx), checked in the browser with the schema's rules before it is
+// sent and with the server's answer shown at the fields; one group's settings; YAML import and export as
+// the advanced path.
+import { useMemo, useState } from 'preact/hooks'
+import { api, ApiError, BASE, errText, fieldMessage, session } from '../api'
+import { t, tv } from '../i18n'
+import type { Config, GroupView, ImportResult } from '../contracts'
 import { ObjectForm } from '../form'
+import { helpOf, SchemaForm, titleOf, type Problems } from '../schema-form'
+import { diff, validate, type SchemaNode } from '../schema-validate'
 import { Act, Card, ErrorBox, View, toast, useLoad } from '../ui'
 
-/** Allowed values of the enum settings (the server's schema refuses anything else). */
-const CHOICES: Record<string, Record<string, readonly string[]>> = {
-  trigger: { private: ['always', 'prefix', 'off'], group: ['at', 'prefix', 'both', 'off'] },
-  context: { cleaningStrategy: ['sliding', 'truncate', 'summarize'], compressionStrategy: ['summarize', 'truncate', 'sliding-window'] }
+/** Sections first in the list (the rest follow in the schema's order). */
+const FIRST = ['memory', 'tools', 'mcp', 'web', 'llm', 'chat', 'knowledge', 'skills', 'language', 'commandPrefix', 'debug', 'presets']
+/** Sections with a page of their own: [page name in the menu, its path]. */
+const PAGES: Record<string, [string, string]> = {
+  trigger: ['chatSettings', 'chat-settings'], context: ['chatSettings', 'chat-settings'], chat: ['chatSettings', 'chat-settings'],
+  delivery: ['chatSettings', 'chat-settings'], input: ['chatSettings', 'chat-settings'], groupLog: ['chatSettings', 'chat-settings'],
+  proactive: ['chatSettings', 'chat-settings'], qqActions: ['chatSettings', 'chat-settings'], reminders: ['chatSettings', 'chat-settings'],
+  guard: ['chatSettings', 'chat-settings'], tts: ['voice', 'voice'], webTools: ['webTools', 'web-tools'], access: ['governance', 'governance'],
+  quotas: ['governance', 'governance'], moderation: ['governance', 'governance'], pricing: ['cost', 'cost'], mcp: ['mcp', 'mcp-servers'],
+  image: ['drawing', 'drawing'], game: ['game', 'game'], presets: ['presets', 'presets'], channels: ['channels', 'channels']
 }
 
-function Section ({ name }: { name: 'trigger' | 'context' }) {
-  const load = useLoad<Config[typeof name]>(`/api/config/${name}`)
-  return <Card title={t(name)}>
-    <View load={load} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid={`section-${name}`} value={d} choices={CHOICES[name]}
-      onSave={async v => { await api('/api/config', { method: 'PUT', json: { [name]: v } }); load.reload() }} />}</View>
-  </Card>
+/** A link to another page of the dashboard (the shell follows history changes). */
+function PageLink ({ page, path }: { page: string, path: string }) {
+  const href = `${BASE}/${path}`
+  return <a href={href} data-testid={`open-${path}`} onClick={e => { e.preventDefault(); history.pushState(null, '', href); dispatchEvent(new PopStateEvent('popstate')) }}>{tv('sf.open', { page: t(page) })}</a>
+}
+
+/** The schema node at a dotted path under `node` (list indexes and record keys walk into items and values). */
+function nodeAt (node: SchemaNode, keys: string[]): SchemaNode | undefined {
+  let cur: SchemaNode | undefined = node
+  for (const k of keys) {
+    if (!cur) return undefined
+    if (cur.anyOf) cur = cur.anyOf.find(a => a.properties || a.items) ?? cur
+    if (cur.properties?.[k]) cur = cur.properties[k]
+    else if (cur.type === 'array' && cur.items) cur = cur.items
+    else if (typeof cur.additionalProperties === 'object') cur = cur.additionalProperties
+    else return undefined
+  }
+  return cur
+}
+
+function SectionEditor ({ name, node, value, onSaved }: { name: string, node: SchemaNode, value: unknown, onSaved: () => void }) {
+  const [draft, setDraft] = useState<unknown>(() => structuredClone(value))
+  const [server, setServer] = useState<Array<{ path: string, message: string }>>([])
+  const [general, setGeneral] = useState<string | null>(null)
+  const [tried, setTried] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const issues = useMemo(() => validate(node, draft, name), [node, draft, name])
+
+  // the browser's findings and the server's, by path, in the page language (recomputed on a language change)
+  const problems: Problems = (() => {
+    const m = new Map<string, string[]>()
+    const add = (p: string, s: string): void => { m.set(p, [...(m.get(p) ?? []), s]) }
+    for (const i of issues) add(i.path, tv(`sv.${i.key}`, i.vars ?? {}))
+    for (const e of server) add(e.path, fieldMessage(e.message) || t('sf.serverSaid'))
+    return m
+  })()
+
+  const save = async (): Promise<void> => {
+    setTried(true); setGeneral(null)
+    if (issues.length) {
+      document.querySelector<HTMLElement>(`[data-testid="section-form-${name}"] [aria-invalid="true"]`)?.focus()
+      return
+    }
+    const patch = diff(value, draft)
+    if (patch === undefined) { toast(t('sf.noChanges')); return }
+    setBusy(true)
+    try {
+      const r = await api<{ updated: string[] }>(`/api/config/${name}`, { method: 'PUT', json: patch })
+      setServer([])
+      toast(tv('sf.savedN', { n: r.updated.length }))
+      onSaved()
+    } catch (e) {
+      const errors = e instanceof ApiError ? e.errors ?? [] : []
+      const atFields = errors.filter(x => x.path && nodeAt(node, x.path.split('.').slice(1)) !== undefined && x.path.split('.')[0] === name)
+      setServer(atFields)
+      if (atFields.length < errors.length || !errors.length) setGeneral(errText(e))
+    } finally { setBusy(false) }
+  }
+
+  return <div data-testid={`section-form-${name}`}>
+    <SchemaForm node={node} name={name} value={draft} onChange={setDraft} problems={problems} testid="cfg"
+      edited={p => setServer(list => list.filter(x => x.path !== p && !x.path.startsWith(`${p}.`)))} />
+    {general && <ErrorBox error={general} />}
+    <div class="sf-actions">
+      <button class="primary" type="button" disabled={busy} aria-busy={busy} data-testid={`section-save-${name}`} onClick={save}>{t('sf.save')}</button>
+      <button type="button" data-testid={`section-reset-${name}`} onClick={() => { setDraft(structuredClone(value)); setServer([]); setTried(false); setGeneral(null) }}>{t('sf.reset')}</button>
+      {tried && issues.length > 0 && <span class="sf-error" role="alert" data-testid={`section-invalid-${name}`}>{tv('sf.fix', { n: issues.length })}</span>}
+    </div>
+  </div>
 }
 
 function Group () {
@@ -27,8 +102,8 @@ function Group () {
     setError(null); setLoaded(null)
     try { setLoaded(await api<GroupView>(`/api/config/groups/${encodeURIComponent(gid)}`)) } catch (e) { setError(errText(e)) }
   }
-  return <Card title={t('group')}>
-    <div class="row"><input data-testid="group-id" placeholder={t('groupId')} value={gid} onInput={e => setGid((e.target as HTMLInputElement).value)} />
+  return <Card title={t('group')} testid="group-card">
+    <div class="row"><input data-testid="group-id" aria-label={t('groupId')} placeholder={t('groupId')} value={gid} onInput={e => setGid((e.target as HTMLInputElement).value)} />
       <button data-testid="group-open" onClick={open} disabled={!gid}>{t('view')}</button></div>
     {error && <ErrorBox error={error} />}
     {loaded && <ObjectForm key={gid} testid="group-form" value={{ preset: loaded.preset, enabled: loaded.enabled, trigger: loaded.trigger }}
@@ -36,7 +111,7 @@ function Group () {
   </Card>
 }
 
-function Yaml () {
+function Yaml ({ onImported }: { onImported: () => void }) {
   const [text, setText] = useState('')
   const [error, setError] = useState<string | null>(null)
   const exportYaml = async (): Promise<void> => {
@@ -47,18 +122,53 @@ function Yaml () {
   }
   const importYaml = async (): Promise<void> => {
     setError(null)
+    if (!text.trim()) { setError(t('sf.importEmpty')); return }
     try {
       const r = await api<ImportResult>('/api/config/import', { body: text, headers: { 'Content-Type': 'text/yaml' } })
-      toast(`${t('saved')} (${r.changes})`)
+      if (r.changes === 0) toast(t('sf.importedNothing'))
+      else { toast(tv('sf.importedN', { n: r.changes })); onImported() }
     } catch (e) { setError(errText(e)) }
   }
-  return <Card title="YAML" extra={<><Act run={exportYaml} testid="yaml-export">{t('export')}</Act><button data-testid="yaml-import" onClick={importYaml}>{t('import')}</button>
-    <Act run={async () => { await api('/api/config/reload', { method: 'POST' }) }} done={t('saved')}>{t('reload')}</Act></>}>
-    <textarea data-testid="yaml-text" rows={14} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
+  return <Card title={t('sf.advanced')} testid="yaml-card" extra={<><Act run={exportYaml} testid="yaml-export">{t('export')}</Act>
+    <button data-testid="yaml-import" onClick={importYaml}>{t('import')}</button>
+    <Act run={async () => { await api('/api/config/reload', { method: 'POST' }); onImported() }} done={t('sf.reloaded')}>{t('reload')}</Act></>}>
+    <p class="muted">{t('sf.advancedHint')}</p>
+    <textarea data-testid="yaml-text" aria-label="YAML" rows={14} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
     {error && <ErrorBox error={error} />}
   </Card>
 }
 
-export default function Config () {
-  return <div><Section name="trigger" /><Section name="context" /><Group /><Yaml /></div>
+export default function ConfigPage () {
+  const schema = useLoad<SchemaNode>('/api/config/schema')
+  const config = useLoad<Config>('/api/config')
+  const [current, setCurrent] = useState(() => decodeURIComponent(location.hash.slice(1)) || 'memory')
+  const choose = (name: string): void => { setCurrent(name); history.replaceState(null, '', `#${encodeURIComponent(name)}`) }
+  return <div>
+    <View load={schema}>{s => <View load={config}>{cfg => {
+      const props = s.properties ?? {}
+      const names = [...FIRST.filter(n => n in props), ...Object.keys(props).filter(n => !FIRST.includes(n))]
+      const name = names.includes(current) ? current : names[0]!
+      const node = props[name]!
+      const page = PAGES[name]
+      return <div class="sf-layout">
+        <nav class="sf-sections card" aria-label={t('sf.sections')} data-testid="section-list">
+          {names.map(n => <button key={n} type="button" data-testid={`section-link-${n}`} aria-current={n === name ? 'true' : undefined}
+            onClick={() => choose(n)}>{titleOf(props[n]!, n)}</button>)}
+        </nav>
+        <div>
+          <Card title={titleOf(node, name)} testid={`section-${name}`} extra={page && name !== 'channels' ? <PageLink page={page[0]} path={page[1]} /> : undefined}>
+            {helpOf(node) && <p class="help">{helpOf(node)}</p>}
+            {name === 'channels'
+              ? <p data-testid="channels-elsewhere">{t('sf.channelsOn')} <PageLink page="channels" path="channels" /></p>
+              : name === 'groups'
+                ? <p data-testid="groups-elsewhere">{t('sf.groupsOn')}</p>
+                : <SectionEditor key={`${name}:${JSON.stringify(cfg[name as keyof Config])}`} name={name} node={node}
+                  value={cfg[name as keyof Config]} onSaved={config.reload} />}
+          </Card>
+          {name === 'groups' && <Group />}
+          <Yaml onImported={config.reload} />
+        </div>
+      </div>
+    }}</View>}</View>
+  </div>
 }

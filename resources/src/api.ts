@@ -132,6 +132,9 @@ const KNOWN: Array<[RegExp, string]> = [
 /** The sentence for a failure; `detail` false leaves out the upstream text (used where the fields are listed). */
 function sentence (e: ApiError): string {
   for (const [re, key] of KNOWN) if (re.test(e.message)) return t(key)
+  // style B validation: "path: message" (several joined by "; ")
+  const parts = e.status === 400 ? e.message.split('; ').map(x => x.match(/^([\w.[\]-]+): (.+)$/)) : []
+  if (parts.length && parts.every(Boolean)) return `${t('er.fields')}${parts.map(m => `${pathLabel(m![1]!)}${t('bs.colon')}${fieldMessage(m![2]!)}`).join(t('er.sep'))}`
   const req = e.message.match(/^([\w.[\]-]+) is required$/)
   if (req) return `${pathLabel(req[1]!)}${t('bs.colon')}${t('er.f.required')}`
   const code = e.code ?? STATUS_CODE[e.status] ?? (e.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_ARGS')

@@ -36,6 +36,7 @@ export const feedbackZh: Dict = {
   'es.imageApis': '还没有绘图接口：在下面添加一个，或在“渠道”页为某个渠道启用绘图。',
   'kb.close': '关闭编辑器', 'kb.query': '搜索知识库', 'kb.noHits': '没有找到与“{q}”相关的内容。', 'cf.delDoc': '删除知识库文档“{name}”？',
   'es.knowledge': '知识库还是空的：添加文档后，机器人回答时会引用其中的内容。', 'kb.addFirst': '添加第一篇文档',
+  'lv.error': '错误', 'lv.warn': '警告', 'lv.info': '信息', 'lv.debug': '调试',
   'cf.title': '请确认', 'cf.ok': '删除', 'cf.cancel': '取消',
   'cf.delConv': '删除会话“{name}”及其全部消息？', 'cf.clearConvs': '删除全部 {n} 个会话？此操作不能撤销。', 'cf.clearCtx': '清空会话“{name}”的上下文？'
 }
@@ -74,6 +75,7 @@ export const feedbackEn: Dict = {
   'es.imageApis': 'No image APIs yet: add one below, or enable images for a channel on the Channels page.',
   'kb.close': 'Close the editor', 'kb.query': 'Search the knowledge base', 'kb.noHits': 'Nothing found for “{q}”.', 'cf.delDoc': 'Delete the knowledge document “{name}”?',
   'es.knowledge': 'The knowledge base is empty: add documents and the bot quotes them in its answers.', 'kb.addFirst': 'Add the first document',
+  'lv.error': 'error', 'lv.warn': 'warning', 'lv.info': 'info', 'lv.debug': 'debug',
   'cf.title': 'Please confirm', 'cf.ok': 'Delete', 'cf.cancel': 'Cancel',
   'cf.delConv': 'Delete the conversation “{name}” and all its messages?', 'cf.clearConvs': 'Delete all {n} conversations? This cannot be undone.', 'cf.clearCtx': 'Clear the context of the conversation “{name}”?'
 }

@@ -123,8 +123,14 @@ export function ConfirmHost () {
   const close = (ok: boolean): void => {
     ref.current?.close()
     pendingConfirm.set(null)
-    if (p.opener instanceof HTMLElement && p.opener.isConnected) p.opener.focus()
     p.resolve(ok)
+    // back to the button that asked, once its action has finished (an Act is disabled meanwhile); if the
+    // item is gone with it, to the page's content
+    const opener = p.opener
+    setTimeout(() => requestAnimationFrame(() => {
+      if (opener instanceof HTMLElement && opener.isConnected && !(opener as HTMLButtonElement).disabled) opener.focus()
+      else if (ok) document.getElementById('main')?.focus()
+    }), 0)
   }
   const onKey = (e: KeyboardEvent): void => {
     if (e.key !== 'Tab') return

@@ -106,7 +106,7 @@ function DailyChart ({ rows }: { rows: StatsSummary['daily'] }) {
 function Daily () {
   const [period, setPeriod] = useState('month')
   const load = useLoad<StatsSummary>(`/api/stats?period=${period}`)
-  return <Card title={t('co.daily')} testid="co-daily" extra={<select name="period" value={period} onChange={e => setPeriod((e.target as HTMLSelectElement).value)}>
+  return <Card title={t('co.daily')} testid="co-daily" extra={<select name="period" aria-label={t('ov.period')} value={period} onChange={e => setPeriod((e.target as HTMLSelectElement).value)}>
     {['day', 'week', 'month', 'all'].map(p => <option key={p} value={p}>{t(`period_${p}`)}</option>)}</select>}>
     <View load={load} isEmpty={() => false}>{d => {
       const cur = d.currency ?? ''

@@ -67,7 +67,7 @@ function Regexes ({ cfg, saved }: { cfg: Config, saved: () => void }) {
   }
   return <Card title={t('gv.regexes')} testid="gv-regexes">
     <p class="muted">{t('gv.regexesHint')}</p>
-    <textarea data-testid="gv-regex-text" rows={5} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
+    <textarea data-testid="gv-regex-text" aria-label={t('gv.regexes')} rows={5} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
     {error && <ErrorBox error={error} />}
     <button class="primary" data-testid="gv-regex-save" onClick={save}>{t('save')}</button>
   </Card>

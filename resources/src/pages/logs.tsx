@@ -30,12 +30,12 @@ export default function Logs () {
   const tools = useLoad<ToolLogList>('/api/logs/tools?limit=50')
   return <div>
     <Card title={t('logs')} extra={<>
-      <select data-testid="log-level" value={level} onChange={e => setLevel((e.target as HTMLSelectElement).value)}>
-        <option value="">{t('all')}</option>{['error', 'warn', 'info', 'debug'].map(l => <option key={l} value={l}>{l}</option>)}</select>
-      <button onClick={() => setPaused(!paused)}>{paused ? t('resume') : t('pause')}</button></>}>
+      <select data-testid="log-level" aria-label={t('level')} value={level} onChange={e => setLevel((e.target as HTMLSelectElement).value)}>
+        <option value="">{t('all')}</option>{['error', 'warn', 'info', 'debug'].map(l => <option key={l} value={l}>{t(`lv.${l}`)}</option>)}</select>
+      <button data-testid="log-pause" aria-pressed={paused} onClick={() => setPaused(!paused)}>{paused ? t('resume') : t('pause')}</button></>}>
       {error && <ErrorBox error={error} />}
       {entries === null ? <p class="muted">{t('loading')}</p> : <div data-testid="log-lines"><Table cols={[t('time'), t('level'), t('message')]}
-        rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(), <span class={`log-${e.level}`}>{e.level}</span>,
+        rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(), <span class={`log-${e.level}`}>{t(`lv.${e.level}`)}</span>,
           <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
     </Card>
     <Card title={t('toolLogs')}>

@@ -30,7 +30,7 @@ function ToolList ({ onTest }: { onTest: (name: string) => void }) {
           <input type="checkbox" data-testid={`tool-${x.name}`} aria-label={tv('tl.enableTool', { name: x.name })} checked={x.enabled} onChange={async e => {
             try { await api(`/api/skills/tools/${encodeURIComponent(x.name)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); tools.reload() } catch (err) { toast(errText(err), true); tools.reload() }
           }} />,
-          <button aria-label={tv('tl.testTool', { name: x.name })} onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
+          <button data-testid={`tool-test-${x.name}`} aria-label={tv('tl.testTool', { name: x.name })} onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
     </Card>
   </>
 }

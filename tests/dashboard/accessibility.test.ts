@@ -1,0 +1,225 @@
+// Accessibility, in Debian's chromium: axe-core on every page of the dashboard (the `pages` map of
+// resources/src/main.tsx, read at test time so a new page is never missed) and on the login page, in both
+// languages and at both sizes (1440x900 and 390x844, each size once light and once dark), with data present
+// (a channel, a preset, a memory, a knowledge document, a character, a conversation). Any serious or
+// critical violation fails, listed readably; each page has exactly one h1 and <html lang> follows the language.
+// Then a keyboard-only walk: skip link, menu, a page, a switch and a button, without the mouse.
+import { expect } from 'chai'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { launch, PLUGIN_DIR, prepare } from './browser.js'
+
+const shots = join(PLUGIN_DIR, 'screenshots')
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+/** The page names of main.tsx's lazily loaded `pages` map, in menu order. */
+function pagesOfMain (): string[] {
+  const src = readFileSync(join(PLUGIN_DIR, 'resources', 'src', 'main.tsx'), 'utf8')
+  const block = src.match(/const pages\b[^\n]*\{\n([\s\S]*?)\n\}/)
+  if (!block) throw new Error('resources/src/main.tsx: the `pages` map was not found')
+  return [...block[1]!.matchAll(/^\s*(\w+):\s*\(\)\s*=>\s*import\(/gm)].map((m) => m[1]!)
+}
+
+interface Combo { lang: 'zh' | 'en', width: number, height: number, scheme: 'light' | 'dark' }
+const COMBOS: Combo[] = [
+  { lang: 'zh', width: 1440, height: 900, scheme: 'light' },
+  { lang: 'en', width: 1440, height: 900, scheme: 'dark' },
+  { lang: 'zh', width: 390, height: 844, scheme: 'dark' },
+  { lang: 'en', width: 390, height: 844, scheme: 'light' }
+]
+
+interface AxeNode { target: string[], html: string, failureSummary?: string }
+interface AxeViolation { id: string, impact: string | null, help: string, nodes: AxeNode[] }
+
+/** Runs axe on the page; the serious and critical violations as readable lines. */
+async function axeProblems (page: Page): Promise<string[]> {
+  if (!await page.evaluate(() => 'axe' in window)) await page.addScriptTag({ path: AXE })
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations
+  }) as AxeViolation[]
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) =>
+    v.nodes.slice(0, 6).map((n) => `${v.impact} ${v.id} (${v.help}): ${n.target.join(' ')} ${n.html.slice(0, 140)}`))
+}
+
+/** Waits until the page has rendered its data: its h1, no loading placeholder, two frames. */
+async function settled (page: Page): Promise<void> {
+  await page.waitForSelector('main h1')
+  await page.waitForFunction(() => !document.querySelector('main .loading'), undefined, { timeout: 15_000 })
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+}
+
+describe('dashboard: accessibility (axe-core on every page, both languages, both sizes; keyboard only)', function () {
+  this.timeout(180_000)
+  let s: TestServer
+  let fake: FakeOpenAI
+  let browser: Browser
+  const pages = pagesOfMain()
+
+  before(async function () {
+    await prepare(this)
+    mkdirSync(shots, { recursive: true })
+    fake = await startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini'] })
+    s = await startTestServer()
+    // some data on the pages: a channel, a preset, a memory, a knowledge document, a character, a conversation
+    const seeds: Array<[string, object]> = [
+      ['/api/config/channels', { name: 'main', baseUrl: fake.url, apiKey: 'sk-a11y-0001', model: 'gpt-4o', models: ['gpt-4o', 'gpt-4o-mini'] }],
+      ['/api/preset', { id: 'a11y-preset', name: 'A11y preset', systemPrompt: 'You are brief.' }],
+      ['/api/memory/user/20002', { content: 'likes green tea' }],
+      ['/api/knowledge', { title: 'Lighthouse manual', content: 'The lamp turns every ten seconds.' }],
+      ['/api/game/presets', { name: 'Heroine', systemPrompt: 'You are the heroine of a school story.' }],
+      ['/api/chat', { message: 'hello', userId: '20002' }]
+    ]
+    for (const [path, json] of seeds) {
+      const r = await s.api(path, { method: 'POST', json })
+      expect(r.status, `${path}: ${r.text}`).to.be.within(200, 201)
+    }
+    browser = await launch()
+  })
+
+  after(async () => {
+    await browser?.close()
+    await s?.close()
+    await fake?.close()
+  })
+
+  it('reads the page list from main.tsx, and the menu shows every page of it', async () => {
+    expect(pages.length).to.be.greaterThan(10)
+    expect(pages).to.include.members(['overview', 'channels', 'logs'])
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+    const page = await ctx.newPage()
+    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
+    await page.goto(`${s.base}/login#token=${token}`)
+    await page.waitForURL('**/overview')
+    const inMenu = await page.$$eval('nav a[data-page]', (as) => as.map((a) => (a as HTMLElement).dataset.page))
+    expect(inMenu).to.deep.equal(pages)
+    await ctx.close()
+  })
+
+  for (const combo of COMBOS) {
+    const name = `${combo.lang} ${combo.width}x${combo.height} ${combo.scheme}`
+    describe(name, () => {
+      let ctx: BrowserContext
+      let page: Page
+      const errors: string[] = []
+
+      before(async () => {
+        ctx = await browser.newContext({ viewport: { width: combo.width, height: combo.height }, colorScheme: combo.scheme, bypassCSP: true, // axe is injected inline
+          ...(combo.width < 720 ? { isMobile: true, hasTouch: true } : {}) })
+        await ctx.addInitScript((l) => { localStorage.setItem('lingxi.lang', l) }, combo.lang)
+        page = await ctx.newPage()
+        page.on('pageerror', (e) => errors.push(e.message))
+      })
+      after(async () => { await ctx?.close() })
+
+      it('login page', async () => {
+        await page.goto(`${s.base}/login`)
+        await page.waitForSelector('[data-testid="login-hint"]')
+        expect(await page.getAttribute('html', 'lang')).to.equal(combo.lang === 'zh' ? 'zh-CN' : 'en')
+        expect(await page.locator('h1').count()).to.equal(1)
+        expect(await axeProblems(page)).to.deep.equal([])
+        const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
+        await page.goto(`${s.base}/login#token=${token}`)
+        await page.waitForURL('**/overview')
+      })
+
+      for (const p of pages) {
+        it(`page ${p}`, async () => {
+          await page.evaluate((n) => { document.querySelector<HTMLElement>(`nav a[data-page="${n}"]`)!.click() }, p)
+          await page.waitForFunction((n) => document.querySelector('nav a[aria-current="page"]')?.getAttribute('data-page') === n, p)
+          await settled(page)
+          expect(await page.getAttribute('html', 'lang')).to.equal(combo.lang === 'zh' ? 'zh-CN' : 'en')
+          expect(await page.locator('h1').count(), 'one h1 per page').to.equal(1)
+          const problems = await axeProblems(page)
+          if (problems.length) await page.screenshot({ path: join(shots, `a11y-${p}-${combo.lang}-${combo.width}-${combo.scheme}.png`), fullPage: true })
+          expect(problems, `axe on ${p} (${name})`).to.deep.equal([])
+        })
+      }
+
+      it('no script error on any page', () => { expect(errors).to.deep.equal([]) })
+    })
+  }
+
+  describe('keyboard only', () => {
+    let ctx: BrowserContext
+    let page: Page
+    before(async () => {
+      ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+      page = await ctx.newPage()
+      const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
+      await page.goto(`${s.base}/login#token=${token}`)
+      await page.waitForURL('**/overview')
+      await settled(page)
+    })
+    after(async () => { await ctx?.close() })
+
+    const focused = (): Promise<string> => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null
+      return el ? `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''}${el.dataset.page ? `{${el.dataset.page}}` : ''}` : ''
+    })
+    /** Presses Tab until `want` has the focus (at most `max` times). */
+    const tabTo = async (want: (f: string) => boolean, max = 80): Promise<string> => {
+      for (let i = 0; i < max; i++) {
+        await page.keyboard.press('Tab')
+        const f = await focused()
+        if (want(f)) return f
+      }
+      throw new Error(`Tab never reached the element (last: ${await focused()})`)
+    }
+
+    it('the first Tab reaches the skip link, which moves the focus to the content', async () => {
+      await page.keyboard.press('Tab')
+      expect(await focused()).to.equal('a[skip-link]')
+      await page.keyboard.press('Enter')
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('main')
+    })
+
+    it('opens a page from the menu, then operates a switch and a button without the mouse', async () => {
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+      await tabTo((f) => f === 'a{tools}')
+      await page.keyboard.press('Enter')
+      await page.waitForURL('**/tools')
+      await settled(page)
+      expect(await page.getAttribute('nav a[data-page="tools"]', 'aria-current')).to.equal('page')
+      expect(await page.textContent('main h1')).to.equal('工具与技能')
+      // Tab to the first tool's switch; Space toggles it and the change reaches the server
+      const sw = await tabTo((f) => /^input\[tool-/.test(f))
+      const tool = sw.slice('input[tool-'.length, -1)
+      const before = (await s.api('/api/tools/list')).body.data.find((x: { name: string }) => x.name === tool).enabled as boolean
+      const [res] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/tools/${tool}/toggle`)), page.keyboard.press('Space')])
+      expect(res.status()).to.equal(200)
+      expect((await s.api('/api/tools/list')).body.data.find((x: { name: string }) => x.name === tool).enabled).to.equal(!before)
+      // Tab on to the tool's Test button; Enter opens the test form with the tool filled in
+      await tabTo((f) => f === `button[tool-test-${tool}]`)
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('[data-testid="test-tool"]')
+      expect(await page.inputValue('[data-testid="test-tool"]')).to.equal(tool)
+      await s.api(`/api/skills/tools/${tool}/toggle`, { method: 'POST', json: { enabled: before } })
+    })
+
+    it('the phone menu opens from its button by keys, closes on Esc and gives the focus back', async () => {
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.focus('[data-testid="menu-button"]')
+      expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-expanded')).to.equal('false')
+      expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-label')).to.equal('打开菜单')
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('#side-nav.open')
+      expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-expanded')).to.equal('true')
+      expect(await focused()).to.equal('a{tools}') // the current page's link
+      await page.keyboard.press('Escape')
+      await page.waitForSelector('#side-nav:not(.open)', { state: 'attached' })
+      expect(await focused()).to.equal('button[menu-button]')
+      // an outside tap closes it too
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('#side-nav.open')
+      await page.mouse.click(370, 600)
+      await page.waitForSelector('#side-nav:not(.open)', { state: 'attached' })
+      await page.screenshot({ path: join(shots, 'a11y-phone-menu-closed.png') })
+      await page.setViewportSize({ width: 1440, height: 900 })
+    })
+  })
+})

@@ -96,7 +96,8 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
   const [preview, setPreview] = useState<{ prompt: string, placeholders: string[] } | null>(null)
   const promptRef = useRef<HTMLTextAreaElement>(null)
 
-  const issues = useMemo(() => validate(PRESET_RULES, isNew ? d : { ...d, id: undefined }, '').filter(i => isNew || i.path !== 'id'), [d, isNew])
+  // the server trims the name before its length check
+  const issues = useMemo(() => validate(PRESET_RULES, { ...d, name: d.name.trim(), id: isNew ? d.id : undefined }, '').filter(i => isNew || i.path !== 'id'), [d, isNew])
   const messages = (path: string): string[] => [
     ...issues.filter(i => i.path === path || (path.endsWith('Tools') && i.path.startsWith(`${path}.`))).map(i => tv(`sv.${i.key}`, i.vars ?? {})),
     ...server.filter(e => e.path === path).map(e => fieldMessage(e.message))
@@ -161,7 +162,7 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
     extra={<button type="button" data-testid="preset-close" onClick={() => onDone()}>{t('pe.close')}</button>}>
     {readOnly && <p class="muted" data-testid="preset-readonly">{t('pe.readOnly')} <Act testid="preset-editor-copy" run={async () => { if (preset) onCopy(preset) }}>{t('pe.copyToEdit')}</Act></p>}
     <fieldset class="sf-group" disabled={readOnly}>
-      <legend>{t('name')}</legend>
+      <legend>{t('pe.basics')}</legend>
       <div class="form sf-form">
         {isNew && <div class={`field sf-field${messages('id').length ? ' invalid' : ''}`}>
           <label for={id('id')}>{t('pe.id')}</label>

@@ -182,7 +182,7 @@ function Field ({ node, name, path, value, onChange, ctx, optional }: {
 }
 
 /** The fields of an object node, in the schema's order. */
-export function ObjectFields ({ node, value, onChange, path, ctx }: { node: SchemaNode, value: unknown, onChange: Change, path: string, ctx: Ctx }) {
+function ObjectFields ({ node, value, onChange, path, ctx }: { node: SchemaNode, value: unknown, onChange: Change, path: string, ctx: Ctx }) {
   const obj = isObj(value) ? value : {}
   const required = new Set(node.required ?? [])
   const entries = Object.entries(node.properties ?? {})

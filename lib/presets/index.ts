@@ -12,14 +12,21 @@ declare module '../runtime.js' {
   }
 }
 
-/** A group's preset (groups.<id>.preset) must name a preset that exists; only changed ones are checked,
- * so a preset deleted since does not block other writes. */
-function groupPresetsExist (presets: PresetService): ConfigCheck {
-  return (next, prev) => Object.entries(next.groups).flatMap(([id, g]) => {
-    const preset = g.preset
-    if (!preset || own(prev.groups, id)?.preset === preset || presets.find(preset)) return []
-    return [{ path: `groups.${id}.preset`, message: `preset "${preset}" does not exist` }]
-  })
+/** The default preset and a group's preset (groups.<id>.preset) must name a preset that exists; only
+ * changed ones are checked, so a preset deleted since does not block other writes. */
+function presetsExist (presets: PresetService): ConfigCheck {
+  const missing = (path: string, id: string): Array<{ path: string; message: string }> => [{ path, message: `preset "${id}" does not exist` }]
+  return (next, prev) => [
+    ...Object.entries(next.groups).flatMap(([id, g]) => {
+      const preset = g.preset
+      if (!preset || own(prev.groups, id)?.preset === preset || presets.find(preset)) return []
+      return missing(`groups.${id}.preset`, preset)
+    }),
+    ...(next.presets.defaultId !== prev.presets.defaultId && !presets.find(next.presets.defaultId) ? missing('presets.defaultId', next.presets.defaultId) : []),
+    ...(next.llm.defaultChatPresetId && next.llm.defaultChatPresetId !== prev.llm.defaultChatPresetId && !presets.find(next.llm.defaultChatPresetId)
+      ? missing('llm.defaultChatPresetId', next.llm.defaultChatPresetId)
+      : [])
+  ]
 }
 
 async function initPresets (rt: Runtime): Promise<void> {
@@ -28,7 +35,7 @@ async function initPresets (rt: Runtime): Promise<void> {
   rt.provide('presets', presets)
   rt.provide('presetResolver', resolver)
   rt.chat.presets = resolver
-  rt.config.addCheck(groupPresetsExist(presets))
+  rt.config.addCheck(presetsExist(presets))
 }
 
 export const presetsDomain: Domain = { name: 'presets', provides: ['presets', 'presetResolver'], needs: [], start: initPresets }

@@ -98,4 +98,14 @@ describe('config schema route', function () {
     const other = await s.api('/api/config/groups/4242', { method: 'PUT', json: { enabled: false } })
     expect(other.status, other.text).to.equal(200)
   })
+
+  it('refuses a default preset that does not exist through the generic writes too', async () => {
+    const bad = await s.api('/api/config/presets', { method: 'PUT', json: { defaultId: 'nope-default' } })
+    expect([bad.status, bad.body.errors]).to.deep.equal([400, [{ path: 'presets.defaultId', message: 'preset "nope-default" does not exist' }]])
+    const old = await s.api('/api/config/llm', { method: 'PUT', json: { defaultChatPresetId: 'nope-default' } })
+    expect([old.status, old.body.errors?.[0]?.path]).to.deep.equal([400, 'llm.defaultChatPresetId'])
+    const good = await s.api('/api/config/presets', { method: 'PUT', json: { defaultId: 'translator', perUserPreset: true } })
+    expect(good.status, good.text).to.equal(200)
+    expect(s.lx.rt.config.get().presets).to.include({ defaultId: 'translator', perUserPreset: true })
+  })
 })

@@ -107,7 +107,11 @@ function Group () {
       <button data-testid="group-open" onClick={open} disabled={!gid}>{t('view')}</button></div>
     {error && <ErrorBox error={error} />}
     {loaded && <ObjectForm key={gid} testid="group-form" value={{ preset: loaded.preset, enabled: loaded.enabled, trigger: loaded.trigger }}
-      onSave={v => api(`/api/config/groups/${encodeURIComponent(gid)}`, { method: 'PUT', json: v })} />}
+      onSave={v => api(`/api/config/groups/${encodeURIComponent(gid)}`, { method: 'PUT', json: v }).catch((e: unknown) => {
+        // a preset that does not exist: say so in the page language
+        if (e instanceof ApiError && e.errors?.some(x => x.path.endsWith('.preset'))) throw new Error(tv('pe.unknownPreset', { id: String(v.preset) }))
+        throw e
+      })} />}
   </Card>
 }
 

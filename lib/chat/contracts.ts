@@ -78,6 +78,9 @@ export interface TurnContext {
   recent?: string
   /** Where the contributors note what they put into the prompt (the answer's "why" record, lib/why). */
   trace?: TurnTrace
+  /** Set on the turn given to ToolProvider.execute: the call being run, told where its approval stands.
+   * (On the turn, so that wrappers of the provider pass it on without knowing it.) */
+  toolCall?: { id: string; onApproval?: (state: ApprovalState) => void }
 }
 
 /** A memory put into the prompt of a turn. */
@@ -113,7 +116,7 @@ export interface ToolResult { content: Array<{ type: 'text'; text: string } | { 
 /** Tools domain: the tools offered in a turn and their execution (with permission and approval gate). */
 export interface ToolProvider {
   definitionsFor(turn: TurnContext): Promise<ToolDefinition[]>
-  execute(name: string, args: Record<string, unknown>, turn: TurnContext, call?: { onApproval?: (state: ApprovalState) => void }): Promise<ToolResult>
+  execute(name: string, args: Record<string, unknown>, turn: TurnContext): Promise<ToolResult>
 }
 
 /** Runs after a turn was answered (memory extraction queues, statistics). Must not throw. */

@@ -1,6 +1,6 @@
 // Conversation operations both API variants share (routes/conversations.ts, routes/chat.ts): the id
-// rule, and clearing, the one owner of "forget a conversation" (its stored messages and the pipeline's
-// in-memory context).
+// rule, and clearing, the one owner of "forget a conversation" (its stored messages, the pipeline's
+// in-memory context and the "why" records of its answers, lib/why).
 import { badRequest } from '../core/errors.js'
 import type { ChatPipeline } from './service.js'
 import { conversationIdOf, type ConversationStore } from './store.js'
@@ -21,13 +21,13 @@ export interface ConversationParts { store: ConversationStore; pipeline: ChatPip
 /** Clears one conversation; false when neither stored messages nor an in-memory context existed. */
 export async function clearConversation (c: ConversationParts, conversationId: string): Promise<boolean> {
   const forgotten = c.pipeline.forget(conversationId)
-  const deleted = await c.store.delete(conversationId)
+  const [deleted] = await Promise.all([c.store.delete(conversationId), c.pipeline.forgetRecords(conversationId)])
   return deleted || forgotten
 }
 
 /** Clears every conversation and resets the pipeline's in-memory state; the number of stored ones removed. */
 export async function clearAllConversations (c: ConversationParts): Promise<number> {
-  const deleted = await c.store.clearAll()
+  const [deleted] = await Promise.all([c.store.clearAll(), c.pipeline.forgetRecords()])
   c.pipeline.reset()
   return deleted
 }

@@ -69,6 +69,12 @@ export class ChatPipeline implements ChatService {
     return [...this.active.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)
   }
 
+  /** Forgets the "why" records (lib/why) of one conversation, or of all: they go with the conversation. */
+  async forgetRecords (conversationId?: string): Promise<void> {
+    const why = this.rt.optional('why')
+    if (why) await (conversationId === undefined ? why.store.clear() : why.store.forget(conversationId))
+  }
+
   /** Forgets a conversation's in-memory context; true when there was one. */
   forget (conversationId: string): boolean { return this.active.delete(conversationId) }
 
@@ -182,7 +188,7 @@ export class ChatPipeline implements ChatService {
       return 'Error: tool arguments are not valid JSON'
     }
     try {
-      const r = await tools.execute(c.name, args, turn, { onApproval })
+      const r = await tools.execute(c.name, args, { ...turn, toolCall: { id: c.id, onApproval } })
       const text = r.content.map((p) => p.type === 'text' ? p.text : `[image ${p.mimeType}${this.keepImage(turn, p.data) ? ': sent to the user with your answer' : ''}]`).join('\n')
       return (r.isError ? `Error: ${text}` : text).slice(0, MAX_TOOL_RESULT_CHARS)
     } catch (err) {

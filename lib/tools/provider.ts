@@ -1,6 +1,6 @@
 // The chat pipeline's view of the registry (ToolProvider of lib/chat/contracts.ts): the enabled tools
 // of the preset in effect under model-safe names, and their execution through the registry's gate.
-import type { ApprovalState, ToolDefinition, ToolProvider, ToolResult, TurnContext } from '../chat/contracts.js'
+import type { ToolDefinition, ToolProvider, ToolResult, TurnContext } from '../chat/contracts.js'
 import { AliasMap } from './alias.js'
 import { presetOffers } from './preset-filter.js'
 import type { ToolRegistry } from './registry.js'
@@ -48,7 +48,7 @@ export class RegistryToolProvider implements ToolProvider {
       .map((t) => ({ name: this.aliases.alias(t.name), description: t.description, parameters: t.inputSchema }))
   }
 
-  async execute (name: string, args: Record<string, unknown>, turn: TurnContext, call: { onApproval?: (state: ApprovalState) => void } = {}): Promise<ToolResult> {
+  async execute (name: string, args: Record<string, unknown>, turn: TurnContext): Promise<ToolResult> {
     // Only what this turn offered runs: a model (or an injected prompt) naming a tool that is off,
     // dangerous without allowDangerous (untrusted servers' tools: see offerable), or outside the
     // preset gets an error, never the tool.
@@ -60,7 +60,7 @@ export class RegistryToolProvider implements ToolProvider {
       scope: turn.scope,
       userPermission: turn.scope.isMaster ? 'master' : 'member',
       isMaster: turn.scope.isMaster,
-      ...(call.onApproval ? { onApproval: call.onApproval } : {})
+      ...(turn.toolCall?.onApproval ? { onApproval: turn.toolCall.onApproval } : {})
     }
     try {
       return await this.registry.call(real, args, ctx)

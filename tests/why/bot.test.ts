@@ -3,7 +3,8 @@
 // memories listed only in private and only the asker's own; the last answer to *them*, not to others.
 import { expect } from 'chai'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
+import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host.js'
+import { fakeSource, fakeTool } from '../tools/helpers.js'
 
 describe('why: #lx为什么 in the standalone host', function () {
   this.timeout(60_000)
@@ -60,6 +61,22 @@ describe('why: #lx为什么 in the standalone host', function () {
     await p.host.sendPrivate('40001', '#lx忘记我')
     await p.host.sendPrivate('40001', '#lx为什么')
     expect(last()).to.not.include('likes oolong tea')
+  })
+
+  it('a tool that waited for the master\'s approval says so', async () => {
+    p.run.rt.need('tools').registry.addSource(fakeSource('why-test', [
+      fakeTool('brew_tea', { untrusted: true, dangerous: true, execute: async () => ({ content: [{ type: 'text', text: 'brewed' }], isError: false }) })
+    ]))
+    fake.enqueue({ toolCalls: [{ name: 'brew_tea', arguments: { kind: 'green' } }] }, { content: 'Your tea is ready.' })
+    const since = p.host.transcript.length
+    const turn = p.host.sendGroup('999', '40005', 'brew me a tea', { at: true })
+    const asked = await p.host.waitForSend((e) => e.text.includes('brew_tea') && /同意 (\d+)/.test(e.text), since)
+    const id = /同意 (\d+)/.exec(asked.text)?.[1]
+    await p.host.sendGroup('999', MASTER, `#lx同意 ${String(id)}`)
+    await turn
+    expect(p.host.transcript.some((e) => e.text === 'Your tea is ready.')).to.equal(true)
+    await p.host.sendGroup('999', '40005', '#lx为什么')
+    expect(last()).to.include('brew_tea(').and.include('brewed').and.include('批准：已批准')
   })
 
   it('is listed in #lx帮助', async () => {

@@ -56,6 +56,11 @@ describe('why: routes', function () {
     await env.s.api(`/api/memories/${memoryId}?hard=true`, { method: 'DELETE' })
     const after = await env.s.api(`/api/chat/why/${String(end?.whyId)}`)
     expect(after.body.data.memories).to.deep.equal([{ id: memoryId, userId: 'w1', category: 'preference', content: '', removed: true }])
+
+    // clearing the conversation removes its records too
+    const cleared = await env.s.api('/api/conversations/private%3Aw1/clear', { method: 'POST' })
+    expect(cleared.status).to.equal(200)
+    expect((await env.s.api(`/api/chat/why/${String(end?.whyId)}`)).status).to.equal(404)
   })
 
   it('POST /api/chat answers the whyId; a chosen channel, model and conversation are used and recorded', async () => {

@@ -6,6 +6,7 @@
 // Screenshots: screenshots/.
 import { expect } from 'chai'
 import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
@@ -13,6 +14,17 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+/** axe-core's serious and critical violations on the page as it is (the messages, tools and why panel shown). */
+async function axeProblems (page: Page): Promise<string[]> {
+  if (!await page.evaluate(() => 'axe' in window)) await page.addScriptTag({ path: AXE })
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string, impact: string | null, nodes: Array<{ target: string[] }> }> }> } }).axe
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations
+  })
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
 
 describe('dashboard: chat page (chromium e2e)', function () {
   this.timeout(180_000)
@@ -33,7 +45,7 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(mem.status, mem.text).to.be.oneOf([200, 201])
     memoryId = mem.body.data.id
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
     page.on('pageerror', (e) => pageErrors.push(e.message))
     const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
     await page.goto(`${s.base}/login#token=${token}`)
@@ -92,6 +104,7 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(await panel.locator('[data-testid="why-tokens"]').textContent()).to.include('100').and.include('20')
     expect(await page.getAttribute('[data-testid="chat-why-button"]', 'aria-expanded')).to.equal('true')
     await page.screenshot({ path: join(shots, 'chat-page-why-1440.png'), fullPage: true })
+    expect(await axeProblems(page)).to.deep.equal([])
   })
 
   it('keeps the conversation in the bot\'s store: on the Conversations page, and continued from the chat page', async () => {
@@ -117,16 +130,38 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(conv.body.data.messages).to.have.length(4)
   })
 
+  it('a failing model is said in the page language, beside the message', async () => {
+    fake.enqueue({ status: 400, errorMessage: 'upstream says no' })
+    await page.fill('[data-testid="chat-input"]', 'Will this fail?')
+    await page.click('[data-testid="chat-send"]')
+    const err = page.locator('[data-testid="chat-msg"][data-role="assistant"] [role="alert"]')
+    await err.waitFor()
+    expect(await err.textContent()).to.include('模型接口返回错误')
+    expect(await page.isEnabled('[data-testid="chat-input"]')).to.equal(true)
+  })
+
   it('works on a phone screen in English', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.click('[data-testid="lang"]')
     await page.waitForFunction(() => document.documentElement.lang === 'en')
     expect(await page.locator('[data-testid="chat-preset"] option').first().textContent()).to.match(/^As the bot would/)
     expect(await page.locator('label[for="chat-input"]').textContent()).to.equal('Message')
+    expect(await page.locator('[data-testid="chat-msg"] .chat-who').first().textContent(), 'the history follows the language too').to.equal('You')
+    expect(await page.locator('[data-testid="chat-why-button"]').first().textContent()).to.match(/why/i)
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow, 'no horizontal scrolling').to.be.at.most(0)
     await page.screenshot({ path: join(shots, 'chat-page-390-en.png'), fullPage: true })
+    expect(await axeProblems(page)).to.deep.equal([])
     await page.click('[data-testid="lang"]')
+  })
+
+  it('without a usable channel, an empty chat says so and leads to the channels page', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await s.lx.rt.config.update({ channels: [] })
+    await go('overview')
+    await go('chat')
+    await page.click('[data-testid="chat-to-channels"]')
+    await page.waitForURL('**/channels')
     expect(pageErrors).to.deep.equal([])
   })
 })

@@ -4,6 +4,7 @@
 import { expect } from 'chai'
 import { readSse, post } from '../channels/helpers.js'
 import { resetChat, startChatEnv, type ChatEnv } from '../chat/helpers.js'
+import { fakeSource, fakeTool } from '../tools/helpers.js'
 
 describe('why: routes', function () {
   this.timeout(20_000)
@@ -100,6 +101,25 @@ describe('why: routes', function () {
     expect(r.body.data.model).to.equal('gpt-test')
     const preset = await env.s.lx.rt.need('conversations').pipeline.preset({ userId: '10001', isMaster: true, via: 'api', conversationId: 'private:10001' })
     expect(r.body.data.preset).to.deep.equal({ id: preset.id, name: preset.name })
+  })
+
+  it('a tool nobody may approve: the stream says denied as it happens, and so does the record', async () => {
+    const rt = env.s.lx.rt
+    rt.need('tools').registry.addSource(fakeSource('why-routes', [fakeTool('pour_tea', { dangerous: true })]))
+    await rt.config.update({ tools: { allowDangerous: true, approvalMode: 'deny' } })
+    try {
+      env.fake.enqueue({ toolCalls: [{ name: 'pour_tea', arguments: { cups: 2 } }] }, { content: 'I may not pour.' })
+      const frames = await readSse(await post(env.s, '/api/chat/stream', { message: 'pour two cups', userId: 'w3' }))
+      const types = frames.map((f) => f.data.type)
+      const approval = frames.find((f) => f.data.type === 'tool_approval')?.data
+      expect(approval).to.include({ name: 'pour_tea', state: 'denied' })
+      expect(types.indexOf('tool_call')).to.be.below(types.indexOf('tool_approval'))
+      expect(types.indexOf('tool_approval')).to.be.below(types.indexOf('tool_result'))
+      expect(frames.find((f) => f.data.type === 'tool_result')?.data.isError).to.equal(true)
+      expect(frames.at(-1)?.data.why.tools[0]).to.include({ name: 'pour_tea', approval: 'denied', isError: true, arguments: '{"cups":2}' })
+    } finally {
+      await rt.config.update({ tools: { allowDangerous: false, approvalMode: 'auto' } })
+    }
   })
 
   it('needs a session', async () => {

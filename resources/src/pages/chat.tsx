@@ -6,12 +6,12 @@
 // the history is only re-rendered when a message is added or finished (Msg skips unchanged messages).
 import { Component } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, errText, sse, type SseFrame } from '../api'
+import { api, ApiError, errText, sse, type SseFrame } from '../api'
 import type { ChannelView, StoredMessage } from '../contracts'
 import type { TurnEvent } from '../../../lib/chat/contracts'
 import type { WhyRecord } from '../../../lib/why/types'
-import { t, tv } from '../i18n'
-import { Card, ErrorBox } from '../ui'
+import { lang, t, tv } from '../i18n'
+import { Card, EmptyState, ErrorBox, PageButton } from '../ui'
 import { ToolCalls, WhyPanel, type ToolView } from './chat-why'
 import './chat.css'
 
@@ -25,8 +25,8 @@ let seq = 0
 const keyOf = (): string => `m${++seq}`
 
 /** One message; re-rendered only when its own object (or its panel) changed, not per token or per other message. */
-class MessageRow extends Component<{ m: Msg, open: boolean, onWhy: (key: string) => void, liveRef?: (el: HTMLElement | null) => void }> {
-  override shouldComponentUpdate (next: MessageRow['props']): boolean { return next.m !== this.props.m || next.open !== this.props.open }
+class MessageRow extends Component<{ m: Msg, open: boolean, lang: string, onWhy: (key: string) => void, liveRef?: (el: HTMLElement | null) => void }> {
+  override shouldComponentUpdate (next: MessageRow['props']): boolean { return next.m !== this.props.m || next.open !== this.props.open || next.lang !== this.props.lang }
   override render () {
     const { m, open, onWhy, liveRef } = this.props
     const panelId = `why-${m.key}`
@@ -132,7 +132,8 @@ export default function ChatPage () {
       }, f => {
         const d = f.data as { type: string, whyId?: string, why?: WhyRecord, message?: string, code?: string }
         if (d.type === 'end') { ended = true; update(m => ({ ...m, live: false, content: turn.text(), ...(d.why ? { why: d.why, tools: d.why.tools } : {}), ...(d.whyId ? { whyId: d.whyId } : {}) })) }
-        else if (d.type === 'error') { ended = true; update(m => ({ ...m, live: false, content: turn.text(), error: d.message ?? d.code ?? 'error' })) }
+        // the server's English words in the page language (api.ts errText, by the frame's code)
+        else if (d.type === 'error') { ended = true; update(m => ({ ...m, live: false, content: turn.text(), error: errText(new ApiError(d.message ?? '', 0, d.code)) })) }
         else turn.frame(f)
       })
       if (!ended) update(m => ({ ...m, live: false, content: turn.text() }))
@@ -183,9 +184,11 @@ export default function ChatPage () {
       </Card>
       <Card title={t('cp.messages')} testid="chat-conversation">
         {error && <ErrorBox error={error} />}
-        {msgs.length === 0 ? <p class="muted" data-testid="chat-empty">{t('cp.empty')}</p>
+        {msgs.length === 0 ? (defaults && !defaults.channel
+          ? <EmptyState text={t('cp.noChannel')} action={<PageButton page="channels" testid="chat-to-channels">{t('cp.toChannels')}</PageButton>} />
+          : <p class="muted" data-testid="chat-empty">{t('cp.empty')}</p>)
           : <ol class="chat-list" data-testid="chat-messages">
-            {msgs.map(m => <MessageRow key={m.key} m={m} open={open === m.key} onWhy={toggleWhy} {...(m.live ? { liveRef: (el: HTMLElement | null) => { live.current = el } } : {})} />)}
+            {msgs.map(m => <MessageRow key={m.key} m={m} open={open === m.key} lang={lang.get()} onWhy={toggleWhy} {...(m.live ? { liveRef: (el: HTMLElement | null) => { live.current = el } } : {})} />)}
           </ol>}
         <div ref={listEnd} />
         <form class="chat-input" onSubmit={e => { e.preventDefault(); void send() }}>

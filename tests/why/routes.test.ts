@@ -64,6 +64,23 @@ describe('why: routes', function () {
     expect((await env.s.api(`/api/chat/why/${String(end?.whyId)}`)).status).to.equal(404)
   })
 
+  it('records the knowledge passages of the preset and the skills the message activated', async () => {
+    const rt = env.s.lx.rt
+    const preset = (await rt.need('conversations').pipeline.preset({ userId: 'w4', isMaster: false, via: 'api', conversationId: 'private:w4' })).id
+    const doc = await rt.need('knowledge').create({ title: 'Tea glossary', content: 'Oolong is a partly oxidised tea from Fujian and Taiwan.', presetId: preset })
+    try {
+      const r = await env.s.api('/api/chat', { method: 'POST', json: { message: 'translate: what is oolong tea?', userId: 'w4' } })
+      expect(r.status, r.text).to.equal(200)
+      const why = (await env.s.api(`/api/chat/why/${String(r.body.data.whyId)}`)).body.data
+      expect(why.knowledge).to.have.length(1)
+      expect(why.knowledge[0]).to.include({ documentId: doc.id, title: 'Tea glossary' })
+      expect(why.knowledge[0].excerpt).to.include('Oolong')
+      expect(why.skills.map((k: { name: string }) => k.name)).to.include('translator')
+    } finally {
+      await rt.need('knowledge').remove(doc.id)
+    }
+  })
+
   it('POST /api/chat answers the whyId; a chosen channel, model and conversation are used and recorded', async () => {
     const r = await env.s.api('/api/chat', { method: 'POST', json: { message: 'hello', userId: 'w2', model: 'gpt-other', channel: 'fake', conversationId: 'web:w2:one' } })
     expect(r.status, r.text).to.equal(200)

@@ -197,6 +197,12 @@ function ObjectFields ({ node, value, onChange, path, ctx }: { node: SchemaNode,
   </div>
 }
 
+/** A list item or record value under its own heading: an object's fields directly (no second legend), else one field. */
+function Item ({ node, name, path, value, onChange, ctx }: { node: SchemaNode, name: string, path: string, value: unknown, onChange: Change, ctx: Ctx }) {
+  if (node.type === 'object' && node.properties && !isOpaque(node)) return <ObjectFields node={node} value={value} onChange={onChange} path={path} ctx={ctx} />
+  return <div class="form sf-form"><Field node={node} name={name} path={path} value={value} optional={false} ctx={ctx} onChange={onChange} /></div>
+}
+
 function ListField ({ node, label, help, value, onChange, path, ctx }: { node: SchemaNode, label: string, help: string, value: unknown, onChange: Change, path: string, ctx: Ctx }) {
   const list = Array.isArray(value) ? value : []
   const items = node.items!
@@ -208,8 +214,7 @@ function ListField ({ node, label, help, value, onChange, path, ctx }: { node: S
       <div class="row sf-item-head"><strong>#{i + 1}</strong>
         <button type="button" class="danger" data-testid={`${tid}-remove-${i}`} aria-label={tv('sf.removeItem', { name: label, n: i + 1 })}
           onClick={() => { ctx.edited(path); onChange(list.filter((_x, j) => j !== i)) }}>{t('sf.remove')}</button></div>
-      <Field node={items} name={`#${i + 1}`} path={join(path, i)} value={item} optional={false} ctx={ctx}
-        onChange={v => onChange(list.map((x, j) => j === i ? v : x))} />
+      <Item node={items} name={`#${i + 1}`} path={join(path, i)} value={item} ctx={ctx} onChange={v => onChange(list.map((x, j) => j === i ? v : x))} />
     </div>)}
     {list.length === 0 && <p class="muted">{t('sf.noItems')}</p>}
     {(ctx.problems.get(path) ?? []).map(m => <small class="sf-error" key={m}>{m}</small>)}
@@ -233,7 +238,7 @@ function RecordField ({ node, values, label, help, value, onChange, path, ctx }:
       <div class="row sf-item-head"><strong>{k}</strong>
         <button type="button" class="danger" data-testid={`${tid}-remove-${k}`} aria-label={tv('sf.removeItem', { name: label, n: k })}
           onClick={() => { ctx.edited(path); const next = { ...obj }; delete next[k]; onChange(next) }}>{t('sf.remove')}</button></div>
-      <Field node={values} name={k} path={join(path, k)} value={v} optional={false} ctx={ctx} onChange={nv => onChange({ ...obj, [k]: nv })} />
+      <Item node={values} name={k} path={join(path, k)} value={v} ctx={ctx} onChange={nv => onChange({ ...obj, [k]: nv })} />
     </div>)}
     {(ctx.problems.get(path) ?? []).map(m => <small class="sf-error" key={m}>{m}</small>)}
     <div class="row">

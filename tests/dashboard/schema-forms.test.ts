@@ -155,6 +155,24 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     expect(s.lx.rt.config.get().reminders.timezone).to.equal('Asia/Shanghai')
   })
 
+  it('a list of objects: an item added through its fieldset saves; the server\'s duplicate check lands on the item\'s field', async () => {
+    await openSection('pricing')
+    await page.click(field('pricing.models-add'))
+    expect(await page.textContent(errorOf('pricing.models.0.model'))).to.equal('必填')
+    await page.fill(field('pricing.models.0.model'), 'deepseek-*')
+    await page.fill(field('pricing.models.0.input'), '2')
+    await page.fill(field('pricing.models.0.output'), '8')
+    expect(await save('pricing')).to.equal(200)
+    expect(s.lx.rt.config.get().pricing.models).to.deep.equal([{ model: 'deepseek-*', input: 2, output: 8 }])
+    await page.click(field('pricing.models-add'))
+    await page.fill(field('pricing.models.1.model'), 'deepseek-*')
+    expect(await save('pricing')).to.equal(400)
+    expect(await page.textContent(errorOf('pricing.models.1.model'))).to.be.a('string').and.not.equal('')
+    await page.click(field('pricing.models-remove-1'))
+    expect(await page.$(errorOf('pricing.models.1.model'))).to.equal(null)
+    await page.screenshot({ path: join(shots, 'schema-forms-pricing-1440.png'), fullPage: true })
+  })
+
   it('secrets are masked as the API masks them; a masked key left alone stays the stored key', async () => {
     await openSection('mcp')
     expect(await page.getAttribute(field('mcp.server.apiKey'), 'type')).to.equal('password')

@@ -53,6 +53,12 @@ describe('dashboard (chromium e2e)', function () {
     // the MCP page lives at /mcp-servers: /mcp is the plugin's own MCP endpoint
     await page.waitForURL(`**/${name === 'mcp' ? 'mcp-servers' : name}`)
   }
+  /** Confirms the delete dialog (resources/src/ui.tsx confirmDanger) after checking that it names `what`. */
+  const confirmNamed = async (what: string): Promise<void> => {
+    await page.waitForSelector('[data-testid="confirm-dialog"][open]')
+    expect(await page.textContent('[data-testid="confirm-text"]')).to.include(what)
+    await page.click('[data-testid="confirm-ok"]')
+  }
   /** The session token the page holds, for API read-backs as the same session. */
   const pageToken = (): Promise<string | null> => page.evaluate(() => localStorage.getItem('lingxi.token'))
 
@@ -460,6 +466,7 @@ describe('dashboard (chromium e2e)', function () {
     await page.click('[data-testid="conv-private:20004"]')
     await page.waitForSelector('[data-testid="conv-messages"] >> text=e2e answer')
     await page.click('[data-testid="conv-delete-private:20004"]')
+    await confirmNamed('private:20004')
     await page.waitForFunction(() => !document.querySelector('[data-testid="conv-private:20004"]'))
     expect((await s.api('/api/conversations/list')).body.data.map((c: { id: string }) => c.id)).to.not.include('private:20004')
     expect(store.get('private:20004')).to.equal(undefined)
@@ -517,7 +524,8 @@ describe('dashboard (chromium e2e)', function () {
     expect((await custom()).find((p) => p.keywords.includes('e2e水彩'))).to.deep.include({ keywords: ['e2e水彩', 'e2e-watercolor'], prompt: 'soft watercolor, {prompt}' })
     await page.waitForSelector('td >> text=soft watercolor, {prompt}')
     await shot('drawing')
-    await Promise.all([page.waitForResponse((r) => r.url().includes('/presets/custom/')), page.click('[data-testid="draw-delete-e2e水彩"]')])
+    await page.click('[data-testid="draw-delete-e2e水彩"]')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/presets/custom/')), confirmNamed('e2e水彩')])
     expect((await custom()).some((p) => p.keywords.includes('e2e水彩'))).to.equal(false)
     // an image API entry from the form: stored with its key masked on read, then deleted
     const form = '[data-testid="image-api-form"]'
@@ -532,7 +540,8 @@ describe('dashboard (chromium e2e)', function () {
     expect(apis[0]?.apiKey).to.not.include('e2e-image')
     await page.waitForSelector('td >> text=gpt-image-1')
     expect(await page.content()).to.not.include('sk-e2e-image-9012')
-    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/image/apis/')), page.click('[data-testid="image-api-delete-0"]')])
+    await page.click('[data-testid="image-api-delete-0"]')
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/image/apis/')), confirmNamed('e2e images')])
     expect((await s.api('/api/image/apis')).body.data).to.deep.equal([])
   })
 

@@ -32,7 +32,6 @@ describe('dashboard: reminders (chromium e2e, phone screen)', function () {
     browser = await launch()
     page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
     page.on('pageerror', (e) => pageErrors.push(e.message))
-    page.on('dialog', (d) => { void d.accept() })
     const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
     await page.goto(`${s.base}/login#token=${token}`)
     await page.waitForURL('**/overview')
@@ -74,10 +73,13 @@ describe('dashboard: reminders (chromium e2e, phone screen)', function () {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid^="rm-msg-"]').length === 3)
   })
 
-  it('cancels a reminder: gone from the page and from the API', async () => {
+  it('cancels a reminder after a confirmation that names it: gone from the page and from the API', async () => {
+    await page.click(`[data-testid="rm-cancel-${ids.call}"]`)
+    await page.waitForSelector('[data-testid="confirm-dialog"][open]')
+    expect(await page.textContent('[data-testid="confirm-text"]')).to.include('打电话')
     await Promise.all([
       page.waitForResponse((r) => r.url().includes(`/api/reminders/${ids.call}`) && r.request().method() === 'DELETE' && r.status() === 200),
-      page.click(`[data-testid="rm-cancel-${ids.call}"]`)
+      page.click('[data-testid="confirm-ok"]')
     ])
     await page.waitForFunction(() => document.querySelectorAll('[data-testid^="rm-msg-"]').length === 2)
     expect(await shown()).to.deep.equal(['喝水', '发周报'])

@@ -9,7 +9,7 @@ function Messages ({ id }: { id: string }) {
   const msgs = useLoad<StoredMessage[]>(`/api/conversations/${encodeURIComponent(id)}/messages?limit=200`)
   return <Card title={id} testid="conv-messages">
     <View load={msgs} isEmpty={d => d.length === 0}>{d => <div>{d.map((m, i) =>
-      <p key={i}><b>{m.role}</b> <span class="muted">{m.timestamp ? new Date(m.timestamp).toLocaleString() : ''}</span><br />{typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}</p>)}</div>}</View>
+      <p key={i}><b>{t(`role.${m.role}`) === `role.${m.role}` ? m.role : t(`role.${m.role}`)}</b> <span class="muted">{m.timestamp ? new Date(m.timestamp).toLocaleString() : ''}</span><br />{typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}</p>)}</div>}</View>
   </Card>
 }
 
@@ -20,11 +20,11 @@ export default function Conversations () {
     <Card title={t('conversations')} extra={<>
       <button onClick={list.reload}>{t('refresh')}</button>
       <Act kind="danger" testid="conv-clear-all" run={async () => { if (await confirmDanger(tv('cf.clearConvs', { n: list.data?.total ?? 0 }))) { await api('/api/conversations/clear-all', { method: 'DELETE' }); setSel(null); list.reload() } }}>{t('clearAll')}</Act></>}>
-      <View load={list} isEmpty={d => d.items.length === 0} empty={<EmptyState text={t('es.conversations')} action={<PageButton page="chat" testid="conv-empty-chat">{t('es.toChat')}</PageButton>} />}>{d => <Table cols={['id', t('userId'), t('groupId'), t('messages'), '']}
+      <View load={list} isEmpty={d => d.items.length === 0} empty={<EmptyState text={t('es.conversations')} action={<PageButton page="chat" testid="conv-empty-chat">{t('es.toChat')}</PageButton>} />}>{d => <Table cols={['ID', t('userId'), t('groupId'), t('messages'), '']}
         rows={d.items.map((c: ConversationItem) => [<a href="#" data-testid={`conv-${c.id}`} onClick={e => { e.preventDefault(); setSel(c.id) }}>{c.id}</a>,
           c.userId, c.groupId, c.messageCount,
           <div class="row">
-            <Act run={async () => { await api('/api/context/clear', { json: { conversationId: c.id } }); list.reload() }}>{t('clear')}</Act>
+            <Act testid={`conv-clear-${c.id}`} run={async () => { if (!await confirmDanger(tv('cf.clearCtx', { name: c.id }))) return; await api('/api/context/clear', { json: { conversationId: c.id } }); list.reload() }}>{t('clear')}</Act>
             <Act kind="danger" testid={`conv-delete-${c.id}`} run={async () => { if (!await confirmDanger(tv('cf.delConv', { name: c.id }))) return; await api(`/api/conversations/${encodeURIComponent(c.id)}`, { method: 'DELETE' }); if (sel === c.id) setSel(null); list.reload() }}>{t('delete')}</Act>
           </div>])} />}</View>
       <Pager page={list} testid="conv-pager" />

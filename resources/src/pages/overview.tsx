@@ -86,7 +86,7 @@ function Live () {
       <div class="stat">{t('toolCalls')}<b>{(m.toolCalls ?? 0).toLocaleString()}</b></div>
     </div>}
     <h4>{t('lastEvents')}</h4>
-    <Table cols={[t('time'), t('event'), t('data')]} rows={events.slice(0, 10).map(e => [e.at, e.name, <span class={e.name === 'error' ? 'bad' : ''} title={e.data}>{summary(e.name, e.data)}</span>])} />
+    <Table cols={[t('time'), t('event'), t('data')]} rows={events.slice(0, 10).map(e => [e.at, t(`ev.${e.name}`), <span class={e.name === 'error' ? 'bad' : ''} title={e.data}>{summary(e.name, e.data)}</span>])} />
   </Card>
 }
 

@@ -5,7 +5,7 @@ import { api } from '../api'
 import { t } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { Reminder } from '../../../lib/reminders/types'
-import { Act, Card, Table, View, toast } from '../ui'
+import { Act, Card, Table, View, confirmDanger, toast } from '../ui'
 
 /** A reminder as GET /api/reminders answers it (routes/reminders.ts). */
 type ReminderItem = Reminder & { next: string, repeat?: string, timeZone: string }
@@ -27,8 +27,8 @@ export default function Reminders () {
     <Card title={t('reminders')} extra={<button data-testid="rm-refresh" onClick={list.reload}>{t('refresh')}</button>}>
       <p class="muted">{t('rm.hint')}</p>
       <div class="row">
-        <input data-testid="rm-user" placeholder={t('rm.filterUser')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') apply() }} />
-        <input data-testid="rm-group" placeholder={t('rm.filterGroup')} value={group} onInput={e => setGroup((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') apply() }} />
+        <input data-testid="rm-user" aria-label={t('rm.filterUser')} placeholder={t('rm.filterUser')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') apply() }} />
+        <input data-testid="rm-group" aria-label={t('rm.filterGroup')} placeholder={t('rm.filterGroup')} value={group} onInput={e => setGroup((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') apply() }} />
         <button data-testid="rm-filter" onClick={apply}>{t('rm.filter')}</button>
       </div>
       <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={[t('rm.next'), t('rm.message'), t('rm.user'), t('rm.chat'), t('rm.repeat'), '']}
@@ -39,7 +39,7 @@ export default function Reminders () {
           r.groupId ? fill(t('rm.group'), { id: r.groupId }) : t('rm.private'),
           r.repeat ? <span>{r.repeat}{r.fired ? <span class="muted"> · {fill(t('rm.fired'), { n: r.fired })}</span> : null}</span> : t('rm.once'),
           <Act kind="danger" testid={`rm-cancel-${r.id}`} run={async () => {
-            if (!confirm(t('rm.confirm'))) return
+            if (!await confirmDanger(fill(t('cf.cancelReminder'), { message: r.message }))) return
             await api(`/api/reminders/${encodeURIComponent(r.id)}`, { method: 'DELETE' })
             toast(t('rm.cancelled'))
             list.reload()

@@ -47,10 +47,14 @@ function checkId (id: unknown, schema: z.ZodString): string {
 
 const isoOrNow = (v: unknown, now: string): string => typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : now
 
-/** Applies a patch; `tools.toolApprovalMode: null` removes the override. */
+/** The optional sampling fields a patch unsets with null. */
+const UNSETTABLE = ['topP', 'frequencyPenalty', 'presencePenalty'] as const
+
+/** Applies a patch; `tools.toolApprovalMode: null` removes the override, a sampling field's null unsets it. */
 function applyPatch (rec: PresetRecord, patch: PresetPatch): PresetRecord {
   const { isDefault: _ignored, tools, voice, memory, ...flat } = patch
   const next: PresetRecord = { ...rec, ...(flat as Partial<PresetRecord>) }
+  for (const k of UNSETTABLE) if (flat[k] === null) delete next[k]
   if (tools) {
     const { toolApprovalMode, ...t } = tools
     next.tools = { ...rec.tools, ...t }

@@ -58,9 +58,10 @@ export const presetFields = z.object({
   systemPrompt: z.string().max(10000, 'systemPrompt must be at most 10000 characters'),
   temperature: z.number().min(0, 'temperature must be 0-2').max(2, 'temperature must be 0-2'),
   maxTokens: z.number().int('maxTokens must be an integer').min(1, 'maxTokens must be 1-128000').max(128000, 'maxTokens must be 1-128000'),
-  topP: z.number().min(0).max(1),
-  frequencyPenalty: z.number().min(-2).max(2),
-  presencePenalty: z.number().min(-2).max(2),
+  // null = unset (the model's own default applies again)
+  topP: z.number().min(0).max(1).nullable(),
+  frequencyPenalty: z.number().min(-2).max(2).nullable(),
+  presencePenalty: z.number().min(-2).max(2).nullable(),
   model: z.string().max(200),
   tools: z.object({
     enabled: z.boolean(),

@@ -116,6 +116,13 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     const p = await preset('tea-master')
     expect(p).to.deep.include({ systemPrompt: '你是一位茶艺师，和{{nickname}}聊茶{{groupLine}}。', temperature: 0.9, topP: 0.8 })
     expect(p.memory.maxMemories).to.equal(4)
+    // switched off again: top_p is unset
+    await page.click('[data-testid="preset-edit-tea-master"]')
+    await page.waitForSelector('[data-testid="preset-save"]')
+    expect(await page.inputValue('[data-testid="pe-topP"]')).to.equal('0.8')
+    await page.click('[data-testid="pe-topP-set"]')
+    expect(await clickSave()).to.equal(200)
+    expect(await preset('tea-master')).to.not.have.property('topP')
   })
 
   it('an invalid value is shown at its field in both languages and not sent', async () => {

@@ -37,6 +37,17 @@ describe('preset settings and editor routes', function () {
     expect((await s.api('/api/config/groups/777001', { method: 'PUT', json: { preset: '' } })).status).to.equal(200)
   })
 
+  it('a sampling field set to null is unset (the preset editor\'s "not set"); out of range is refused', async () => {
+    expect((await s.api('/api/presets', { method: 'POST', json: { id: 'sampler', name: 'Sampler', topP: 0.8, presencePenalty: 1 } })).status).to.equal(201)
+    const r = await s.api('/api/presets/sampler', { method: 'PUT', json: { topP: null, frequencyPenalty: -0.5 } })
+    expect(r.status, r.text).to.equal(200)
+    const p = (await s.api('/api/presets/sampler')).body.data
+    expect(p).to.not.have.property('topP')
+    expect(p).to.include({ frequencyPenalty: -0.5, presencePenalty: 1 })
+    const bad = await s.api('/api/presets/sampler', { method: 'PUT', json: { topP: 1.5 } })
+    expect([bad.status, bad.body.code, bad.body.errors?.[0]?.path]).to.deep.equal([400, 'INVALID_PRESET', 'topP'])
+  })
+
   it('POST /api/preset/prompt-preview renders the placeholders for a sample chat and lists them', async () => {
     const r = await s.api('/api/preset/prompt-preview', { method: 'POST', json: { systemPrompt: '你好 {{nickname}}{{groupLine}}，我是{{botName}}（{{presetName}}）{{unknown}}', name: '助手', nickname: '小明', groupName: '读书会' } })
     expect(r.status, r.text).to.equal(200)

@@ -54,11 +54,12 @@ function draftOf (p: PresetView): Draft {
   return d
 }
 
-/** The body the preset routes take (toolApprovalMode '' = the global setting: null removes it). */
+/** The body the preset routes take: toolApprovalMode '' (the global setting) and a sampling field not set are null, which unsets them. */
 function bodyOf (d: Draft, isNew: boolean): Record<string, unknown> {
   const { id, tools, ...rest } = d
   const out: Record<string, unknown> = { ...rest, tools: { ...tools, toolApprovalMode: tools.toolApprovalMode || null } }
-  if (isNew) { out.id = id; (out.tools as Record<string, unknown>).toolApprovalMode = tools.toolApprovalMode || undefined }
+  for (const k of OPTIONAL_SAMPLING) if (d[k] === undefined) out[k] = null
+  if (isNew) out.id = id
   return out
 }
 

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { seriousAxeViolations } from './axe.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
@@ -27,7 +28,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
     page.on('pageerror', (e) => pageErrors.push(e.message))
     page.on('request', (r) => { if (['PUT', 'POST'].includes(r.method()) && /\/api\/presets(\/|$)/.test(new URL(r.url()).pathname)) writes.push(`${r.method()} ${r.url()}`) })
     const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
@@ -68,6 +69,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     expect(await page.isDisabled('[data-testid="pe-name"]')).to.equal(true)
     expect(await page.getAttribute('[data-testid="pe-prompt"]', 'readonly')).to.not.equal(null)
     await page.screenshot({ path: join(shots, 'preset-builtin-readonly-1440.png'), fullPage: true })
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
   })
 
   it('the copy of a built-in preset is editable and saves', async () => {
@@ -140,6 +142,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     expect(await page.textContent('[data-testid="pe-temperature-error"]')).to.equal('Must be at most 2')
     expect(await page.textContent('[data-testid="pe-maxTokens-error"]')).to.equal('Required')
     await page.screenshot({ path: join(shots, 'preset-editor-invalid-en-1440.png'), fullPage: true })
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.click('[data-testid="lang"]')
     expect(writes.length, 'nothing was sent').to.equal(before)
     expect((await preset('tea-master')).temperature).to.equal(0.9)
@@ -200,6 +203,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).to.be.at.most(0)
     await page.screenshot({ path: join(shots, 'preset-editor-390.png'), fullPage: true })
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     expect(pageErrors).to.deep.equal([])
   })
 })

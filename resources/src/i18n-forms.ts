@@ -14,6 +14,8 @@ export const formsZh: Dict = {
   'sf.serverSaid': '服务器拒绝了这个值', 'sf.reset': '撤销更改',
   'sf.v.auto': '自动', 'sf.v.manual': '手动审批', 'sf.v.deny': '拒绝', 'sf.v.allow': '允许', 'sf.v.low': '低', 'sf.v.medium': '中', 'sf.v.high': '高',
   'sf.v.zh-CN': '简体中文', 'sf.v.en': 'English', 'sf.v.user': '每人一个', 'sf.v.group': '全群共用', 'sf.v.silent': '不回应', 'sf.v.reply': '回复提示',
+  'sf.v.openai-compatible': 'OpenAI 兼容', 'sf.v.azure': 'Azure', 'sf.v.deepseek': 'DeepSeek', 'sf.v.searxng': 'SearXNG', 'sf.v.tavily': 'Tavily', 'sf.v.bing': 'Bing', 'sf.v.brave': 'Brave',
+  'sf.v.mp3': 'MP3', 'sf.v.wav': 'WAV', 'sf.v.opus': 'Opus', 'sf.v.aac': 'AAC', 'sf.v.flac': 'FLAC',
   'sf.v.mask': '替换为＊', 'sf.v.refuse': '拒绝', 'sf.v.image': '图片', 'sf.v.request': '仅在要求时', 'sf.v.openai': 'OpenAI', 'sf.v.custom': '自定义',
 
   'sv.required': '必填', 'sv.notNumber': '请输入数字', 'sv.integer': '请输入整数', 'sv.min': '不能小于 {n}', 'sv.max': '不能大于 {n}',
@@ -46,6 +48,8 @@ export const formsEn: Dict = {
   'sf.serverSaid': 'The server refused this value', 'sf.reset': 'Undo changes',
   'sf.v.auto': 'automatic', 'sf.v.manual': 'manual approval', 'sf.v.deny': 'deny', 'sf.v.allow': 'allow', 'sf.v.low': 'low', 'sf.v.medium': 'medium', 'sf.v.high': 'high',
   'sf.v.zh-CN': '简体中文', 'sf.v.en': 'English', 'sf.v.user': 'one per user', 'sf.v.group': 'one per group', 'sf.v.silent': 'silent', 'sf.v.reply': 'reply',
+  'sf.v.openai-compatible': 'OpenAI-compatible', 'sf.v.azure': 'Azure', 'sf.v.deepseek': 'DeepSeek', 'sf.v.searxng': 'SearXNG', 'sf.v.tavily': 'Tavily', 'sf.v.bing': 'Bing', 'sf.v.brave': 'Brave',
+  'sf.v.mp3': 'MP3', 'sf.v.wav': 'WAV', 'sf.v.opus': 'Opus', 'sf.v.aac': 'AAC', 'sf.v.flac': 'FLAC',
   'sf.v.mask': 'mask', 'sf.v.refuse': 'refuse', 'sf.v.image': 'image', 'sf.v.request': 'on request', 'sf.v.openai': 'OpenAI', 'sf.v.custom': 'custom',
 
   'sv.required': 'Required', 'sv.notNumber': 'Enter a number', 'sv.integer': 'Enter a whole number', 'sv.min': 'Must be at least {n}', 'sv.max': 'Must be at most {n}',

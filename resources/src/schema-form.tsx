@@ -37,8 +37,10 @@ function tr (key: string): string { const s = t(key); return s === key ? '' : s 
 /** An enum value's name: the settings pages' `bv.<path>.<value>`, the shared `v_<value>`, else the value. */
 function valueLabel (path: string, v: unknown): string {
   const s = String(v)
-  const generic = path.replace(/\.\d+(?=\.|$)/g, '')
-  return tr(`bv.${generic}.${s}`) || tr(`v_${s}`) || tr(`sf.v.${s}`) || s
+  // the global setting's names serve a group's override too (groups.<id>.delivery.markdown: delivery.markdown)
+  const segs = path.split('.').filter(k => !/^\d+$/.test(k))
+  for (let i = 0; i < segs.length; i++) { const l = tr(`bv.${segs.slice(i).join('.')}.${s}`); if (l) return l }
+  return tr(`v_${s}`) || tr(`sf.v.${s}`) || s
 }
 
 const idOf = (testid: string, path: string): string => `${testid}-${path.replace(/[^\w-]+/g, '_')}`

@@ -59,6 +59,6 @@ export function ObjectForm ({ value, onSave, testid, readOnlyKeys = [], choices 
       return <label key={k}>{name}<input name={k} type="text" value={d as string} onInput={on} disabled={readOnlyKeys.includes(k)} /></label>
     })}</div>
     {error && <ErrorBox error={error} />}
-    <button class="primary" disabled={busy} data-testid={testid ? `${testid}-save` : undefined} onClick={save}>{t('save')}</button>
+    <button class="primary" disabled={busy} aria-busy={busy || undefined} data-testid={testid ? `${testid}-save` : undefined} onClick={save}>{t('save')}</button>
   </div>
 }

@@ -1,7 +1,7 @@
 // The shell's menu: the side navigation (the current page marked with aria-current and a bar) and, on a
 // phone, the menu button that opens it as a drawer; the drawer closes on Esc, on a tap outside it and after
 // choosing a page, and gives the focus back to the menu button.
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { t } from './i18n'
 import { signal, useSignal } from './state'
 
@@ -27,7 +27,8 @@ export interface NavItem { page: string, href: string, label: string }
 export function SideNav ({ items, current, onGo }: { items: NavItem[], current: string, onGo: (page: string) => void }) {
   const open = useSignal(menuOpen)
   const ref = useRef<HTMLElement>(null)
-  useEffect(() => {
+  // a layout effect: the listeners are there as soon as the drawer is drawn open (a tap right after must close it)
+  useLayoutEffect(() => {
     if (!open) return
     // the drawer opened: focus its current (else first) link, close on Esc or a tap outside
     const nav = ref.current

@@ -184,6 +184,6 @@ export function SettingsForm ({ sections, read, inherited, onSave, testid, chann
     {errors.length > 0 && <div class="error" role="alert" data-testid={`${testid}-errors`}>
       {errors.length === 1 ? errorLine(errors[0]!) : <ul>{errors.map(e => <li key={e.path}>{errorLine(e)}</li>)}</ul>}
     </div>}
-    <button class="primary" disabled={busy} data-testid={`${testid}-save`} onClick={save}>{t('save')}</button>
+    <button class="primary" disabled={busy} aria-busy={busy || undefined} data-testid={`${testid}-save`} onClick={save}>{t('save')}</button>
   </div>
 }

@@ -122,6 +122,11 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
         expect(await page.getAttribute('html', 'lang')).to.equal(combo.lang === 'zh' ? 'zh-CN' : 'en')
         expect(await page.locator('h1').count()).to.equal(1)
         expect(await axeProblems(page)).to.deep.equal([])
+        // the favicon is served (an SVG bundled with the page)
+        const icon = await page.$eval('link[rel="icon"]', (l) => (l as HTMLLinkElement).href)
+        const res = await page.request.get(icon)
+        expect(res.status()).to.equal(200)
+        expect(res.headers()['content-type']).to.match(/svg/)
         const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
         await page.goto(`${s.base}/login#token=${token}`)
         await page.waitForURL('**/overview')
@@ -148,7 +153,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
     let ctx: BrowserContext
     let page: Page
     before(async () => {
-      ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+      ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
       page = await ctx.newPage()
       const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
       await page.goto(`${s.base}/login#token=${token}`)
@@ -201,15 +206,28 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
       await s.api(`/api/skills/tools/${tool}/toggle`, { method: 'POST', json: { enabled: before } })
     })
 
+    it('the confirm dialog passes axe and names what it deletes', async () => {
+      await page.evaluate(() => { document.querySelector<HTMLElement>('nav a[data-page="game"]')!.click() })
+      const del = page.locator('tr', { hasText: 'Heroine' }).locator('[data-testid^="game-delete-"]')
+      await del.click()
+      await page.waitForSelector('[data-testid="confirm-dialog"][open]')
+      expect(await page.textContent('[data-testid="confirm-text"]')).to.include('Heroine')
+      expect(await axeProblems(page)).to.deep.equal([])
+      await page.keyboard.press('Escape')
+      await page.waitForSelector('[data-testid="confirm-dialog"]', { state: 'detached' })
+    })
+
     it('the phone menu opens from its button by keys, closes on Esc and gives the focus back', async () => {
       await page.setViewportSize({ width: 390, height: 844 })
+      await page.waitForSelector('[data-testid="menu-button"]')
       await page.focus('[data-testid="menu-button"]')
+      expect(await focused()).to.equal('button[menu-button]')
       expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-expanded')).to.equal('false')
       expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-label')).to.equal('打开菜单')
       await page.keyboard.press('Enter')
       await page.waitForSelector('#side-nav.open')
       expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-expanded')).to.equal('true')
-      expect(await focused()).to.equal('a{tools}') // the current page's link
+      expect(await focused()).to.equal('a{game}') // the current page's link
       await page.keyboard.press('Escape')
       await page.waitForSelector('#side-nav:not(.open)', { state: 'attached' })
       expect(await focused()).to.equal('button[menu-button]')

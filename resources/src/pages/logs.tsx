@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import { t } from '../i18n'
 import type { LogList, ToolLogList } from '../contracts'
-import { Card, ErrorBox, Table, View, useLoad, word } from '../ui'
+import { Card, EmptyState, ErrorBox, Table, View, useLoad, word } from '../ui'
 
 type Entry = LogList['logs'][number]
 
@@ -39,7 +39,7 @@ export default function Logs () {
           <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
     </Card>
     <Card title={t('toolLogs')}>
-      <View load={tools} isEmpty={d => d.logs.length === 0}>{d => <Table cols={[t('time'), t('toolsShort'), t('status'), t('elapsed') + ' (ms)']}
+      <View load={tools} isEmpty={d => d.logs.length === 0} empty={<EmptyState text={t('es.toolLogs')} />}>{d => <Table cols={[t('time'), t('toolsShort'), t('status'), t('elapsed') + ' (ms)']}
         rows={d.logs.map(l => [new Date(l.timestamp).toLocaleTimeString(), l.toolName, <span class={l.status === 'success' ? 'ok' : 'bad'}>{word(l.status)}</span>, l.duration])} />}</View>
     </Card>
   </div>

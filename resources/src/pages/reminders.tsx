@@ -5,7 +5,7 @@ import { api } from '../api'
 import { t } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { Reminder } from '../../../lib/reminders/types'
-import { Act, Card, Table, View, confirmDanger, toast } from '../ui'
+import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, toast } from '../ui'
 
 /** A reminder as GET /api/reminders answers it (routes/reminders.ts). */
 type ReminderItem = Reminder & { next: string, repeat?: string, timeZone: string }
@@ -31,7 +31,7 @@ export default function Reminders () {
         <input data-testid="rm-group" aria-label={t('rm.filterGroup')} placeholder={t('rm.filterGroup')} value={group} onInput={e => setGroup((e.target as HTMLInputElement).value)} onKeyDown={e => { if (e.key === 'Enter') apply() }} />
         <button data-testid="rm-filter" onClick={apply}>{t('rm.filter')}</button>
       </div>
-      <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={[t('rm.next'), t('rm.message'), t('rm.user'), t('rm.chat'), t('rm.repeat'), '']}
+      <View load={list} isEmpty={d => d.items.length === 0} empty={<EmptyState text={t('es.reminders')} action={<PageButton page="chat" testid="rm-empty-chat" kind="">{t('es.toChat')}</PageButton>} />}>{d => <Table cols={[t('rm.next'), t('rm.message'), t('rm.user'), t('rm.chat'), t('rm.repeat'), '']}
         rows={d.items.map((r: ReminderItem) => [
           <span data-testid={`rm-next-${r.id}`} title={r.timeZone}>{r.next}</span>,
           <span data-testid={`rm-msg-${r.id}`}>{r.message}</span>,

@@ -58,7 +58,7 @@ function ToolTest ({ initial }: { initial: string }) {
   return <Card title={`${t('test')}`}>
     <div class="form"><label>{t('name')}<input data-testid="test-tool" value={name} onInput={e => setName((e.target as HTMLInputElement).value)} /></label></div>
     <label>{t('args')}<textarea data-testid="test-args" rows={4} value={args} onInput={e => setArgs((e.target as HTMLTextAreaElement).value)} /></label>
-    <button class="primary" data-testid="test-run" disabled={busy || !name} onClick={run}>{t('run')}</button>
+    <button class="primary" data-testid="test-run" disabled={busy || !name} aria-busy={busy || undefined} onClick={run}>{t('run')}</button>
     {error && <ErrorBox error={error} />}
     {out.length > 0 && <pre data-testid="test-output">{out.join('\n')}</pre>}
   </Card>

@@ -182,12 +182,13 @@ describe('dashboard (chromium e2e)', function () {
 
   it('configuration: edits context.maxMessages and exports YAML', async () => {
     await go('config')
-    const input = '[data-testid="section-context"] input[name=maxMessages]'
+    await page.click('[data-testid="section-link-context"]')
+    const input = '[data-testid="cfg-context.maxMessages"]'
     await page.waitForSelector(input)
     const before = (await s.api('/api/config')).body.data.context.maxMessages as number
     const next = before + 7
     await page.fill(input, String(next))
-    await newToast(page, () => page.click('[data-testid="section-context-save"]'))
+    await newToast(page, () => page.click('[data-testid="section-save-context"]'))
     expect((await s.api('/api/config')).body.data.context.maxMessages).to.equal(next)
     await page.click('[data-testid="yaml-export"]')
     await page.waitForFunction(() => (document.querySelector('[data-testid="yaml-text"]') as HTMLTextAreaElement).value.includes('commandPrefix'))
@@ -195,18 +196,20 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('configuration: trigger modes are chosen from their allowed values, with translated labels', async () => {
-    const select = '[data-testid="section-trigger"] select[name=group]'
+    await page.click('[data-testid="section-link-trigger"]')
+    const select = '[data-testid="cfg-trigger.group"]'
     await page.waitForSelector(select)
     const options = await page.$$eval(`${select} option`, (os) => os.map((o) => (o as HTMLOptionElement).value))
     expect(options).to.deep.equal(['at', 'prefix', 'both', 'off'])
     expect(await page.textContent('[data-testid="section-trigger"]')).to.include('群聊').and.include('@机器人或前缀')
-    await page.selectOption(select, 'both')
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config') && r.request().method() === 'PUT'), page.click('[data-testid="section-trigger-save"]')])
-    expect((await s.api('/api/config/trigger')).body.data.group).to.equal('both')
+    await page.selectOption(select, 'prefix')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/config/trigger') && r.request().method() === 'PUT'), page.click('[data-testid="section-save-trigger"]')])
+    expect((await s.api('/api/config/trigger')).body.data.group).to.equal('prefix')
     await s.api('/api/config/trigger', { method: 'PUT', json: { group: 'at' } })
   })
 
   it('configuration: per-group settings and a YAML import', async () => {
+    await page.click('[data-testid="section-link-groups"]')
     await page.fill('[data-testid="group-id"]', '777000')
     await page.click('[data-testid="group-open"]')
     await page.waitForSelector('[data-testid="group-form"] input[name=enabled]')
@@ -223,7 +226,7 @@ describe('dashboard (chromium e2e)', function () {
     const changed = text.replace(/(\n\s+maxMessages:\s*)\d+/, '$1' + '33')
     expect(changed).to.not.equal(text)
     await page.fill('[data-testid="yaml-text"]', changed)
-    await newToast(page, () => page.click('[data-testid="yaml-import"]'), /\(\d+\)/)
+    await newToast(page, () => page.click('[data-testid="yaml-import"]'), /已导入/)
     expect((await s.api('/api/config')).body.data.context.maxMessages).to.equal(33)
     // a broken YAML text shows the server's message and changes nothing
     await page.fill('[data-testid="yaml-text"]', 'context: [unclosed')
@@ -309,31 +312,36 @@ describe('dashboard (chromium e2e)', function () {
     await page.waitForFunction(() => /e2e hello lingxi/.test(document.querySelector('[data-testid="test-output"]')?.textContent ?? ''))
   })
 
-  it('presets: creates a preset from the JSON editor; invalid JSON is reported', async function () {
+  it('presets: creates a preset from the editor form; an invalid id is reported at its field', async function () {
     await go('presets')
     await page.click('[data-testid="preset-add"]')
-    await page.fill('[data-testid="preset-json"]', JSON.stringify({ id: 'e2e-preset', name: 'E2E preset', systemPrompt: 'You are terse.', temperature: 0.5 }))
+    await page.fill('[data-testid="pe-id"]', 'e2e-preset')
+    await page.fill('[data-testid="pe-name"]', 'E2E preset')
+    await page.fill('[data-testid="pe-prompt"]', 'You are terse.')
+    await page.fill('[data-testid="pe-temperature"]', '0.5')
     await page.click('[data-testid="preset-save"]')
     await page.waitForSelector('td >> text=e2e-preset')
     const got = await s.api('/api/presets/e2e-preset')
     expect(got.status).to.equal(200)
-    expect(got.body.data).to.include({ name: 'E2E preset', systemPrompt: 'You are terse.' })
-    // invalid JSON is reported in the editor, nothing is sent
+    expect(got.body.data).to.include({ name: 'E2E preset', systemPrompt: 'You are terse.', temperature: 0.5 })
+    // an id the server would refuse is reported in the editor, nothing is sent
     await page.click('[data-testid="preset-add"]')
-    await page.fill('[data-testid="preset-json"]', '{ nope')
+    await page.fill('[data-testid="pe-id"]', 'x y')
+    await page.fill('[data-testid="pe-name"]', 'Bad id')
     await page.click('[data-testid="preset-save"]')
-    await page.waitForSelector('.card .error')
+    await page.waitForSelector('[data-testid="pe-id-error"]')
     await shot('presets')
   })
 
   it('presets: copies, sets the default, exports and imports a preset', async () => {
-    await page.click('button >> text=×').catch(() => {}) // close the editor left open by the previous test
-    page.once('dialog', (d) => { void d.accept('e2e-copy') })
+    await page.click('[data-testid="preset-close"]') // close the editor left open by the previous test
+    // a copy gets a free id of its own and opens in the editor
     await page.click('[data-testid="preset-copy-e2e-preset"]')
-    await page.waitForSelector('td >> text=e2e-copy')
-    expect((await s.api('/api/presets/e2e-copy')).body.data).to.include({ systemPrompt: 'You are terse.' })
-    await Promise.all([page.waitForResponse((r) => r.url().includes('/set-default')), page.click('[data-testid="preset-default-e2e-copy"]')])
-    expect((await s.api('/api/presets/e2e-copy')).body.data.isDefault).to.equal(true)
+    await page.waitForSelector('td >> text=e2e-preset-copy')
+    await page.waitForSelector('[data-testid="preset-editor"]')
+    expect((await s.api('/api/presets/e2e-preset-copy')).body.data).to.include({ systemPrompt: 'You are terse.' })
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/set-default')), page.click('[data-testid="preset-default-e2e-preset-copy"]')])
+    expect((await s.api('/api/presets/e2e-preset-copy')).body.data.isDefault).to.equal(true)
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="preset-export-e2e-preset"]')])
     const yaml = readFileSync(await download.path(), 'utf8')
     expect(yaml).to.include('e2e-preset').and.include('You are terse.')

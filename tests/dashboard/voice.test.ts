@@ -108,8 +108,10 @@ describe('dashboard: voice replies (chromium e2e)', function () {
     expect(await page.textContent('[data-testid="tts-card"] h2')).to.equal('语音合成')
     await page.click('nav a[data-page="presets"]')
     await page.click('[data-testid="preset-add"]')
-    const json = await page.inputValue('[data-testid="preset-json"]')
-    expect(JSON.parse(json).voice).to.deep.equal({ enabled: false, voiceId: '', speed: 1 })
+    // a new preset's voice part starts off, with no voice and the normal speed
+    expect(await page.isChecked('[data-testid="pe-voice-enabled"]')).to.equal(false)
+    expect(await page.inputValue('[data-testid="pe-voiceId"]')).to.equal('')
+    expect(await page.inputValue('[data-testid="pe-speed"]')).to.equal('1')
     expect(pageErrors).to.deep.equal([])
   })
 })

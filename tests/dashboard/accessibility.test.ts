@@ -6,15 +6,14 @@
 // Then a keyboard-only walk: skip link, menu, a page, a switch and a button, without the mouse.
 import { expect } from 'chai'
 import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { seriousAxeViolations as axeProblems } from './axe.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 /** The page names of main.tsx's lazily loaded `pages` map, in menu order. */
 function pagesOfMain (): string[] {
@@ -31,20 +30,6 @@ const COMBOS: Combo[] = [
   { lang: 'zh', width: 390, height: 844, scheme: 'dark' },
   { lang: 'en', width: 390, height: 844, scheme: 'light' }
 ]
-
-interface AxeNode { target: string[], html: string, failureSummary?: string }
-interface AxeViolation { id: string, impact: string | null, help: string, nodes: AxeNode[] }
-
-/** Runs axe on the page; the serious and critical violations as readable lines. */
-async function axeProblems (page: Page): Promise<string[]> {
-  if (!await page.evaluate(() => 'axe' in window)) await page.addScriptTag({ path: AXE })
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations
-  }) as AxeViolation[]
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) =>
-    v.nodes.slice(0, 6).map((n) => `${v.impact} ${v.id} (${v.help}): ${n.target.join(' ')} ${n.html.slice(0, 140)}`))
-}
 
 /** Waits until the page has rendered its data: its h1, no loading placeholder, two frames. */
 async function settled (page: Page): Promise<void> {

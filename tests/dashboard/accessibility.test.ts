@@ -5,7 +5,7 @@
 // critical violation fails, listed readably; each page has exactly one h1 and <html lang> follows the language.
 // Then a keyboard-only walk: skip link, menu, a page, a switch and a button, without the mouse.
 import { expect } from 'chai'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
@@ -21,6 +21,30 @@ function pagesOfMain (): string[] {
   const block = src.match(/const pages\b[^\n]*\{\n([\s\S]*?)\n\}/)
   if (!block) throw new Error('resources/src/main.tsx: the `pages` map was not found')
   return [...block[1]!.matchAll(/^\s*(\w+):\s*\(\)\s*=>\s*import\(/gm)].map((m) => m[1]!)
+}
+
+/**
+ * What an untranslated i18n key looks like on screen (t() falls back to the key): the prefixes of the
+ * dictionaries' keys (`bs.`, `er.`, `st_`...), read from resources/src/i18n*.ts.
+ */
+function rawKeyPattern (): RegExp {
+  const dir = join(PLUGIN_DIR, 'resources', 'src')
+  const src = readdirSync(dir).filter((f) => /^i18n.*\.ts$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')
+  const dotted = new Set([...src.matchAll(/'([a-zA-Z]{2,})\.[\w.-]+'\s*:/g)].map((m) => m[1]!))
+  const under = new Set([...src.matchAll(/(?:^|[\s{,'])([a-z]+)_[\w-]+'?\s*:/gm)].map((m) => m[1]!))
+  return new RegExp(`\\b(?:(?:${[...dotted].join('|')})\\.[a-zA-Z][\\w.-]*|(?:${[...under].join('|')})_[a-zA-Z][\\w-]*)`, 'g')
+}
+
+/** Raw keys in the visible text, the options and the names (aria-label, placeholder, title) of the page. */
+async function rawKeys (page: Page, re: RegExp): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const parts = [document.body.innerText, document.title]
+    for (const el of document.querySelectorAll('option, [aria-label], [placeholder], [title]')) {
+      parts.push(el.tagName === 'OPTION' ? el.textContent ?? '' : '', el.getAttribute('aria-label') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('title') ?? '')
+    }
+    return parts.join('\n')
+  })
+  return [...new Set(text.match(re) ?? [])]
 }
 
 interface Combo { lang: 'zh' | 'en', width: number, height: number, scheme: 'light' | 'dark' }
@@ -44,6 +68,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
   let fake: FakeOpenAI
   let browser: Browser
   const pages = pagesOfMain()
+  const keyRe = rawKeyPattern()
 
   before(async function () {
     await prepare(this)
@@ -124,6 +149,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
           await settled(page)
           expect(await page.getAttribute('html', 'lang')).to.equal(combo.lang === 'zh' ? 'zh-CN' : 'en')
           expect(await page.locator('h1').count(), 'one h1 per page').to.equal(1)
+          expect(await rawKeys(page, keyRe), `untranslated keys on ${p}`).to.deep.equal([])
           const problems = await axeProblems(page)
           if (problems.length) await page.screenshot({ path: join(shots, `a11y-${p}-${combo.lang}-${combo.width}-${combo.scheme}.png`), fullPage: true })
           expect(problems, `axe on ${p} (${name})`).to.deep.equal([])

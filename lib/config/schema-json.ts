@@ -40,7 +40,16 @@ export function eachField (node: JsonSchemaNode, visit: Visit, path = ''): void 
 
 /** The bare JSON Schema of the configuration (no texts). */
 export function bareConfigJsonSchema (): JsonSchemaNode {
-  const out: JsonSchemaNode = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' })
+  const out: JsonSchemaNode = z.toJSONSchema(configSchema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    // z.url({ protocol }) is a plain `format: uri` in JSON Schema: its protocol rule becomes a pattern
+    override: (ctx) => {
+      const def = (ctx.zodSchema as { _zod: { def: { format?: string; protocol?: unknown } } })._zod.def
+      if (def.format === 'url' && def.protocol instanceof RegExp) ctx.jsonSchema.pattern = `^(?:${def.protocol.source.replace(/^\^/, '').replace(/\$$/, '')}):`
+    }
+  })
   delete out.$schema
   return out
 }

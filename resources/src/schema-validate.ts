@@ -110,7 +110,8 @@ function string (node: SchemaNode, value: unknown, path: string): Issue[] {
   if (node.format === 'uri' && !isUrl(value)) return [{ path, key: 'url' }]
   if (node.pattern) {
     const re = regex(node.pattern)
-    if (re && !re.test(value)) return [{ path, key: 'pattern', vars: { pattern: node.pattern } }]
+    // an address's pattern is its allowed protocols (http, https): say what is wanted
+    if (re && !re.test(value)) return [{ path, key: node.format === 'uri' ? 'url' : 'pattern', vars: { pattern: node.pattern } }]
   }
   return []
 }

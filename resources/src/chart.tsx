@@ -1,7 +1,7 @@
 // Small hand-drawn charts (no chart library: the first load stays small and the chart is in the lazy
 // chunks of the pages that draw it). LineChart: axes with values, one line per series told apart by
-// colour, marker shape and dash, a legend, and a tooltip on hover, touch or keyboard focus (arrow keys
-// move it). BarList: labelled horizontal bars with their values written out.
+// colour, marker shape and dash, a legend, and a tooltip on hover, touch (it stays after the finger
+// lifts) or keyboard focus (arrow keys move it). BarList: labelled horizontal bars with their values written out.
 import type { RefObject } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import './chart.css'
@@ -100,7 +100,7 @@ export function LineChart ({ title, series, points, testid, format = full }: {
     <div ref={ref} class="cx-plot" tabIndex={0} role="group" aria-label={title} aria-roledescription="chart"
       onKeyDown={onKey} onFocus={() => setActive(a => a ?? (n ? n - 1 : null))} onBlur={() => setActive(null)}>
       <svg width={w} height={H} viewBox={`0 0 ${w} ${H}`} aria-hidden="true"
-        onPointerMove={e => pick(e.clientX, e.currentTarget)} onPointerDown={e => pick(e.clientX, e.currentTarget)} onPointerLeave={() => setActive(null)}>
+        onPointerMove={e => pick(e.clientX, e.currentTarget)} onPointerDown={e => pick(e.clientX, e.currentTarget)} onPointerLeave={e => { if (e.pointerType === 'mouse') setActive(null) }}>
         {ys.map(v => <g key={v} class="cx-ytick" data-value={v}>
           <line class="cx-grid" x1={M.left} x2={w - M.right} y1={y(v)} y2={y(v)} />
           <text x={M.left - 6} y={y(v)} dy="0.32em" text-anchor="end">{compact(v)}</text>

@@ -83,8 +83,10 @@ function check (f: Draft, keys: ApiKey[]): { body?: Record<string, unknown>, err
     if (v === null) errors[k] = tv('cx.range', { field: t(label), min, max })
     else nums[k] = v
   }
-  const budget = Number(f.monthlyBudget.trim() || 0)
-  if (!Number.isFinite(budget) || budget < 0) errors.monthlyBudget = `${t('co.monthlyBudget')}: ${t('bs.notNumber')}`
+  // an emptied number is refused, never saved as 0 (0 means "no budget": it is typed)
+  const budget = Number(f.monthlyBudget.trim())
+  if (!f.monthlyBudget.trim()) errors.monthlyBudget = `${t('co.monthlyBudget')}: ${t('er.f.emptyNumber')}`
+  else if (!Number.isFinite(budget) || budget < 0) errors.monthlyBudget = `${t('co.monthlyBudget')}: ${t('bs.notNumber')}`
   if (Object.keys(errors).length) return { errors }
   return {
     errors,
@@ -254,7 +256,8 @@ function BatchTest ({ channel, onChanged }: { channel: Channel, onChanged: () =>
     <button class="primary" data-testid="batch-start" disabled={running} onClick={start}>{t('batchTest')}</button>
     <Act run={stop} testid="batch-stop">{t('stop')}</Act></>}>
     {progress && <div data-testid="batch-progress" data-pct={pct} data-stopped={String(stopped)}>
-      <div class="bar" role="progressbar" aria-label={t('batchTest')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}><div style={{ width: `${pct}%` }} /></div>
+      {/* a stopped test has no progress left to show: no bar frozen part-way, the line below says "stopped" */}
+      {!stopped && <div class="bar" role="progressbar" aria-label={t('batchTest')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}><div style={{ width: `${pct}%` }} /></div>}
       <span>{progress.completed}/{progress.total} ({pct}%) · <span class="ok">{t('success')} {progress.successCount}</span> · <span class="bad">{t('failed')} {progress.failCount}</span>
         {stopped && <b data-testid="batch-stopped"> · {t('cx.stopped')}</b>}</span>
     </div>}

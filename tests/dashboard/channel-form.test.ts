@@ -140,12 +140,21 @@ describe('dashboard: the channel form (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="ch-model-error"]')
     expect((await channel('nomodel'))!.model).to.equal('gpt-4o-mini')
     await page.fill(`${form} input[name=model]`, 'gpt-4o')
+    // an emptied number is refused at its field, not saved as 0
+    await page.fill(`${form} input[name=timeoutMs]`, '')
+    await page.fill(`${form} input[name=monthlyBudget]`, '')
+    await page.click('[data-testid="channel-save"]')
+    await page.waitForSelector('[data-testid="ch-timeoutMs-error"]')
+    await page.waitForSelector('[data-testid="ch-monthlyBudget-error"]')
+    expect((await channel('nomodel'))!).to.include({ timeoutMs: 45000, monthlyBudget: 12.5 })
+    await page.fill(`${form} input[name=timeoutMs]`, '30000')
+    await page.fill(`${form} input[name=monthlyBudget]`, '0')
     const [res] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/config/channels/nomodel') && r.request().method() === 'PUT'),
       page.click('[data-testid="channel-save"]')
     ])
     expect(res.status()).to.equal(200)
-    expect((await channel('nomodel'))!.model).to.equal('gpt-4o')
+    expect((await channel('nomodel'))!).to.include({ model: 'gpt-4o', timeoutMs: 30000, monthlyBudget: 0 })
     const stored = s.lx.rt.need('channels').service.get('nomodel')
     expect(stored.apiKey).to.equal(KEY)
     expect(stored.headersTemplate).to.deep.equal({ 'X-Team': 'lingxi' }) // the masked header sent back kept its value

@@ -6,26 +6,11 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, BASE, errText, fieldMessage, session } from '../api'
 import { t, tv } from '../i18n'
 import type { PresetList, PresetView } from '../contracts'
-import { validate, type SchemaNode } from '../schema-validate'
+import { PRESET_RULES } from '../preset-rules'
+import { validate } from '../schema-validate'
 import { Act, Card, ErrorBox, Table, View, confirmDanger, toast, useLoad } from '../ui'
 import '../schema-form.css'
 
-// The rules of lib/presets/types.ts (presetFields, strictId), for the browser's check; the server checks again.
-const n = (minimum: number, maximum: number, integer = false): SchemaNode => ({ type: integer ? 'integer' : 'number', minimum, maximum })
-const str = (maxLength: number, minLength?: number): SchemaNode => ({ type: 'string', maxLength, ...(minLength ? { minLength } : {}) })
-const names: SchemaNode = { type: 'array', maxItems: 1000, items: str(200) }
-const PRESET_RULES: SchemaNode = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    id: { type: 'string', pattern: '^[A-Za-z0-9-]{3,50}$' },
-    name: str(100, 1), description: str(2000), category: str(50), systemPrompt: str(10000),
-    temperature: n(0, 2), maxTokens: n(1, 128000, true), topP: n(0, 1), frequencyPenalty: n(-2, 2), presencePenalty: n(-2, 2), model: str(200),
-    tools: { type: 'object', properties: { enabled: { type: 'boolean' }, allowedTools: names, excludedTools: names, allowDangerous: { type: 'boolean' } } },
-    voice: { type: 'object', properties: { enabled: { type: 'boolean' }, voiceId: str(200), speed: n(0.1, 10) } },
-    memory: { type: 'object', properties: { enabled: { type: 'boolean' }, maxMemories: n(0, 1000, true) } }
-  }
-}
 const OPTIONAL_SAMPLING = ['topP', 'frequencyPenalty', 'presencePenalty'] as const
 const APPROVAL = ['', 'auto', 'manual', 'deny', 'allow'] as const
 

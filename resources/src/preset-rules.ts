@@ -1,7 +1,7 @@
 // The rules of a preset (lib/presets/types.ts: presetFields, strictId for a new id) as the JSON Schema the
 // browser checks the preset editor with (schema-validate.ts) before the server checks again;
 // tests/presets/editor-rules.test.ts holds the two together.
-import type { SchemaNode } from './schema-validate'
+import type { SchemaNode } from './schema-validate.js'
 
 const n = (minimum: number, maximum: number, integer = false): SchemaNode => ({ type: integer ? 'integer' : 'number', minimum, maximum })
 const str = (maxLength: number, minLength?: number): SchemaNode => ({ type: 'string', maxLength, ...(minLength ? { minLength } : {}) })

@@ -196,7 +196,32 @@ describe('dashboard: feedback (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="first-run"]', { state: 'detached' })
   })
 
+  it('a stopped batch test says "stopped" and leaves no bar part-way', async () => {
+    const add = await s.api('/api/config/channels', { method: 'POST', json: { name: 'slow', baseUrl: fake.url, apiKey: 'sk-slow-0001', model: 'm1', models: ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'] } })
+    expect(add.status).to.equal(200)
+    const respond = fake.respond
+    fake.respond = () => ({ content: 'ok', delayMs: 300 })
+    try {
+      await go('channels')
+      await page.click('[data-testid="batch-slow"]')
+      await page.click('[data-testid="batch-start"]')
+      await page.waitForSelector('[data-testid="batch-progress"] [role="progressbar"]')
+      await page.click('[data-testid="batch-stop"]')
+      await page.waitForSelector('[data-testid="batch-stopped"]')
+      expect(await page.getAttribute('[data-testid="batch-progress"]', 'data-stopped')).to.equal('true')
+      expect(await page.locator('[data-testid="batch-progress"] [role="progressbar"]').count()).to.equal(0)
+      const pct = Number(await page.getAttribute('[data-testid="batch-progress"]', 'data-pct'))
+      expect(pct, 'stopped before the end').to.be.lessThan(100)
+      expect(await page.textContent('[data-testid="batch-progress"]')).to.include('已停止')
+      await shot('feedback-batch-stopped')
+    } finally {
+      fake.respond = respond
+      await s.api('/api/config/channels/slow', { method: 'DELETE' })
+    }
+  })
+
   it('today\'s chart is drawn by hour, with axis values and a tooltip', async () => {
+    await go('overview')
     await page.selectOption('[data-testid="period"]', 'day')
     await page.waitForSelector('[data-testid="chart-activity"]')
     const ticks = await page.$$eval('[data-testid="chart-activity"] .cx-ytick text', (ts) => ts.map((t) => t.textContent))

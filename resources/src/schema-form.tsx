@@ -232,7 +232,9 @@ function RecordField ({ node, values, label, help, value, onChange, path, ctx }:
   const tid = `${ctx.testid}-${path}`
   const keyId = idOf(ctx.testid, `${path}-newkey`)
   const keyRule = node.propertyNames?.pattern
-  const keyOk = key.trim() !== '' && !(key.trim() in obj) && (!keyRule || new RegExp(keyRule, 'u').test(key.trim()))
+  const typed = key.trim()
+  const keyProblem = !typed ? '' : typed in obj ? tv('sf.keyTaken', { key: typed }) : keyRule && !new RegExp(keyRule, 'u').test(typed) ? tv('sv.recordKey', { key: typed }) : ''
+  const keyOk = typed !== '' && !keyProblem
   return <fieldset class="sf-group sf-wide" data-testid={tid}>
     <legend>{label}</legend>
     {help && <p class="help sf-legend-help">{help}</p>}
@@ -245,10 +247,12 @@ function RecordField ({ node, values, label, help, value, onChange, path, ctx }:
     {(ctx.problems.get(path) ?? []).map(m => <small class="sf-error" key={m}>{m}</small>)}
     <div class="row">
       <label class="sf-inline" for={keyId}>{t('sf.newKey')}</label>
-      <input id={keyId} data-testid={`${tid}-newkey`} value={key} onInput={e => setKey((e.target as HTMLInputElement).value)} />
+      <input id={keyId} data-testid={`${tid}-newkey`} value={key} aria-invalid={keyProblem ? 'true' : undefined} aria-describedby={keyProblem ? `${keyId}-err` : undefined}
+        onInput={e => setKey((e.target as HTMLInputElement).value)} />
       <button type="button" data-testid={`${tid}-add`} disabled={!keyOk} aria-label={tv('sf.addTo', { name: label })}
-        onClick={() => { ctx.edited(path); onChange({ ...obj, [key.trim()]: defaultFor(values) }); setKey('') }}>{t('sf.addItem')}</button>
+        onClick={() => { ctx.edited(path); onChange({ ...obj, [typed]: defaultFor(values) }); setKey('') }}>{t('sf.addItem')}</button>
     </div>
+    {keyProblem && <small class="sf-error" id={`${keyId}-err`} data-testid={`${tid}-newkey-error`}>{keyProblem}</small>}
   </fieldset>
 }
 

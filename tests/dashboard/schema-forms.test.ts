@@ -176,6 +176,30 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     await page.screenshot({ path: join(shots, 'schema-forms-pricing-1440.png'), fullPage: true })
   })
 
+  it('a record: an entry added under a valid key saves; a bad or taken key is said at the key', async () => {
+    await openSection('quotas')
+    await page.fill(field('quotas.users-newkey'), 'bad key!')
+    expect(await page.textContent(field('quotas.users-newkey-error'))).to.include('bad key!')
+    expect(await page.isDisabled(field('quotas.users-add'))).to.equal(true)
+    await page.fill(field('quotas.users-newkey'), '10086')
+    await page.click(field('quotas.users-add'))
+    await page.fill(field('quotas.users.10086.messagesPerDay'), '30')
+    await page.fill(field('quotas.users-newkey'), '10086')
+    expect(await page.textContent(field('quotas.users-newkey-error'))).to.equal('“10086”已经存在')
+    await page.fill(field('quotas.users-newkey'), '')
+    expect(await save('quotas')).to.equal(200)
+    expect({ ...s.lx.rt.config.get().quotas.users['10086'] }).to.deep.equal({ messagesPerDay: 30 })
+  })
+
+  it('the server\'s rule that a preset must exist is said at the field in the page language', async () => {
+    await openSection('presets')
+    await page.fill(field('presets.defaultId'), 'no-such-preset')
+    expect(await save('presets')).to.equal(400)
+    expect(await page.textContent(errorOf('presets.defaultId'))).to.equal('预设“no-such-preset”不存在')
+    await page.click('[data-testid="section-reset-presets"]')
+    expect(await page.$(errorOf('presets.defaultId'))).to.equal(null)
+  })
+
   it('secrets are masked as the API masks them; a masked key left alone stays the stored key', async () => {
     await openSection('mcp')
     expect(await page.getAttribute(field('mcp.server.apiKey'), 'type')).to.equal('password')

@@ -43,6 +43,13 @@ function nodeAt (node: SchemaNode, keys: string[]): SchemaNode | undefined {
   return cur
 }
 
+/** A server's word about a field in the page language (a preset that does not exist named as such). */
+function serverMessage (message: string): string {
+  const missing = message.match(/^preset "(.+)" does not exist$/)
+  if (missing) return tv('pe.unknownPreset', { id: missing[1]! })
+  return fieldMessage(message) || t('sf.serverSaid')
+}
+
 function SectionEditor ({ name, node, value, onSaved }: { name: string, node: SchemaNode, value: unknown, onSaved: () => void }) {
   const [draft, setDraft] = useState<unknown>(() => structuredClone(value))
   const [server, setServer] = useState<Array<{ path: string, message: string }>>([])
@@ -56,7 +63,7 @@ function SectionEditor ({ name, node, value, onSaved }: { name: string, node: Sc
     const m = new Map<string, string[]>()
     const add = (p: string, s: string): void => { m.set(p, [...(m.get(p) ?? []), s]) }
     for (const i of issues) add(i.path, tv(`sv.${i.key}`, i.vars ?? {}))
-    for (const e of server) add(e.path, fieldMessage(e.message) || t('sf.serverSaid'))
+    for (const e of server) add(e.path, serverMessage(e.message))
     return m
   })()
 

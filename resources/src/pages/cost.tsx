@@ -7,6 +7,7 @@ import { api, errText } from '../api'
 import type { Config, StatsSummary } from '../contracts'
 import { t } from '../i18n'
 import { Card, ErrorBox, Table, View, toast, useLoad, word } from '../ui'
+import { LineChart } from '../chart'
 
 type Pricing = Config['pricing']
 type Price = Pricing['models'][number]
@@ -88,19 +89,11 @@ function PriceEditor ({ pricing, onSaved }: { pricing: Pricing, onSaved: () => v
   </div>
 }
 
-/** Cost per day as one SVG polyline (no chart library), days without a cost at 0. */
-function DailyChart ({ rows }: { rows: StatsSummary['daily'] }) {
-  const w = 600; const h = 120
-  const vals = rows.map(r => r.cost ?? 0)
-  const max = Math.max(...vals, 0) || 1
-  const x = (i: number): number => rows.length < 2 ? w / 2 : (i / (rows.length - 1)) * (w - 4) + 2
-  const y = (v: number): number => h - 5 - (v / max) * (h - 10)
-  return <div>
-    <svg class="chart" viewBox={`0 0 ${w} ${h}`} preserveAspectRatio="none" role="img" aria-label={t('co.daily')}>
-      <polyline fill="none" stroke="#ea580c" stroke-width="2" vector-effect="non-scaling-stroke" points={vals.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />
-    </svg>
-    <div class="chart-x muted">{rows.filter((_, i) => i % Math.ceil(rows.length / 7) === 0).map(r => <span key={r.date}>{r.date.slice(5)}</span>)}</div>
-  </div>
+/** Cost and tokens per day (chart.tsx: axes, tooltip, told apart by marker and dash), days without a cost at 0. */
+function DailyChart ({ rows, currency }: { rows: StatsSummary['daily'], currency: string }) {
+  const points = rows.map(r => ({ label: r.date.slice(5), title: r.date, values: { cost: r.cost ?? 0 } }))
+  return <LineChart title={currency ? `${t('cost')} (${currency})` : t('cost')} testid="co-chart" points={points} series={[{ key: 'cost', label: t('cost') }]}
+    format={v => v.toLocaleString(undefined, { maximumFractionDigits: 4 })} />
 }
 
 function Daily () {
@@ -116,7 +109,7 @@ function Daily () {
           <div class="stat">{t('tokensUsed')}<b>{n(d.summary.tokensUsed)}</b></div>
           <div class="stat">{t('co.unpriced')}<b data-testid="co-unpriced">{n(d.unpricedTokens)}</b></div>
         </div>
-        {d.daily.length > 1 && <DailyChart rows={d.daily} />}
+        {d.daily.length > 0 && <DailyChart rows={d.daily} currency={cur} />}
         <Table cols={[t('co.date'), t('tokens'), t('cost')]} rows={[...d.daily].reverse().filter(r => r.tokens > 0).slice(0, 31).map(r => [r.date, n(r.tokens), money(r.cost, cur)])} />
       </div>
     }}</View>

@@ -1,5 +1,5 @@
-// `#lx忘记我` (`#lx forget me`): erases every memory the bot keeps about the sender, in every chat, and
-// the turns still queued for extraction. `#lx我的记忆` (`#lx my memories`): lists them in a private
+// `#lx忘记我` (`#lx forget me`): erases every memory the bot keeps about the sender, in every chat, the
+// turns still queued for extraction and the memory texts kept in the answers' why records (lib/why). `#lx我的记忆` (`#lx my memories`): lists them in a private
 // chat; in a group only the count is said (memories are personal).
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { commandPattern } from './command.js'
@@ -25,6 +25,7 @@ export class LingxiMemory extends pluginBase() {
     const { rt, s, say } = await contextOf(e)
     rt.need('memoryExtractor').forget(s.userId)
     const n = await rt.need('memory').clearUser(s.userId, true)
+    await rt.optional('why')?.store.eraseMemoriesOf(s.userId) // the copies in the answers' why records (lib/why)
     await (n > 0 ? say('memory.forgot', { n }) : say('memory.nothingToForget'))
     return true
   }

@@ -70,6 +70,21 @@ export class WhyStore {
     return best
   }
 
+  /** Erases the texts of a user's memories from every record (`#lx忘记我`): the ids stay, marked removed. */
+  async eraseMemoriesOf (userId: string): Promise<number> {
+    const erased = (r: WhyRecord): boolean => r.memories.some((m) => m.userId === userId && !m.removed)
+    const writes: Array<Promise<boolean>> = []
+    for (const log of this.store.values()) {
+      if (!log.records.some(erased)) continue
+      const records = log.records.map((r) => erased(r)
+        ? { ...r, memories: r.memories.map((m) => m.userId === userId ? { id: m.id, userId, category: m.category, content: '', removed: true as const } : m) }
+        : r)
+      writes.push(this.store.patch(log.conversationId, { records }))
+    }
+    await Promise.all(writes)
+    return writes.length
+  }
+
   /** Forgets a conversation's records (the conversation was cleared). */
   async forget (conversationId: string): Promise<void> {
     const log = this.store.get(conversationId)

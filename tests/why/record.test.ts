@@ -93,6 +93,23 @@ describe('why: the store', () => {
     } finally { await s.close() }
   })
 
+  it('erases the texts of a user\'s memories from every record, on disk too', async () => {
+    let s = await WhyStore.open(dir, { now: () => 1 })
+    const mem = (id: number, userId: string): WhyRecord['memories'][number] => ({ id, userId, category: 'preference', content: `memory ${id} of ${userId}` })
+    await s.add(record(1, { memories: [mem(1, 'u1'), mem(2, 'u9')] }))
+    await s.add(record(2, { conversationId: 'group:g1', groupId: 'g1', userId: 'u2', memories: [mem(3, 'u1')] }))
+    await s.add(record(3, { memories: [mem(4, 'u9')] }))
+    expect(await s.eraseMemoriesOf('u1')).to.equal(2)
+    await s.close()
+    s = await WhyStore.open(dir, { now: () => 1 })
+    try {
+      expect(s.get('w1')?.memories).to.deep.equal([{ id: 1, userId: 'u1', category: 'preference', content: '', removed: true }, mem(2, 'u9')])
+      expect(s.get('w2')?.memories).to.deep.equal([{ id: 3, userId: 'u1', category: 'preference', content: '', removed: true }])
+      expect(s.get('w3')?.memories).to.deep.equal([mem(4, 'u9')])
+      expect(await s.eraseMemoriesOf('u1'), 'nothing left to erase').to.equal(0)
+    } finally { await s.close() }
+  })
+
   it('is bounded: the last records of a conversation are kept, older ones are gone by id too', async () => {
     const s = await WhyStore.open(dir, { now: () => 1 })
     try {

@@ -143,6 +143,18 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     await page.click('[data-testid="section-reset-commandPrefix"]')
   })
 
+  it('a section\'s unsaved changes are kept while another section is open, and marked in the list', async () => {
+    await openSection('knowledge')
+    await page.fill(field('knowledge.maxResultsInPrompt'), '9')
+    expect(await page.textContent('[data-testid="section-dirty-knowledge"]')).to.include('未保存')
+    await openSection('skills')
+    await openSection('knowledge')
+    expect(await page.inputValue(field('knowledge.maxResultsInPrompt'))).to.equal('9')
+    expect(await save('knowledge')).to.equal(200)
+    expect(s.lx.rt.config.get().knowledge.maxResultsInPrompt).to.equal(9)
+    expect(await page.$('[data-testid="section-dirty-knowledge"]')).to.equal(null)
+  })
+
   it('a value only the server can judge comes back with the server\'s error at the field, and editing clears it', async () => {
     await openSection('reminders')
     await page.fill(field('reminders.timezone'), 'Mars/Olympus_Mons')

@@ -50,8 +50,11 @@ function serverMessage (message: string): string {
   return fieldMessage(message) || t('sf.serverSaid')
 }
 
-function SectionEditor ({ name, node, value, onSaved }: { name: string, node: SchemaNode, value: unknown, onSaved: () => void }) {
-  const [draft, setDraft] = useState<unknown>(() => structuredClone(value))
+/** One section's form. Its draft lives in the page (kept while other sections are open); undefined = unchanged. */
+function SectionEditor ({ name, node, value, draft: kept, setDraft, onSaved }: {
+  name: string, node: SchemaNode, value: unknown, draft: unknown, setDraft: (v: unknown) => void, onSaved: () => void
+}) {
+  const draft = kept === undefined ? value : kept
   const [server, setServer] = useState<Array<{ path: string, message: string }>>([])
   const [general, setGeneral] = useState<string | null>(null)
   const [tried, setTried] = useState(false)
@@ -80,6 +83,7 @@ function SectionEditor ({ name, node, value, onSaved }: { name: string, node: Sc
       const r = await api<{ updated: string[] }>(`/api/config/${name}`, { method: 'PUT', json: patch })
       setServer([])
       toast(tv('sf.savedN', { n: r.updated.length }))
+      setDraft(undefined)
       onSaved()
     } catch (e) {
       const errors = e instanceof ApiError ? e.errors ?? [] : []
@@ -95,7 +99,7 @@ function SectionEditor ({ name, node, value, onSaved }: { name: string, node: Sc
     {general && <ErrorBox error={general} />}
     <div class="sf-actions">
       <button class="primary" type="button" disabled={busy} aria-busy={busy} data-testid={`section-save-${name}`} onClick={save}>{t('sf.save')}</button>
-      <button type="button" data-testid={`section-reset-${name}`} onClick={() => { setDraft(structuredClone(value)); setServer([]); setTried(false); setGeneral(null) }}>{t('sf.reset')}</button>
+      <button type="button" data-testid={`section-reset-${name}`} onClick={() => { setDraft(undefined); setServer([]); setTried(false); setGeneral(null) }}>{t('sf.reset')}</button>
       {tried && issues.length > 0 && <span class="sf-error" role="alert" data-testid={`section-invalid-${name}`}>{tv('sf.fix', { n: issues.length })}</span>}
     </div>
   </div>
@@ -153,6 +157,9 @@ export default function ConfigPage () {
   const schema = useLoad<SchemaNode>('/api/config/schema')
   const config = useLoad<Config>('/api/config')
   const [current, setCurrent] = useState(() => decodeURIComponent(location.hash.slice(1)) || 'memory')
+  // the sections' unsaved drafts, by section
+  const [drafts, setDrafts] = useState<Record<string, unknown>>({})
+  const putDraft = (name: string, v: unknown): void => setDrafts(d => { const next = { ...d }; if (v === undefined) delete next[name]; else next[name] = v; return next })
   const choose = (name: string): void => { setCurrent(name); history.replaceState(null, '', `#${encodeURIComponent(name)}`) }
   return <div>
     <View load={schema}>{s => <View load={config}>{cfg => {
@@ -163,8 +170,11 @@ export default function ConfigPage () {
       const page = PAGES[name]
       return <div class="sf-layout">
         <nav class="sf-sections card" aria-label={t('sf.sections')} data-testid="section-list">
-          {names.map(n => <button key={n} type="button" data-testid={`section-link-${n}`} aria-current={n === name ? 'true' : undefined}
-            onClick={() => choose(n)}>{titleOf(props[n]!, n)}</button>)}
+          {names.map(n => {
+            const dirty = n in drafts && diff(cfg[n as keyof Config], drafts[n]) !== undefined
+            return <button key={n} type="button" data-testid={`section-link-${n}`} aria-current={n === name ? 'true' : undefined}
+              onClick={() => choose(n)}>{titleOf(props[n]!, n)}{dirty && <span class="sf-dirty" data-testid={`section-dirty-${n}`}> · {t('sf.unsaved')}</span>}</button>
+          })}
         </nav>
         <div>
           <Card title={titleOf(node, name)} testid={`section-${name}`} extra={page && name !== 'channels' ? <PageLink page={page[0]} path={page[1]} /> : undefined}>
@@ -174,7 +184,7 @@ export default function ConfigPage () {
               : name === 'groups'
                 ? <p data-testid="groups-elsewhere">{t('sf.groupsOn')}</p>
                 : <SectionEditor key={`${name}:${JSON.stringify(cfg[name as keyof Config])}`} name={name} node={node}
-                  value={cfg[name as keyof Config]} onSaved={config.reload} />}
+                  value={cfg[name as keyof Config]} draft={drafts[name]} setDraft={v => putDraft(name, v)} onSaved={config.reload} />}
           </Card>
           {name === 'groups' && <Group />}
           <Yaml onImported={config.reload} />

@@ -23,7 +23,7 @@ export const formsZh: Dict = {
   'sv.enum': '只能是：{list}', 'sv.url': '请输入完整的网址（如 https://example.com），或留空', 'sv.type': '类型不正确', 'sv.json': 'JSON 格式不正确',
   'sv.minItems': '至少 {n} 项', 'sv.maxItems': '最多 {n} 项', 'sv.recordKey': '键“{key}”格式不正确',
 
-  'pe.editor': '编辑预设', 'pe.basics': '基本信息', 'pe.new': '新建预设', 'pe.id': 'ID', 'pe.idHelp': '3-50 个字母、数字或连字符；创建后不能修改。', 'pe.name': '名称', 'pe.description': '描述', 'pe.category': '分类',
+  'pe.editor': '编辑预设', 'pe.cat.general': '通用', 'pe.cat.work': '工作', 'pe.cat.roleplay': '角色', 'pe.basics': '基本信息', 'pe.new': '新建预设', 'pe.id': 'ID', 'pe.idHelp': '3-50 个字母、数字或连字符；创建后不能修改。', 'pe.name': '名称', 'pe.description': '描述', 'pe.category': '分类',
   'pe.prompt': '系统提示词', 'pe.promptHelp': '可以使用占位符，点击插入：', 'pe.preview': '预览（按示例用户和群渲染）', 'pe.previewUser': '示例昵称', 'pe.previewGroup': '示例群名（留空 = 私聊）',
   'pe.sampling': '采样参数', 'pe.temperature': '温度', 'pe.topP': 'Top P', 'pe.frequencyPenalty': '频率惩罚', 'pe.presencePenalty': '存在惩罚', 'pe.maxTokens': '最大输出 Token 数', 'pe.model': '模型（留空 = 渠道默认）',
   'pe.unset': '不设置（使用模型默认值）', 'pe.tools': '工具', 'pe.toolsEnabled': '启用工具', 'pe.allowedTools': '只允许这些工具（每行一个；留空 = 全部）', 'pe.excludedTools': '排除这些工具（每行一个）',
@@ -57,7 +57,7 @@ export const formsEn: Dict = {
   'sv.enum': 'Must be one of: {list}', 'sv.url': 'Enter a full address (e.g. https://example.com) or leave it empty', 'sv.type': 'Wrong kind of value', 'sv.json': 'Not valid JSON',
   'sv.minItems': 'At least {n} items', 'sv.maxItems': 'At most {n} items', 'sv.recordKey': 'The key "{key}" is not in the expected format',
 
-  'pe.editor': 'Edit preset', 'pe.basics': 'Basics', 'pe.new': 'New preset', 'pe.id': 'Id', 'pe.idHelp': '3-50 letters, digits or hyphens; fixed once created.', 'pe.name': 'Name', 'pe.description': 'Description', 'pe.category': 'Category',
+  'pe.editor': 'Edit preset', 'pe.cat.general': 'General', 'pe.cat.work': 'Work', 'pe.cat.roleplay': 'Characters', 'pe.basics': 'Basics', 'pe.new': 'New preset', 'pe.id': 'Id', 'pe.idHelp': '3-50 letters, digits or hyphens; fixed once created.', 'pe.name': 'Name', 'pe.description': 'Description', 'pe.category': 'Category',
   'pe.prompt': 'System prompt', 'pe.promptHelp': 'Placeholders you can use (click to insert):', 'pe.preview': 'Preview (rendered for a sample user and group)', 'pe.previewUser': 'Sample nickname', 'pe.previewGroup': 'Sample group name (empty = private chat)',
   'pe.sampling': 'Sampling', 'pe.temperature': 'Temperature', 'pe.topP': 'Top P', 'pe.frequencyPenalty': 'Frequency penalty', 'pe.presencePenalty': 'Presence penalty', 'pe.maxTokens': 'Max output tokens', 'pe.model': 'Model (empty = the channel\'s default)',
   'pe.unset': 'Not set (the model\'s default)', 'pe.tools': 'Tools', 'pe.toolsEnabled': 'Tools on', 'pe.allowedTools': 'Only these tools (one a line; empty = all)', 'pe.excludedTools': 'Never these tools (one a line)',

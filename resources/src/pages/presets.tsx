@@ -11,6 +11,8 @@ import { validate } from '../schema-validate'
 import { Act, Card, ErrorBox, Table, View, confirmDanger, toast, useLoad } from '../ui'
 import '../schema-form.css'
 
+/** The built-in categories (lib/presets/builtin.ts CATEGORIES); a preset may name its own. */
+const CATEGORIES = ['general', 'work', 'roleplay'] as const
 const OPTIONAL_SAMPLING = ['topP', 'frequencyPenalty', 'presencePenalty'] as const
 const APPROVAL = ['', 'auto', 'manual', 'deny', 'allow'] as const
 
@@ -131,7 +133,8 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
     return <div class={`field sf-field${long ? ' sf-wide' : ''}${m.length ? ' invalid' : ''}`}>
       <label for={id(k)}>{label}</label>
       {long ? <textarea {...common} rows={2} onInput={e => set({ [k]: (e.target as HTMLTextAreaElement).value }, k)} />
-        : <input {...common} type="text" onInput={e => set({ [k]: (e.target as HTMLInputElement).value }, k)} />}
+        : <input {...common} type="text" list={k === 'category' ? 'pe-categories' : undefined} onInput={e => set({ [k]: (e.target as HTMLInputElement).value }, k)} />}
+      {k === 'category' && <datalist id="pe-categories">{CATEGORIES.map(c => <option key={c} value={c}>{t(`pe.cat.${c}`)}</option>)}</datalist>}
       {m.length > 0 && <small class="sf-error" id={`${id(k)}-err`} data-testid={`pe-${k}-error`}>{m.join(' ')}</small>}
     </div>
   }

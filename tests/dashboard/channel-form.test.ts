@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { seriousAxeViolations } from './axe.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
@@ -30,7 +31,7 @@ describe('dashboard: the channel form (chromium e2e)', function () {
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
     page.on('pageerror', (e) => pageErrors.push(e.message))
     const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
     await page.goto(`${s.base}/login#token=${token}`)
@@ -95,6 +96,8 @@ describe('dashboard: the channel form (chromium e2e)', function () {
     await page.fill(`${form} textarea[name=headersTemplate]`, '{"X-Team": ')
     await page.waitForSelector('[data-testid="ch-headersTemplate-error"]')
     await page.click('[data-testid="channel-save"]')
+    // the form with the fetched models and a refused field passes axe
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     expect(await channel('nomodel')).to.equal(undefined)
     await page.fill(`${form} textarea[name=headersTemplate]`, '{"X-Team": "lingxi"}')
     await page.waitForSelector('[data-testid="ch-headersTemplate-error"]', { state: 'detached' })
@@ -173,6 +176,7 @@ describe('dashboard: the channel form (chromium e2e)', function () {
     const text = await page.textContent('main') ?? ''
     expect(text).to.include('Fetch the model list').and.include('Header template (JSON)')
     expect(text).to.not.match(/\bcx\.\w/)
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.screenshot({ path: join(shots, 'channel-form-phone-en.png'), fullPage: true })
     await page.click('[data-testid="lang"]')
     expect(pageErrors).to.deep.equal([])

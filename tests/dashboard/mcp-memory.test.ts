@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { EVERYTHING } from '../mcp/helpers.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { seriousAxeViolations } from './axe.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
@@ -28,7 +29,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
     page.on('pageerror', (e) => pageErrors.push(e.message))
     const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
     await page.goto(`${s.base}/login#token=${token}`)
@@ -70,6 +71,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     expect(await page.inputValue(`${form} input[name=command]`)).to.equal(process.execPath)
     expect(await page.inputValue(`${form} input[name=args]`)).to.equal(`${EVERYTHING} stdio`)
     expect(await page.isDisabled(`${form} input[name=name]`)).to.equal(true)
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.fill(`${form} input[name=env]`, '{"LX_E2E_TOKEN": "edited-env-value-123"}')
     const [res] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/mcp/servers/everything') && r.request().method() === 'PUT'),
@@ -113,6 +115,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     await page.click('[data-testid="mcp-prompt-get"]')
     await page.waitForSelector('[data-testid="mcp-prompt-result"]')
     expect(await page.textContent('[data-testid="mcp-prompt-result"]')).to.include('Hangzhou')
+    expect(await seriousAxeViolations(page)).to.deep.equal([]) // a resource read, a prompt's form and result
     await page.screenshot({ path: join(shots, 'mcp-browsers.png'), fullPage: true })
   })
 
@@ -148,6 +151,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     await confirmNaming('周五晚上一起打羽毛球')
     await page.waitForSelector(`[data-testid="memory-group-row-${gone.id}"]`, { state: 'detached' })
     expect(mem.get(gone.id)).to.equal(undefined)
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.screenshot({ path: join(shots, 'memory-group.png'), fullPage: true })
   })
 
@@ -169,6 +173,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     expect(await page.textContent('[data-testid="ct-answer"]')).to.equal('echo: quick ping from the dashboard')
     expect(fake.chatRequests().length).to.equal(before + 1)
     expect(fake.chatRequests().at(-1)?.body.model).to.equal('mm-model')
+    expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.screenshot({ path: join(shots, 'contexts.png'), fullPage: true })
     // a model the provider refuses shows the failure
     await page.fill('[data-testid="ct-model"]', 'fail-500')

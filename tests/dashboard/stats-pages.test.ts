@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { seriousAxeViolations } from './axe.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
@@ -33,7 +34,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     expect(r.status, r.text).to.equal(200)
     s.lx.rt.log.error('stats-e2e: a recorded failure')
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
     page.on('pageerror', (e) => pageErrors.push(e.message))
     const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
     await page.goto(`${s.base}/login#token=${token}`)
@@ -52,6 +53,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     await page.click(`[data-testid="sx-tab-${name}"]`)
     await page.waitForSelector(`[data-testid="${card}"] table`)
     expect(await page.getAttribute(`[data-testid="sx-tab-${name}"]`, 'aria-selected')).to.equal('true')
+    expect(await seriousAxeViolations(page), name).to.deep.equal([])
     return await page.textContent(`[data-testid="${card}"]`) ?? ''
   }
 
@@ -84,6 +86,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     await page.focus(`${chart} .cx-plot`)
     await page.waitForSelector(tip)
     expect(await page.textContent(tip)).to.include(now)
+    expect(await seriousAxeViolations(page)).to.deep.equal([]) // with the tooltip open
     await page.keyboard.press('Home')
     expect(await page.textContent(`${tip} b`)).to.include(hours[0]!)
     const tokens = await page.textContent('[data-testid="sx-chart-tokens"] .cx-legend')

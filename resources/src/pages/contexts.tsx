@@ -65,7 +65,7 @@ function QuickTest () {
     {error && <ErrorBox error={error} />}
     {result && <div data-testid="ct-result" data-success={String(result.success)} role="status">
       <p><b class={result.success ? 'ok' : 'bad'}>{result.success ? t('success') : t('failed')}</b> · {result.model} · {result.elapsed} ms</p>
-      {result.success ? <pre data-testid="ct-answer">{result.response}</pre> : <ErrorBox error={result.error ?? ''} />}
+      {result.success ? <pre data-testid="ct-answer" tabIndex={0} role="region" aria-label={t('ct.answer')}>{result.response}</pre> : <ErrorBox error={result.error ?? ''} />}
     </div>}
   </Card>
 }

@@ -113,7 +113,7 @@ function ImportDesktop ({ onDone }: { onDone: () => void }) {
 function Tools ({ name, tools, onClose }: { name: string, tools: McpToolInfo[], onClose: () => void }) {
   return <Card testid="mcp-tool-list" title={`${t('toolsShort')}: ${name}`} extra={<button aria-label={t('cancel')} onClick={onClose}>×</button>}>
     <Table cols={[t('name'), t('description'), t('mx.details')]} rows={tools.map(x => [<b>{x.name}</b>, x.description,
-      <details data-testid={`mcp-tool-${x.name}`}><summary>{t('mx.inputSchema')}</summary><pre>{JSON.stringify(x.inputSchema, null, 2)}</pre></details>])} />
+      <details data-testid={`mcp-tool-${x.name}`}><summary>{t('mx.inputSchema')}</summary><pre tabIndex={0} role="region" aria-label={`${t('mx.inputSchema')}: ${x.name}`}>{JSON.stringify(x.inputSchema, null, 2)}</pre></details>])} />
   </Card>
 }
 
@@ -137,7 +137,8 @@ function Resources () {
     }}</View>
     {open && <div data-testid="mcp-resource-content" role="region" aria-label={`${t('mx.content')}: ${open.r.uri}`}>
       <h3>{open.r.name ?? open.r.uri}</h3>
-      {open.contents.map((c, i) => <pre key={i}>{c.text ?? (c.blob ? `[${c.mimeType ?? 'binary'} · ${c.blob.length} base64]` : '')}</pre>)}
+      {/* long contents scroll: focusable so the keyboard can scroll them too */}
+      {open.contents.map((c, i) => <pre key={i} tabIndex={0} role="region" aria-label={`${t('mx.content')} ${i + 1}`}>{c.text ?? (c.blob ? `[${c.mimeType ?? 'binary'} · ${c.blob.length} base64]` : '')}</pre>)}
     </div>}
   </Card>
 }
@@ -163,7 +164,7 @@ function PromptForm ({ p }: { p: Prompt }) {
     {error && <ErrorBox error={error} />}
     {out && <div data-testid="mcp-prompt-result">
       {out.description && <p>{out.description}</p>}
-      <Table cols={[t('mx.role'), t('mx.content')]} rows={(out.messages ?? []).map(m => [m.role, <pre>{textOf(m.content)}</pre>])} />
+      <Table cols={[t('mx.role'), t('mx.content')]} rows={(out.messages ?? []).map((m, i) => [m.role, <pre tabIndex={0} role="region" aria-label={`${t('mx.messages')} ${i + 1}`}>{textOf(m.content)}</pre>])} />
     </div>}
   </div>
 }

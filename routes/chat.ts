@@ -85,7 +85,7 @@ export function chatRoutesA (rt: Runtime): Router {
       })
       const why = res.whyId ? rt.optional('why') : undefined
       const record = res.whyId ? why?.store.get(res.whyId) : undefined
-      sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage, ...(res.whyId ? { whyId: res.whyId } : {}), ...(record && why ? { why: why.view(record) } : {}) })
+      sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage, response: res.response, ...(res.whyId ? { whyId: res.whyId } : {}), ...(record && why ? { why: why.view(record) } : {}) })
     } catch (err) {
       const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR'
       const message = err instanceof AppError ? err.message : 'Internal server error'

@@ -130,6 +130,20 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(conv.body.data.messages).to.have.length(4)
   })
 
+  it('text streamed before a tool call stays in the live message while the call is shown', async () => {
+    fake.enqueue({ content: 'Checking the clock. ', toolCalls: [{ name: 'get_current_time', arguments: {} }] }, { content: 'It is late now.', chunkDelayMs: 150 })
+    await page.fill('[data-testid="chat-input"]', 'Is it late?')
+    await page.click('[data-testid="chat-send"]')
+    // the tool's events re-render the live message: the text already streamed into its DOM node must stay
+    await page.waitForFunction(() => {
+      const live = document.querySelector('[data-testid="chat-msg"][data-live="true"]')
+      return live?.querySelector('[data-testid="chat-tool-get_current_time"][data-state="done"]') &&
+        live.querySelector('[data-testid="chat-live-text"]')?.textContent?.startsWith('Checking the clock. ')
+    })
+    // then the answer as the bot stores and sends it: the final round's text
+    await page.waitForFunction(() => document.querySelector('[data-testid="chat-msg"]:last-child [data-testid="chat-text"]')?.textContent === 'It is late now.')
+  })
+
   it('a failing model is said in the page language, beside the message', async () => {
     fake.enqueue({ status: 400, errorMessage: 'upstream says no' })
     await page.fill('[data-testid="chat-input"]', 'Will this fail?')

@@ -35,6 +35,7 @@ describe('why: routes', function () {
     const end = frames.at(-1)?.data
     expect(end?.type).to.equal('end')
     expect(end?.whyId).to.match(/^w[a-z0-9]+$/)
+    expect(end?.response).to.equal('Time for green tea.')
     const why = end?.why
     expect(why).to.deep.include({ id: end?.whyId, conversationId: 'private:w1', userId: 'w1', via: 'api', channel: 'fake', model: 'gpt-test' })
     expect(why.preset.id).to.be.a('string').and.not.equal('')

@@ -130,8 +130,9 @@ export default function ChatPage () {
         json: { message, conversationId: id, ...(pick.preset ? { preset: pick.preset } : {}), ...(pick.channel ? { channel: pick.channel } : {}), ...(pick.model ? { model: pick.model } : {}) },
         signal: ctl.signal
       }, f => {
-        const d = f.data as { type: string, whyId?: string, why?: WhyRecord, message?: string, code?: string }
-        if (d.type === 'end') { ended = true; update(m => ({ ...m, live: false, content: turn.text(), ...(d.why ? { why: d.why, tools: d.why.tools } : {}), ...(d.whyId ? { whyId: d.whyId } : {}) })) }
+        const d = f.data as { type: string, response?: string, whyId?: string, why?: WhyRecord, message?: string, code?: string }
+        // the answer as stored (what the bot sends in QQ): text written before a tool call is not part of it
+        if (d.type === 'end') { ended = true; update(m => ({ ...m, live: false, content: d.response ?? turn.text(), ...(d.why ? { why: d.why, tools: d.why.tools } : {}), ...(d.whyId ? { whyId: d.whyId } : {}) })) }
         // the server's English words in the page language (api.ts errText, by the frame's code)
         else if (d.type === 'error') { ended = true; update(m => ({ ...m, live: false, content: turn.text(), error: errText(new ApiError(d.message ?? '', 0, d.code)) })) }
         else turn.frame(f)

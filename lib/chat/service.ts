@@ -98,7 +98,10 @@ export class ChatPipeline implements ChatService {
       const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
       const hooks: TurnHooks = {
         ...(opts.onDelta ? { onDelta: opts.onDelta } : {}),
-        onEvent: (ev) => { why?.event(ev); opts.onEvent?.(ev) },
+        onEvent: (ev) => {
+          why?.event(ev)
+          try { opts.onEvent?.(ev) } catch (err) { rt.log.warn('A turn event listener failed', { error: err instanceof Error ? err.message : String(err) }) }
+        },
         onAnswered: (res) => why?.answered(res)
       }
       const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)

@@ -125,7 +125,8 @@ export class ChannelGateway implements ModelGateway {
       const { value, key } = await this.withKeys(ch, opts, (k) => this.attempt(ch, k, model, req, onDelta))
       // A relay may echo the key in an answer too: the text that is kept (conversations, test results) is redacted.
       const res: GatewayResponse = { ...value, content: redact(value.content), channel: ch.name, latencyMs: this.rt.clock.now() - started, keyInfo: key ? { name: key.name, index: key.index } : null }
-      if (record) this.record(ch, model, req.source, req.scope, res.usage, started, undefined)
+      // a round that only asks for tools is no answer to the user (the stats' responses count answers)
+      if (record) this.record(ch, model, req.source, req.scope, res.usage, started, undefined, res.toolCalls.length > 0)
       this.channels.markOk(ch)
       return res
     } catch (err) {
@@ -259,7 +260,7 @@ export class ChannelGateway implements ModelGateway {
     return e
   }
 
-  private record (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], usage: MeteredUsage, started: number, error: string | undefined): void {
+  private record (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], usage: MeteredUsage, started: number, error: string | undefined, toolRound = false): void {
     const now = this.rt.clock.now()
     this.rt.stats.recordModelRequest({
       source,
@@ -275,7 +276,8 @@ export class ChannelGateway implements ModelGateway {
       month: monthKey(now, this.rt.config.get().pricing.timezone),
       latencyMs: now - started,
       success: error === undefined,
-      ...(error !== undefined ? { error } : {})
+      ...(error !== undefined ? { error } : {}),
+      ...(toolRound ? { toolRound } : {})
     })
   }
 }

@@ -29,6 +29,8 @@ export interface ModelRequest {
   latencyMs: number
   success: boolean
   error?: string
+  /** the answer only asked for tool calls: a model request, not a response to the user */
+  toolRound?: boolean
 }
 
 export interface ToolCall { name: string; durationMs: number; success: boolean; userId?: string; groupId?: string }
@@ -152,7 +154,8 @@ export class StatsStore {
     const use = (u: ModelUsage): void => { addUsage(u, r.model, input, output, r.cachedTokens ?? 0) }
     const day = this.day(now)
     const hour = hourOf(day, now)
-    if (r.success && r.source === 'chat') { day.responses++; hour.responses++ }
+    const answered = r.success && r.source === 'chat' && !r.toolRound
+    if (answered) { day.responses++; hour.responses++ }
     day.tokens += tokens
     hour.tokens += tokens
     use(day.usage)
@@ -187,11 +190,11 @@ export class StatsStore {
       const g = this.groupOf(day, r.groupId)
       g.tokens += tokens
       use(g.usage)
-      if (r.success && r.source === 'chat') g.responses++
+      if (answered) g.responses++
       const tg = (this.store.data.groups[r.groupId] ??= newGroup())
       tg.tokens += tokens
       use(tg.usage ??= dict())
-      if (r.success && r.source === 'chat') tg.responses++
+      if (answered) tg.responses++
     }
     this.schedule()
   }

@@ -79,7 +79,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     await page.waitForSelector(tip)
     const text = await page.textContent(tip) ?? ''
     expect(text).to.include(now).and.include('消息').and.include('回复')
-    expect(text).to.match(/消息\s*1/).and.match(/工具调用\s*1/).and.match(/回复\s*[1-9]/)
+    expect(text).to.match(/消息\s*1/).and.match(/工具调用\s*1/).and.match(/回复\s*1/) // the tool round is no answer
     await page.mouse.move(box.x - 40, box.y - 40)
     await page.waitForSelector(tip, { state: 'detached' })
     // keyboard: focus shows the last point, arrow keys move

@@ -1,5 +1,6 @@
 // Issue 21: the "today" period of the statistics is drawn by hour: GET /api/stats?period=day answers
-// `hourly`, today's hours up to the current one, kept in the day's rollup (and read back after a restart).
+// `hourly`, today's hours up to the current one, kept in the day's rollup (and read back after a restart);
+// a model round that only asks for tools is no answer (the responses count the answers).
 import { expect } from 'chai'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,6 +8,7 @@ import { join } from 'node:path'
 import sinon from 'sinon'
 import { systemClock } from '../../lib/core/clock.js'
 import { StatsStore } from '../../lib/stats/store.js'
+import { startFakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 describe('stats: today by hour', () => {
@@ -58,6 +60,24 @@ describe('stats: today by hour', () => {
       expect(day.hourly).to.have.length(now.getUTCHours() + 1)
       expect(day.hourly.at(-1).messages).to.be.at.least(1)
       expect((await s.api('/api/stats?period=month')).body.data).to.not.have.property('hourly')
+    })
+
+    it('a chat turn whose model first asks for a tool counts one answer, two model requests', async () => {
+      const fake = await startFakeOpenAI({ models: ['m'] })
+      try {
+        expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'hourly', baseUrl: fake.url, model: 'm' } })).status).to.equal(200)
+        const before = (await s.api('/api/stats?period=day')).body.data.summary
+        fake.enqueue({ toolCalls: [{ name: 'get_current_time', arguments: {} }] }, { content: 'now' })
+        expect((await s.api('/api/chat', { method: 'POST', json: { message: 'time?', userId: 'hour-tool', groupId: 'hour-group' } })).status).to.equal(200)
+        expect(fake.chatRequests()).to.have.length(2)
+        const after = (await s.api('/api/stats?period=day')).body.data.summary
+        expect(after.aiResponses - before.aiResponses).to.equal(1)
+        expect(after.toolCalls - before.toolCalls).to.equal(1)
+        const model = (await s.api('/api/stats/models')).body.data.models.find((m: { model: string }) => m.model === 'm')
+        expect(model.requests).to.equal(2)
+        const group = (await s.api('/api/stats/groups')).body.data.groups.find((g: { groupId: string }) => g.groupId === 'hour-group')
+        expect(group.responses).to.equal(1)
+      } finally { await fake.close() }
     })
   })
 })

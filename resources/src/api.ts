@@ -117,8 +117,11 @@ const STATUS_CODE: Record<number, string> = {
   413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'MODEL_ERROR',
   503: 'SERVICE_UNAVAILABLE', 504: 'TIMEOUT'
 }
-/** codes whose message carries an upstream's words worth showing in either language */
-const DETAIL_CODES = new Set(['EXECUTION_ERROR', 'MODEL_ERROR', 'CONNECTION_FAILED', 'PARSE_ERROR'])
+/**
+ * codes whose message carries words worth showing in either language after the code's sentence: an
+ * upstream's (a model, a script, a YAML parser), or a validation rule's that names the value
+ */
+const DETAIL_CODES = new Set(['EXECUTION_ERROR', 'MODEL_ERROR', 'CONNECTION_FAILED', 'PARSE_ERROR', 'INVALID_ARGS', 'BAD_REQUEST', 'INVALID_CONFIG', 'INVALID_PRESET', 'CONFLICT'])
 /** exact server messages with a sentence of their own */
 const KNOWN: Array<[RegExp, string]> = [
   [/^Not authenticated$/, 'er.UNAUTHORIZED'], [/^Token is invalid$/, 'er.INVALID_TOKEN'], [/^Token has expired$/, 'er.TOKEN_EXPIRED'],
@@ -156,7 +159,8 @@ export function fieldMessage (message: string): string {
   if ((r = m.match(/^Too big: expected \w+ to (?:have|be) (<=?)\s*(\S+?)(?: characters| items)?$/))) return tv(r[1] === '<' ? 'er.f.lt' : 'er.f.max', { n: r[2]! })
   if ((r = m.match(/^Invalid option: expected one of (.+)$/))) return tv('er.f.oneOf', { list: r[1]!.replace(/"/g, '') })
   if (/^Invalid (url|URL)/.test(m)) return t('er.f.url')
-  return isZh() && /[A-Za-z]{3}/.test(m) ? t('er.f.invalid') : m
+  // a rule's own words (e.g. "a SearXNG provider needs baseUrl"): kept, after a translated frame
+  return isZh() && /[A-Za-z]{3}/.test(m) ? `${t('er.f.invalid')}（${m}）` : m
 }
 
 /** A field's path by its label where the dictionary has one (`bs.<path>` of the settings forms, `f_<key>`), else the path. */

@@ -8,7 +8,7 @@ import type { Config, GroupView } from '../contracts'
 import { t } from '../i18n'
 import { Pager, usePage } from '../paging'
 import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
-import { Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
+import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
 
 const ACCESS: Field[] = [
   { path: 'access.userBlacklist', kind: 'list' },
@@ -69,7 +69,7 @@ function Regexes ({ cfg, saved }: { cfg: Config, saved: () => void }) {
     <p class="muted">{t('gv.regexesHint')}</p>
     <textarea data-testid="gv-regex-text" aria-label={t('gv.regexes')} rows={5} value={text} onInput={e => setText((e.target as HTMLTextAreaElement).value)} />
     {error && <ErrorBox error={error} />}
-    <button class="primary" data-testid="gv-regex-save" onClick={save}>{t('save')}</button>
+    <Act kind="primary" testid="gv-regex-save" run={save}>{t('save')}</Act>
   </Card>
 }
 

@@ -7,7 +7,7 @@ import type { Config, PresetList, PresetView } from '../contracts'
 import { useGroupEditor } from '../group-editor'
 import { t } from '../i18n'
 import { getAt, SettingsForm, type Field } from '../settings'
-import { Card, ErrorBox, toast, View, useLoad } from '../ui'
+import { Act, Card, ErrorBox, toast, View, useLoad } from '../ui'
 
 const FIELDS: Field[] = [
   { path: 'tts.mode', kind: 'enum', values: ['off', 'request', 'always'], group: 'tts.mode' },
@@ -58,7 +58,7 @@ function PresetVoice ({ p, onSaved }: { p: PresetView, onSaved: () => void }) {
       <input id={`${id}-speed`} name="speed" type="text" inputmode="decimal" disabled={p.isBuiltin} value={String(voice.speed)}
         onInput={e => { const n = Number((e.target as HTMLInputElement).value); if (Number.isFinite(n) && n > 0) setVoice(v => ({ ...v, speed: n })) }} /></div>
     {error && <ErrorBox error={error} />}
-    {!p.isBuiltin && <button data-testid={`${id}-save`} onClick={save}>{t('save')}</button>}
+    {!p.isBuiltin && <Act testid={`${id}-save`} run={save}>{t('save')}</Act>}
   </div>
 }
 

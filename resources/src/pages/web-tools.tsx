@@ -88,7 +88,7 @@ function Providers ({ initial, onSaved }: { initial: Provider[], onSaved: () => 
     {error && <ErrorBox error={error} />}
     <div class="row">
       <button data-testid="wt-add" onClick={() => setList(l => [...l, blank(l.length + 1)])}>{t('wt.add')}</button>
-      <button class="primary" data-testid="wt-save" disabled={busy} onClick={save}>{t('save')}</button>
+      <button class="primary" data-testid="wt-save" disabled={busy} aria-busy={busy || undefined} onClick={save}>{t('save')}</button>
     </div>
   </div>
 }

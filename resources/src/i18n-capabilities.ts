@@ -28,7 +28,7 @@ export const capabilitiesZh: Dict = {
   'cx.cooldown': '密钥冷却 (毫秒)', 'cx.cooldownHelp': '一个密钥失败（401/403/429/5xx）后多久内排在最后，0-3600000。', 'cx.priority': '优先级', 'cx.priorityHelp': '数字大的渠道优先使用。',
   'cx.range': '{field}：应为 {min} 到 {max} 之间的整数', 'cx.keyName': '密钥名称', 'cx.keyValue': '密钥', 'cx.keyEnabled': '启用这个密钥', 'cx.keyRemove': '删除密钥 {name}',
   'cx.mainKeyHelp': '留空或保持掩码则不修改已保存的密钥。', 'cx.confirmDeleteChannel': '删除渠道“{name}”？', 'cx.unconfigured': '没有默认模型：编辑并选择一个',
-  'cx.modelsFilled': '已设为模型列表（{n} 个），默认模型：{model}', 'cx.stopped': '已停止（未测试的模型已跳过）',
+  'cx.modelsFilled': '已设为模型列表（{n} 个），默认模型：{model}', 'cx.stopped': '已停止（未测试的模型已跳过）', 'cx.deleted': '已删除：{name}',
   // MCP
   'mx.edit': '编辑服务器', 'mx.editing': '编辑 {name}', 'mx.resources': '资源', 'mx.prompts': '提示词模板', 'mx.read': '读取', 'mx.get': '获取',
   'mx.uri': 'URI', 'mx.mime': '类型', 'mx.server': '服务器', 'mx.arguments': '参数', 'mx.required': '必填', 'mx.content': '内容',
@@ -72,7 +72,7 @@ export const capabilitiesEn: Dict = {
   'cx.cooldown': 'Key cooldown (ms)', 'cx.cooldownHelp': 'How long a key that failed (401/403/429/5xx) is tried last, 0-3600000.', 'cx.priority': 'Priority', 'cx.priorityHelp': 'Channels with a higher number are used first.',
   'cx.range': '{field}: a whole number from {min} to {max}', 'cx.keyName': 'Key name', 'cx.keyValue': 'Key', 'cx.keyEnabled': 'Use this key', 'cx.keyRemove': 'Remove key {name}',
   'cx.mainKeyHelp': 'Empty or still masked: the saved key is kept.', 'cx.confirmDeleteChannel': 'Delete the channel "{name}"?', 'cx.unconfigured': 'No default model: edit it and choose one',
-  'cx.modelsFilled': 'Model list set ({n}), default model: {model}', 'cx.stopped': 'stopped (the untested models were skipped)',
+  'cx.modelsFilled': 'Model list set ({n}), default model: {model}', 'cx.stopped': 'stopped (the untested models were skipped)', 'cx.deleted': 'Deleted: {name}',
   'mx.edit': 'Edit server', 'mx.editing': 'Edit {name}', 'mx.resources': 'Resources', 'mx.prompts': 'Prompts', 'mx.read': 'Read', 'mx.get': 'Get',
   'mx.uri': 'URI', 'mx.mime': 'Type', 'mx.server': 'Server', 'mx.arguments': 'Arguments', 'mx.required': 'required', 'mx.content': 'Content',
   'mx.inputSchema': 'Input schema', 'mx.details': 'Details', 'mx.confirmDelete': 'Delete the MCP server "{name}"?', 'mx.builtinReadonly': 'Built-in servers cannot be edited',

@@ -292,7 +292,7 @@ export default function Channels () {
   const remove = async (c: Channel): Promise<void> => {
     if (!await confirmDanger(tv('cx.confirmDeleteChannel', { name: c.name }))) return
     await api(`/api/config/channels/${encodeURIComponent(c.name)}`, { method: 'DELETE' })
-    toast(`${t('delete')}: ${c.name}`)
+    toast(tv('cx.deleted', { name: c.name }))
     list.reload()
   }
   return <div>

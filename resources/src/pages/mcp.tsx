@@ -188,7 +188,7 @@ export default function Mcp () {
   const remove = async (s: ServerView): Promise<void> => {
     if (!await confirmDanger(tv('mx.confirmDelete', { name: s.name }))) return
     await api(`/api/mcp/servers/${enc(s.name)}`, { method: 'DELETE' })
-    toast(`${t('delete')}: ${s.name}`)
+    toast(tv('cx.deleted', { name: s.name }))
     list.reload()
   }
   return <div>

@@ -17,7 +17,7 @@ const named = (m: MemoryRecord): string => m.content.length > 60 ? `${m.content.
 async function removeMemory (m: MemoryRecord, done: () => void): Promise<void> {
   if (!await confirmDanger(tv('me.confirmDelete', { name: named(m) }))) return
   await api(`/api/memory/${m.id}`, { method: 'DELETE' })
-  toast(`${t('delete')}: #${m.id}`)
+  toast(tv('cx.deleted', { name: named(m) }))
   done()
 }
 

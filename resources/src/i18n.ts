@@ -119,3 +119,5 @@ export function t (key: string): string { return (lang.get() === 'zh' ? zh : en)
 export function tv (key: string, vars: Record<string, string | number>): string {
   return t(key).replace(/\{(\w+)\}/g, (m, k: string) => k in vars ? String(vars[k]) : m)
 }
+/** The page language as a BCP 47 tag, for dates and times written in it. */
+export const locale = (): string => lang.get() === 'zh' ? 'zh-CN' : 'en'

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api'
-import { t, tv } from '../i18n'
+import { locale, t, tv } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { ConversationItem, StoredMessage } from '../contracts'
 import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, useLoad } from '../ui'
@@ -9,7 +9,7 @@ function Messages ({ id }: { id: string }) {
   const msgs = useLoad<StoredMessage[]>(`/api/conversations/${encodeURIComponent(id)}/messages?limit=200`)
   return <Card title={id} testid="conv-messages">
     <View load={msgs} isEmpty={d => d.length === 0}>{d => <div>{d.map((m, i) =>
-      <p key={i}><b>{t(`role.${m.role}`) === `role.${m.role}` ? m.role : t(`role.${m.role}`)}</b> <span class="muted">{m.timestamp ? new Date(m.timestamp).toLocaleString() : ''}</span><br />{typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}</p>)}</div>}</View>
+      <p key={i}><b>{t(`role.${m.role}`) === `role.${m.role}` ? m.role : t(`role.${m.role}`)}</b> <span class="muted">{m.timestamp ? new Date(m.timestamp).toLocaleString(locale()) : ''}</span><br />{typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}</p>)}</div>}</View>
   </Card>
 }
 

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks'
 import { api, ApiError, errText } from '../api'
 import type { Config, GroupView } from '../contracts'
-import { t } from '../i18n'
+import { locale, t } from '../i18n'
 import { Pager, usePage } from '../paging'
 import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
 import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
@@ -141,7 +141,7 @@ function HitLog () {
     </div>
     <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={[t('gv.when'), t('gv.who'), t('gv.where'), t('gv.direction'), t('gv.rules'), t('gv.action')]}
       rows={d.items.map(h => [
-        new Date(h.at).toLocaleString(),
+        new Date(h.at).toLocaleString(locale()),
         h.userId,
         h.groupId ? `${t('gv.group')} ${h.groupId}` : t('rm.private'),
         t(`gv.dir.${h.direction}`),

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, errText } from '../api'
-import { t } from '../i18n'
+import { locale, t } from '../i18n'
 import type { LogList, ToolLogList } from '../contracts'
 import { Card, EmptyState, ErrorBox, Table, View, useLoad, word } from '../ui'
 
@@ -35,12 +35,12 @@ export default function Logs () {
       <button data-testid="log-pause" aria-pressed={paused} onClick={() => setPaused(!paused)}>{paused ? t('resume') : t('pause')}</button></>}>
       {error && <ErrorBox error={error} />}
       {entries === null ? <p class="muted">{t('loading')}</p> : <div data-testid="log-lines"><Table cols={[t('time'), t('level'), t('message')]}
-        rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(), <span class={`log-${e.level}`}>{t(`lv.${e.level}`)}</span>,
+        rows={entries.map(e => [new Date(e.timestamp).toLocaleTimeString(locale()), <span class={`log-${e.level}`}>{t(`lv.${e.level}`)}</span>,
           <span>{e.message}{e.meta && Object.keys(e.meta).length ? <code class="muted"> {JSON.stringify(e.meta).slice(0, 200)}</code> : null}</span>])} /></div>}
     </Card>
     <Card title={t('toolLogs')}>
       <View load={tools} isEmpty={d => d.logs.length === 0} empty={<EmptyState text={t('es.toolLogs')} />}>{d => <Table cols={[t('time'), t('toolsShort'), t('status'), t('elapsed') + ' (ms)']}
-        rows={d.logs.map(l => [new Date(l.timestamp).toLocaleTimeString(), l.toolName, <span class={l.status === 'success' ? 'ok' : 'bad'}>{word(l.status)}</span>, l.duration])} />}</View>
+        rows={d.logs.map(l => [new Date(l.timestamp).toLocaleTimeString(locale()), l.toolName, <span class={l.status === 'success' ? 'ok' : 'bad'}>{word(l.status)}</span>, l.duration])} />}</View>
     </Card>
   </div>
 }

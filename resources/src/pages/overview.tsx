@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { BASE } from '../api'
-import { t } from '../i18n'
+import { locale, t } from '../i18n'
 import type { StatsSummary, SystemHealth, SystemStatus } from '../contracts'
 import { Card, Table, View, useLoad, word } from '../ui'
 import { LineChart } from '../chart'
@@ -16,7 +16,7 @@ function rowsOf (d: StatsSummary): StatRow[] {
   if (d.hourly?.length) {
     return d.hourly.map(h => {
       const at = new Date(h.time)
-      return { ...h, label: `${two(at.getHours())}:00`, title: `${at.toLocaleDateString()} ${two(at.getHours())}:00–${two(at.getHours())}:59` }
+      return { ...h, label: `${two(at.getHours())}:00`, title: `${at.toLocaleDateString(locale())} ${two(at.getHours())}:00–${two(at.getHours())}:59` }
     })
   }
   return d.daily.map(r => ({ ...r, label: r.date.slice(5), title: r.date }))
@@ -63,7 +63,7 @@ function Live () {
     // Event on the same name: it changes the state, never adds a row.
     const add = (name: string) => (e: Event) => {
       if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return
-      setEvents(l => [{ name, data: e.data as string, at: new Date().toLocaleTimeString() }, ...l].slice(0, 30))
+      setEvents(l => [{ name, data: e.data as string, at: new Date().toLocaleTimeString(locale()) }, ...l].slice(0, 30))
     }
     for (const name of ['status', 'metric', 'error', 'channel']) es.addEventListener(name, add(name))
     es.onopen = () => setState('live')

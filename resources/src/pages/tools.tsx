@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, BASE, api, errText, sse } from '../api'
-import { t, tv } from '../i18n'
+import { locale, t, tv } from '../i18n'
 import type { ExecuteResult, LoadedSkills, ScriptFile, ScriptSource, SkillDocuments, ToolCategory, ToolListItem } from '../contracts'
 import { Act, Card, EmptyState, ErrorBox, Table, View, confirmDanger, fmt, toast, useLoad } from '../ui'
 
@@ -151,7 +151,7 @@ function Events () {
     const es = new EventSource(`${BASE}/api/skills/sse`, { withCredentials: true })
     const names = ['connected', 'tool-executed', 'batch-executed', 'category-toggled', 'tool-toggled', 'tools-reloaded', 'tools-enabled-all', 'tools-disabled-all',
       'server-connecting', 'server-connected', 'server-error', 'server-removed', 'server-reconnecting', 'server-reconnected', 'skill-loaded', 'skill-unloaded']
-    for (const n of names) es.addEventListener(n, (e: Event) => setEvents(l => [`${new Date().toLocaleTimeString()} ${n} ${(e as MessageEvent).data}`, ...l].slice(0, 50)))
+    for (const n of names) es.addEventListener(n, (e: Event) => setEvents(l => [`${new Date().toLocaleTimeString(locale())} ${n} ${(e as MessageEvent).data}`, ...l].slice(0, 50)))
     return () => es.close()
   }, [])
   return <Card title={t('events')}><pre data-testid="skill-events">{events.join('\n') || t('empty')}</pre></Card>

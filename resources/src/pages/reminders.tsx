@@ -2,7 +2,7 @@
 // soonest first, filtered by user or group, paged; each can be cancelled.
 import { useState } from 'preact/hooks'
 import { api } from '../api'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { Reminder } from '../../../lib/reminders/types'
 import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, toast } from '../ui'
@@ -10,7 +10,6 @@ import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, toast } 
 /** A reminder as GET /api/reminders answers it (routes/reminders.ts). */
 type ReminderItem = Reminder & { next: string, repeat?: string, timeZone: string }
 
-const fill = (text: string, vars: Record<string, string | number>): string => text.replace(/\{(\w+)\}/g, (m, k: string) => String(vars[k] ?? m))
 
 export default function Reminders () {
   const [user, setUser] = useState('')
@@ -36,10 +35,10 @@ export default function Reminders () {
           <span data-testid={`rm-next-${r.id}`} title={r.timeZone}>{r.next}</span>,
           <span data-testid={`rm-msg-${r.id}`}>{r.message}</span>,
           r.nickname ? `${r.nickname} (${r.userId})` : r.userId,
-          r.groupId ? fill(t('rm.group'), { id: r.groupId }) : t('rm.private'),
-          r.repeat ? <span>{r.repeat}{r.fired ? <span class="muted"> · {fill(t('rm.fired'), { n: r.fired })}</span> : null}</span> : t('rm.once'),
+          r.groupId ? tv('rm.group', { id: r.groupId }) : t('rm.private'),
+          r.repeat ? <span>{r.repeat}{r.fired ? <span class="muted"> · {tv('rm.fired', { n: r.fired })}</span> : null}</span> : t('rm.once'),
           <Act kind="danger" testid={`rm-cancel-${r.id}`} run={async () => {
-            if (!await confirmDanger(fill(t('cf.cancelReminder'), { message: r.message }))) return
+            if (!await confirmDanger(tv('cf.cancelReminder', { message: r.message }))) return
             await api(`/api/reminders/${encodeURIComponent(r.id)}`, { method: 'DELETE' })
             toast(t('rm.cancelled'))
             list.reload()

@@ -10,7 +10,6 @@ import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, toast } 
 /** A reminder as GET /api/reminders answers it (routes/reminders.ts). */
 type ReminderItem = Reminder & { next: string, repeat?: string, timeZone: string }
 
-
 export default function Reminders () {
   const [user, setUser] = useState('')
   const [group, setGroup] = useState('')

@@ -164,8 +164,10 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(await page.locator('[data-testid="chat-why-button"]').first().textContent()).to.match(/why/i)
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow, 'no horizontal scrolling').to.be.at.most(0)
+    await page.emulateMedia({ colorScheme: 'dark' })
     await page.screenshot({ path: join(shots, 'chat-page-390-en.png'), fullPage: true })
-    expect(await axeProblems(page)).to.deep.equal([])
+    expect(await axeProblems(page), 'dark mode, the why panel open').to.deep.equal([])
+    await page.emulateMedia({ colorScheme: 'light' })
     await page.click('[data-testid="lang"]')
   })
 

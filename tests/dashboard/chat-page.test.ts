@@ -6,25 +6,14 @@
 // Screenshots: screenshots/.
 import { expect } from 'chai'
 import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { seriousAxeViolations as axeProblems } from './axe.js'
 import { launch, PLUGIN_DIR, prepare } from './browser.js'
 
 const shots = join(PLUGIN_DIR, 'screenshots')
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
-
-/** axe-core's serious and critical violations on the page as it is (the messages, tools and why panel shown). */
-async function axeProblems (page: Page): Promise<string[]> {
-  if (!await page.evaluate(() => 'axe' in window)) await page.addScriptTag({ path: AXE })
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string, impact: string | null, nodes: Array<{ target: string[] }> }> }> } }).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations
-  })
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-}
 
 describe('dashboard: chat page (chromium e2e)', function () {
   this.timeout(180_000)

@@ -10,7 +10,7 @@ import { api, ApiError, errText, sse, type SseFrame } from '../api'
 import type { ChannelView, StoredMessage } from '../contracts'
 import type { TurnEvent } from '../../../lib/chat/contracts'
 import type { WhyRecord } from '../../../lib/why/types'
-import { lang, t, tv } from '../i18n'
+import { lang, locale, t, tv } from '../i18n'
 import { Card, EmptyState, ErrorBox, PageButton } from '../ui'
 import { ToolCalls, WhyPanel, type ToolView } from './chat-why'
 import './chat.css'
@@ -181,7 +181,7 @@ export default function ChatPage () {
             <button type="button" class={c.id === conv ? 'link on' : 'link'} data-testid={`chat-conv-${c.id}`} aria-current={c.id === conv ? 'true' : undefined}
               aria-label={tv('cp.openConv', { id: c.lastMessage.slice(0, 40) || c.id })} onClick={() => { void openConv(c.id) }}>
               {c.lastMessage.slice(0, 40) || c.id}</button>
-            <span class="muted"> · {new Date(c.updatedAt).toLocaleString()}</span></li>)}</ul>}
+            <span class="muted"> · {new Date(c.updatedAt).toLocaleString(locale())}</span></li>)}</ul>}
       </Card>
       <Card title={t('cp.messages')} testid="chat-conversation">
         {error && <ErrorBox error={error} />}

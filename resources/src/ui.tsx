@@ -67,7 +67,9 @@ export function View<T> ({ load, children, isEmpty, empty }: { load: Loaded<T>, 
 /** A button that runs an async action, disables itself meanwhile and toasts the server's error message. */
 export function Act ({ run, children, kind, done, testid }: { run: () => Promise<unknown>, children: ComponentChildren, kind?: string, done?: string, testid?: string }) {
   const [busy, setBusy] = useState(false)
-  return <button class={kind ?? ''} disabled={busy} aria-busy={busy || undefined} data-testid={testid} onClick={async () => {
+  // while its action asks first (confirmDanger), the button waits without claiming a request is running
+  const asking = useSignal(pendingConfirm) !== null
+  return <button class={kind ?? ''} disabled={busy} aria-busy={(busy && !asking) || undefined} data-testid={testid} onClick={async () => {
     setBusy(true)
     try { await run(); if (done) toast(done) } catch (e) { toast(errText(e), true) } finally { setBusy(false) }
   }}>{children}</button>

@@ -80,6 +80,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="confirm-dialog"][open]')
     expect(await page.textContent('[data-testid="confirm-text"]')).to.equal('删除知识库文档“Lighthouse manual”？')
     expect(await page.getAttribute('[data-testid="confirm-dialog"]', 'role')).to.equal('dialog')
+    expect(await page.getAttribute(del, 'aria-busy'), 'no spinner while only asking').to.equal(null)
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).to.equal('confirm-cancel')
     // Tab cycles between the dialog's two buttons, never behind it
     const seen = new Set<string | null | undefined>()

@@ -88,6 +88,7 @@ interface ModelCost extends CostFigures { inputTokens: number; outputTokens: num
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
 
 export class StatsStore {
+  private inflight: Promise<void> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private dirty = false
   /** changes recorded / changes on disk: flushSync() writes when they differ */
@@ -311,14 +312,17 @@ export class StatsStore {
     return { messages, tokens, toolCalls }
   }
 
+  /** Writes what changed; with nothing new, waits for a write already under way (stop: nothing left in flight). */
   async flush (): Promise<void> {
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined }
-    if (!this.dirty) return
+    if (!this.dirty) { await this.inflight; return }
     this.dirty = false
     const changes = this.changes
     this.writing++
+    const write = Promise.all([this.store.write(), this.days.flush()])
+    this.inflight = write.then(() => undefined, () => undefined)
     try {
-      await Promise.all([this.store.write(), this.days.flush()])
+      await write
     } finally { this.writing-- }
     this.saved = Math.max(this.saved, changes)
   }

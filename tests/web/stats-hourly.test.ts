@@ -81,3 +81,19 @@ describe('stats: today by hour', () => {
     })
   })
 })
+
+describe('stats: stop waits for a write under way', () => {
+  it('a flush with nothing new resolves only once the write already under way is on disk (a restart reads it)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-stats-flush-'))
+    try {
+      const st = await StatsStore.open(dataDir, { flushMs: 60_000 })
+      st.recordMessage({ userId: 'u-before-stop', groupId: 'g1' })
+      const underWay = st.flush() // as the debounce timer starts it
+      await st.flush() // the stop hook: nothing new, must still wait
+      const again = await StatsStore.open(dataDir)
+      expect(again.users(10).map((u) => u.userId)).to.deep.equal(['u-before-stop'])
+      expect(again.groups(10).map((g) => g.groupId)).to.deep.equal(['g1'])
+      await underWay
+    } finally { rmSync(dataDir, { recursive: true, force: true }) }
+  })
+})

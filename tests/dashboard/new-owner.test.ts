@@ -81,19 +81,26 @@ async function saveChannel (page: Page): Promise<void> {
 async function chatWithTool (page: Page, fake: FakeOpenAI, message: string, answer: string): Promise<void> {
   fake.enqueue({ toolCalls: [{ name: 'get_current_time', arguments: { timezone: 'Asia/Shanghai' } }], usage: { prompt_tokens: 50, completion_tokens: 6 } },
     { content: answer, chunkDelayMs: 60, usage: { prompt_tokens: 70, completion_tokens: 14 } })
+  // every text the live message shows, recorded as the DOM changes (not sampled per frame)
+  await page.evaluate(() => {
+    const seen: string[] = []
+    ;(window as unknown as { liveTexts: string[] }).liveTexts = seen
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="chat-live-text"]')?.textContent
+      if (text && seen.at(-1) !== text) seen.push(text)
+    }).observe(document.body, { subtree: true, childList: true, characterData: true })
+  })
   await page.fill('[data-testid="chat-input"]', message)
   await page.click('[data-testid="chat-send"]')
   const tool = page.locator('[data-testid="chat-tool-get_current_time"]').first()
   await tool.waitFor()
   expect(await tool.locator('[data-testid="chat-tool-args"]').textContent()).to.include('Asia/Shanghai')
-  // streamed: the live message holds part of the answer before it is complete
-  await page.waitForFunction((full) => {
-    const text = document.querySelector('[data-testid="chat-live-text"]')?.textContent ?? ''
-    return text.length > 0 && text.length < full.length
-  }, answer)
   const done = page.locator('[data-testid="chat-msg"][data-role="assistant"] [data-testid="chat-text"]').last()
   await done.waitFor()
   expect(await done.textContent()).to.equal(answer)
+  // streamed: the live message held parts of the answer before the whole of it
+  const live = await page.evaluate(() => (window as unknown as { liveTexts: string[] }).liveTexts)
+  expect(live.filter((x) => x.length < answer.length && answer.startsWith(x)).length, live.join(' | ')).to.be.at.least(2)
   await page.waitForSelector('[data-testid="chat-tool-get_current_time"][data-state="done"]')
 }
 

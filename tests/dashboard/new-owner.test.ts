@@ -1,7 +1,7 @@
 // End-to-end in Debian's chromium: the journey of issue 21's "Done when", as a new owner walks it. From the
 // login link on a fresh data folder with no channel: the overview's first-run guide; a channel added
 // through the form against the fake model server, its default chosen from the model list fetched before
-// saving; a streamed answer on the chat page that calls a tool; the "why" panel with the memory that was
+// saving, then tested from the guide; a streamed answer on the chat page that calls a tool; the "why" panel with the memory that was
 // put into the prompt; a preset edited through the preset editor; a memory setting changed through the
 // generated configuration form; the statistics pages with the recorded turn; the guide with every step
 // done. Driven by clicks and typing through the menu, checked in the page and through the HTTP API. At
@@ -150,6 +150,16 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
       await go(page, 'overview')
       await page.waitForSelector('[data-testid="fr-step-channel"][data-done="true"]')
       expect(await page.textContent('[data-testid="fr-step-test"]')).to.include('first')
+      // its next step: test the channel, which asks the fake model with the chosen default
+      const before = j.fake.chatRequests().length
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/config/channels/first/test') && r.status() === 200),
+        page.click('[data-testid="fr-test"]')
+      ])
+      await page.waitForSelector('[data-testid="fr-step-test"][data-done="true"]')
+      expect(j.fake.chatRequests().slice(before).map((r) => r.body.model)).to.deep.equal(['journey-mini'])
+      expect(await page.getAttribute('[data-testid="fr-step-chat"]', 'data-done')).to.equal('false')
+      await page.waitForSelector('[data-testid="fr-open-chat"]')
     })
 
     it('3. chats on the chat page: a streamed answer that calls a tool, with the channel\'s default model', async () => {

@@ -1,10 +1,10 @@
 // End-to-end in Debian's chromium: the journey of issue 21's "Done when", as a new owner walks it. From the
 // login link on a fresh data folder with no channel: the overview's first-run guide; a channel added
 // through the form against the fake model server, its default chosen from the model list fetched before
-// saving, then tested from the guide; a streamed answer on the chat page that calls a tool; the "why" panel with the memory that was
-// put into the prompt; a preset edited through the preset editor; a memory setting changed through the
-// generated configuration form; the statistics pages with the recorded turn; the guide with every step
-// done. Driven by clicks and typing through the menu, checked in the page and through the HTTP API. At
+// saving, then tested from the guide; a streamed answer on the chat page that calls a tool; the "why"
+// panel with the memory that was put into the prompt; a preset edited through the preset editor; a memory
+// setting changed through the generated configuration form; the statistics pages with the recorded turn;
+// the guide with every step done. Driven by clicks and typing through the menu, checked in the page and through the HTTP API. At
 // 1440x900 in Chinese, then the key steps at 390x844 in English. Screenshots: screenshots/new-owner-*.png.
 import { expect } from 'chai'
 import { mkdirSync } from 'node:fs'

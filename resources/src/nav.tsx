@@ -1,6 +1,6 @@
 // The shell's menu: the side navigation (the current page marked with aria-current and a bar) and, on a
-// phone, the menu button that opens it as a drawer; the drawer closes on Esc, on a tap outside it and after
-// choosing a page, and gives the focus back to the menu button.
+// phone, the menu button that opens it as a drawer; the drawer closes on Esc and on a tap outside it, giving
+// the focus back to the menu button, and after choosing a page, which moves the focus to the page (#main).
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { t } from './i18n'
 import { signal, useSignal } from './state'
@@ -46,6 +46,10 @@ export function SideNav ({ items, current, onGo }: { items: NavItem[], current: 
   return <nav ref={ref} id="side-nav" class={open ? 'side open' : 'side'} aria-label={t('nav.label')} data-testid="side-nav">
     {items.map(p => <a key={p.page} href={p.href} data-page={p.page} class={p.page === current ? 'active' : ''}
       aria-current={p.page === current ? 'page' : undefined}
-      onClick={e => { e.preventDefault(); closeMenu(open); onGo(p.page) }}>{p.label}</a>)}
+      onClick={e => {
+        e.preventDefault(); closeMenu(false); onGo(p.page)
+        // a keyboard or screen-reader user goes on in the page chosen, from its title, not in the menu
+        document.getElementById('main')?.focus({ preventScroll: true })
+      }}>{p.label}</a>)}
   </nav>
 }

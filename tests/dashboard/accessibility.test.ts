@@ -200,6 +200,8 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
       await page.keyboard.press('Enter')
       await page.waitForURL('**/tools')
       await settled(page)
+      // the focus moved on to the page chosen: the next Tab goes into its content, not through the menu
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('main')
       expect(await page.getAttribute('nav a[data-page="tools"]', 'aria-current')).to.equal('page')
       expect(await page.textContent('main h1')).to.equal('工具与技能')
       // Tab to the first tool's switch; Space toggles it and the change reaches the server

@@ -5,15 +5,14 @@
 // critical violation fails, listed readably; each page has exactly one h1 and <html lang> follows the language.
 // Then a keyboard-only walk: skip link, menu, a page, a switch and a button, without the mouse.
 import { expect } from 'chai'
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations as axeProblems } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { launch, logIn, PLUGIN_DIR, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 /** The page names of main.tsx's lazily loaded `pages` map, in menu order. */
 function pagesOfMain (): string[] {
@@ -72,7 +71,6 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini'] })
     s = await startTestServer()
     // some data on the pages: a channel, a preset, a memory, a knowledge document, a character, a conversation
@@ -102,9 +100,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
     expect(pages).to.include.members(['overview', 'channels', 'logs'])
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
     const page = await ctx.newPage()
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    await logIn(page, s)
     const inMenu = await page.$$eval('nav a[data-page]', (as) => as.map((a) => (a as HTMLElement).dataset.page))
     expect(inMenu).to.deep.equal(pages)
     await ctx.close()
@@ -137,9 +133,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
         const res = await page.request.get(icon)
         expect(res.status()).to.equal(200)
         expect(res.headers()['content-type']).to.match(/svg/)
-        const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-        await page.goto(`${s.base}/login#token=${token}`)
-        await page.waitForURL('**/overview')
+        await logIn(page, s) // the login link, on the page just checked
       })
 
       for (const p of pages) {
@@ -151,7 +145,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
           expect(await page.locator('h1').count(), 'one h1 per page').to.equal(1)
           expect(await rawKeys(page, keyRe), `untranslated keys on ${p}`).to.deep.equal([])
           const problems = await axeProblems(page)
-          if (problems.length) await page.screenshot({ path: join(shots, `a11y-${p}-${combo.lang}-${combo.width}-${combo.scheme}.png`), fullPage: true })
+          if (problems.length) await page.screenshot({ path: join(SHOTS, `a11y-${p}-${combo.lang}-${combo.width}-${combo.scheme}.png`), fullPage: true })
           expect(problems, `axe on ${p} (${name})`).to.deep.equal([])
         })
       }
@@ -166,9 +160,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
     before(async () => {
       ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
       page = await ctx.newPage()
-      const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-      await page.goto(`${s.base}/login#token=${token}`)
-      await page.waitForURL('**/overview')
+      await logIn(page, s)
       await settled(page)
     })
     after(async () => { await ctx?.close() })
@@ -249,7 +241,7 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
       await page.waitForSelector('#side-nav.open')
       await page.mouse.click(370, 600)
       await page.waitForSelector('#side-nav:not(.open)', { state: 'attached' })
-      await page.screenshot({ path: join(shots, 'a11y-phone-menu-closed.png') })
+      await page.screenshot({ path: join(SHOTS, 'a11y-phone-menu-closed.png') })
       await page.setViewportSize({ width: 1440, height: 900 })
     })
   })

@@ -1,16 +1,15 @@
 // End-to-end: the built dashboard in Debian's chromium (playwright-core), logged in through a login link.
 // Every page gets a real action whose effect is read back through the HTTP API. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { EVERYTHING } from '../mcp/helpers.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, newDashboardPage, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 
 /** Runs `action` and waits for a toast shown after it (toasts of earlier steps stay a few seconds). */
@@ -29,16 +28,14 @@ describe('dashboard (chromium e2e)', function () {
   let fake: FakeOpenAI
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini', 'deepseek-chat'] })
     s = await startTestServer()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
+    ;({ page, pageErrors } = await newDashboardPage(browser, { viewport: { width: 1280, height: 900 } })) // logged in by the first test
   })
 
   after(async () => {
@@ -47,12 +44,7 @@ describe('dashboard (chromium e2e)', function () {
     await fake?.close()
   })
 
-  const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true })
-  const go = async (name: string): Promise<void> => {
-    await page.click(`nav a[data-page="${name}"]`)
-    // the MCP page lives at /mcp-servers: /mcp is the plugin's own MCP endpoint
-    await page.waitForURL(`**/${name === 'mcp' ? 'mcp-servers' : name}`)
-  }
+  const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
   /** Confirms the delete dialog (resources/src/ui.tsx confirmDanger) after checking that it names `what`. */
   const confirmNamed = async (what: string): Promise<void> => {
     await page.waitForSelector('[data-testid="confirm-dialog"][open]')
@@ -97,7 +89,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('channels: adds a channel with a masked key and batch-tests it to 100%', async () => {
-    await go('channels')
+    await goTo(page, 'channels')
     await page.click('[data-testid="channel-add"]')
     const form = '[data-testid="channel-form"]'
     await page.fill(`${form} input[name=name]`, 'e2e')
@@ -181,7 +173,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('configuration: edits context.maxMessages and exports YAML', async () => {
-    await go('config')
+    await goTo(page, 'config')
     await page.click('[data-testid="section-link-context"]')
     const input = '[data-testid="cfg-context.maxMessages"]'
     await page.waitForSelector(input)
@@ -236,7 +228,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('tools & skills: toggles a category', async function () {
-    await go('tools')
+    await goTo(page, 'tools')
     const cats = (await s.api('/api/skills/categories')).body.data as Array<{ key: string, enabled: boolean }>
     expect(cats, 'tool categories').to.be.an('array').that.is.not.empty
     const c = cats[0]!
@@ -313,7 +305,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('presets: creates a preset from the editor form; an invalid id is reported at its field', async function () {
-    await go('presets')
+    await goTo(page, 'presets')
     await page.click('[data-testid="preset-add"]')
     await page.fill('[data-testid="pe-id"]', 'e2e-preset')
     await page.fill('[data-testid="pe-name"]', 'E2E preset')
@@ -354,7 +346,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('MCP servers: lists servers and shows the server error for an invalid add', async () => {
-    await go('mcp')
+    await goTo(page, 'mcp')
     await page.waitForSelector('[data-testid="mcp-form"]')
     // a reload stays on the page (at /mcp it reached the MCP endpoint and showed its JSON-RPC error)
     await page.reload()
@@ -405,7 +397,7 @@ describe('dashboard (chromium e2e)', function () {
 
   it('logs: live tail with a level filter', async () => {
     s.lx.rt.log.warn('e2e-warning-line')
-    await go('logs')
+    await goTo(page, 'logs')
     await page.waitForSelector('[data-testid="log-lines"] >> text=e2e-warning-line')
     await page.selectOption('[data-testid="log-level"]', 'error')
     await page.waitForFunction(() => !document.querySelector('[data-testid="log-lines"]')?.textContent?.includes('e2e-warning-line'))
@@ -413,7 +405,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('knowledge: adds a document and finds it with a highlight', async function () {
-    await go('knowledge')
+    await goTo(page, 'knowledge')
     await page.click('[data-testid="kb-add"]')
     await page.fill('[data-testid="kb-title"]', 'Lighthouse manual')
     await page.fill('[data-testid="kb-content"]', 'The lighthouse lamp is cleaned every Tuesday with zirconium cloth.')
@@ -435,7 +427,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('memory: adds a memory for a user', async function () {
-    await go('memory')
+    await goTo(page, 'memory')
     await page.fill('[data-testid="memory-user"]', '20002')
     await page.fill('[data-testid="memory-content"]', 'likes green tea')
     await page.click('[data-testid="memory-add"]')
@@ -470,7 +462,7 @@ describe('dashboard (chromium e2e)', function () {
   it('conversations: opens the messages of a conversation and deletes it', async () => {
     const store = s.lx.rt.need('conversations').store
     await store.append({ id: 'private:20004', userId: '20004' }, [{ role: 'user', content: 'e2e question', timestamp: Date.now() }, { role: 'assistant', content: 'e2e answer', timestamp: Date.now() }])
-    await go('conversations')
+    await goTo(page, 'conversations')
     await page.click('[data-testid="conv-private:20004"]')
     await page.waitForSelector('[data-testid="conv-messages"] >> text=e2e answer')
     await page.click('[data-testid="conv-delete-private:20004"]')
@@ -488,8 +480,8 @@ describe('dashboard (chromium e2e)', function () {
     const asked: string[] = []
     const seen = (r: { url(): string }): void => { if (r.url().includes('/api/conversations/list')) asked.push(r.url()) }
     page.on('request', seen)
-    await go('overview')
-    await go('conversations')
+    await goTo(page, 'overview')
+    await goTo(page, 'conversations')
     await page.waitForSelector('[data-testid="conv-private:pg56"]')
     expect(await page.textContent('[data-testid="conv-pager-total"]')).to.match(/1-50\D+57/)
     expect(await page.locator('[data-testid^="conv-delete-"]').count()).to.equal(50)
@@ -504,7 +496,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('game: adds a character preset', async function () {
-    await go('game')
+    await goTo(page, 'game')
     await page.fill('[data-testid="game-name"]', 'E2E Heroine')
     await page.click('[data-testid="game-add"]') // without a system prompt: the server's message shows
     await page.waitForSelector('.toast.err')
@@ -517,7 +509,7 @@ describe('dashboard (chromium e2e)', function () {
   })
 
   it('drawing: edits the drawing config', async function () {
-    await go('drawing')
+    await goTo(page, 'drawing')
     const input = '[data-testid="image-config"] input[name=maxImages]'
     await page.waitForSelector(input)
     const before = (await s.api('/api/image/config')).body.data.maxImages as number
@@ -555,7 +547,7 @@ describe('dashboard (chromium e2e)', function () {
 
   it('every other page renders without a script error', async () => {
     for (const name of ['conversations', 'drawing', 'game', 'memory', 'knowledge', 'overview']) {
-      await go(name)
+      await goTo(page, name)
       await page.waitForSelector('main .card')
       await page.waitForFunction(() => !document.querySelector('main .loading'))
       await shot(name)
@@ -565,8 +557,7 @@ describe('dashboard (chromium e2e)', function () {
 
   it('works on a phone-sized screen', async () => {
     await page.setViewportSize({ width: 390, height: 800 })
-    await page.click('button.menu')
-    await go('channels')
+    await goTo(page, 'channels') // through the menu button
     await page.waitForSelector('td >> text=e2e')
     // rows are cards: nothing wider than the screen, the row's actions reachable without scrolling sideways
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)

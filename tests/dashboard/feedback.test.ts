@@ -5,14 +5,12 @@
 // says it did not load, an emptied number that is not saved as 0, the live table when its stream drops,
 // a login link pasted into a tab already on /login, and the page's lang. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const CJK = /[\u3400-\u9fff]/
 
 describe('dashboard: feedback (chromium e2e)', function () {
@@ -21,19 +19,14 @@ describe('dashboard: feedback (chromium e2e)', function () {
   let fake: FakeOpenAI
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini'] })
     s = await startTestServer()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { viewport: { width: 1280, height: 900 } }))
   })
 
   after(async () => {
@@ -42,17 +35,13 @@ describe('dashboard: feedback (chromium e2e)', function () {
     await fake?.close()
   })
 
-  const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true })
-  const go = async (name: string): Promise<void> => {
-    await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForFunction((n) => document.querySelector('nav a[aria-current="page"]')?.getAttribute('data-page') === n, name)
-  }
+  const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
 
   it('empty states say what to do, with a button that does it', async () => {
-    await go('conversations')
+    await goTo(page, 'conversations')
     await page.waitForSelector('[data-testid="empty-state"]')
     expect(await page.textContent('[data-testid="empty-state"]')).to.include('还没有会话')
-    await go('knowledge')
+    await goTo(page, 'knowledge')
     await page.waitForSelector('[data-testid="kb-empty-add"]')
     await page.click('[data-testid="kb-empty-add"]')
     await page.waitForSelector('[data-testid="kb-title"]')
@@ -102,7 +91,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
   })
 
   it('a server error is in the page language, its fields listed once; an error toast stays on its page', async () => {
-    await go('game')
+    await goTo(page, 'game')
     await page.fill('[data-testid="game-name"]', 'Heroine')
     await page.click('[data-testid="game-add"]') // no system prompt
     await page.waitForSelector('.toast.err')
@@ -110,11 +99,11 @@ describe('dashboard: feedback (chromium e2e)', function () {
     expect(zh).to.include('请检查').and.include('必填')
     expect(zh.match(/systemPrompt/g)).to.have.length(1)
     expect(zh).to.not.match(/is required/)
-    await go('drawing')
+    await goTo(page, 'drawing')
     expect(await page.locator('.toast.err').count(), 'the error toast is gone after navigating').to.equal(0)
     // the same in English
     await page.click('[data-testid="lang"]')
-    await go('game')
+    await goTo(page, 'game')
     await page.fill('[data-testid="game-name"]', 'Heroine')
     await page.click('[data-testid="game-add"]')
     await page.waitForSelector('.toast.err')
@@ -132,7 +121,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
     await page.click('[data-testid="lang"]')
     expect(await page.getAttribute('html', 'lang')).to.equal('en')
     expect(await page.getAttribute('[data-testid="menu-button"]', 'aria-label')).to.equal('Open the menu')
-    await go('tools')
+    await goTo(page, 'tools')
     await page.waitForSelector('[data-testid^="cat-"]')
     const cats = await page.$$eval('[data-testid^="cat-"]', (els) => els.map((e) => e.closest('label')?.textContent ?? ''))
     expect(cats.length).to.be.greaterThan(0)
@@ -142,7 +131,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
   })
 
   it('an emptied number field is refused, not saved as 0', async () => {
-    await go('game')
+    await goTo(page, 'game')
     const before = (await s.api('/api/game/config')).body.data.maxTokens as number
     await page.fill('[data-testid="game-config"] input[name="maxTokens"]', '')
     await page.click('[data-testid="game-config-save"]')
@@ -152,7 +141,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
   })
 
   it('a script tool saved with a syntax error says it did not load, with the error', async () => {
-    await go('tools')
+    await goTo(page, 'tools')
     await page.click('[data-testid="tab-scripts"]')
     await page.click('[data-testid="script-new"]')
     await page.fill('[data-testid="script-name"]', 'broken_tool')
@@ -173,7 +162,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
   })
 
   it('the first-run guide goes from no channel to the bot\'s first answer, each step read from the API', async () => {
-    await go('overview')
+    await goTo(page, 'overview')
     await page.waitForSelector('[data-testid="first-run"]')
     expect(await page.getAttribute('[data-testid="fr-step-channel"]', 'data-done')).to.equal('false')
     await shot('feedback-first-run-start')
@@ -181,7 +170,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
     await page.waitForURL('**/channels')
     const add = await s.api('/api/config/channels', { method: 'POST', json: { name: 'main', baseUrl: fake.url, apiKey: 'sk-first-0001', model: 'gpt-4o', models: ['gpt-4o'] } })
     expect(add.status).to.equal(200)
-    await go('overview')
+    await goTo(page, 'overview')
     await page.waitForSelector('[data-testid="fr-step-channel"][data-done="true"]')
     expect(await page.textContent('[data-testid="fr-step-test"]')).to.include('main')
     await page.click('[data-testid="fr-test"]')
@@ -203,7 +192,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
     const respond = fake.respond
     fake.respond = () => ({ content: 'ok', delayMs: 300 })
     try {
-      await go('channels')
+      await goTo(page, 'channels')
       await page.click('[data-testid="batch-slow"]')
       await page.click('[data-testid="batch-start"]')
       await page.waitForSelector('[data-testid="batch-progress"] [role="progressbar"]')
@@ -222,7 +211,7 @@ describe('dashboard: feedback (chromium e2e)', function () {
   })
 
   it('today\'s chart is drawn by hour, with axis values and a tooltip', async () => {
-    await go('overview')
+    await goTo(page, 'overview')
     await page.selectOption('[data-testid="period"]', 'day')
     await page.waitForSelector('[data-testid="chart-activity"]')
     const ticks = await page.$$eval('[data-testid="chart-activity"] .cx-ytick text', (ts) => ts.map((t) => t.textContent))
@@ -235,8 +224,8 @@ describe('dashboard: feedback (chromium e2e)', function () {
 
   it('the live event table says "disconnected, reconnecting" when its stream drops, never an "error · undefined" row', async () => {
     await page.route('**/api/system/events', (route) => route.abort())
-    await go('logs')
-    await go('overview')
+    await goTo(page, 'logs')
+    await goTo(page, 'overview')
     await page.waitForSelector('[data-testid="sse-state"][data-state="reconnecting"]')
     expect(await page.textContent('[data-testid="sse-state"]')).to.include('已断开，正在重连')
     const rows = await page.$$eval('main table td', (tds) => tds.map((td) => td.textContent ?? ''))

@@ -7,15 +7,13 @@
 // the guide with every step done. Driven by clicks and typing through the menu, checked in the page and through the HTTP API. At
 // 1440x900 in Chinese, then the key steps at 390x844 in English. Screenshots: screenshots/new-owner-*.png.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const KEY = 'sk-new-owner-0123456789'
 const MODELS = ['journey-large', 'journey-mini']
 const form = '[data-testid="channel-form"]'
@@ -27,12 +25,7 @@ async function start (owner: string, viewport: { width: number, height: number }
   const fake = await startFakeOpenAI({ models: MODELS, validKeys: [KEY] })
   const s = await startTestServer()
   const browser = await launch()
-  const page = await browser.newPage({ viewport, bypassCSP: true }) // axe is injected inline
-  const pageErrors: string[] = []
-  page.on('pageerror', (e) => pageErrors.push(e.message))
-  const { token } = s.lx.rt.loginTokens.issue({ userId: owner, isMaster: true })
-  await page.goto(`${s.base}/login#token=${token}`)
-  await page.waitForURL('**/overview')
+  const { page, pageErrors } = await openDashboard(browser, s, { viewport, bypassCSP: true, userId: owner }) // axe is injected inline
   return { s, fake, browser, page, pageErrors }
 }
 
@@ -40,14 +33,6 @@ async function stop (j: Journey | undefined): Promise<void> {
   await j?.browser.close()
   await j?.s.close()
   await j?.fake.close()
-}
-
-/** Opens a page through the menu (on a phone, through the menu button first) and waits until it is current. */
-async function go (page: Page, name: string): Promise<void> {
-  const menu = page.locator('[data-testid="menu-button"]')
-  if (await menu.isVisible() && await menu.getAttribute('aria-expanded') !== 'true') await menu.click()
-  await page.click(`nav a[data-page="${name}"]`)
-  await page.waitForFunction((n) => document.querySelector('nav a[aria-current="page"]')?.getAttribute('data-page') === n, name)
 }
 
 /** Adds the channel through the form: the model list fetched with the typed key, the default picked from it. */
@@ -113,11 +98,10 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
     let j: Journey
     let page: Page
     let memoryId = 0
-    const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `new-owner-${name}.png`), fullPage: true })
+    const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(SHOTS, `new-owner-${name}.png`), fullPage: true })
 
     before(async function () {
       await prepare(this)
-      mkdirSync(shots, { recursive: true })
       j = await start(OWNER, { width: 1440, height: 900 })
       page = j.page
     })
@@ -147,7 +131,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
       expect(ch.models).to.have.members(MODELS)
       expect(ch.apiKey).to.not.equal(KEY) // answered masked
       // the guide sees the channel
-      await go(page, 'overview')
+      await goTo(page, 'overview')
       await page.waitForSelector('[data-testid="fr-step-channel"][data-done="true"]')
       expect(await page.textContent('[data-testid="fr-step-test"]')).to.include('first')
       // its next step: test the channel, which asks the fake model with the chosen default
@@ -166,7 +150,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
       // the chat page chats as the logged-in owner (it asks GET /api/auth/verify who that is)
       const [verify] = await Promise.all([
         page.waitForResponse((r) => r.url().endsWith('/api/auth/verify')),
-        go(page, 'chat')
+        goTo(page, 'chat')
       ])
       expect((await verify.json()).data.userId).to.equal(OWNER)
       // the memory the answer will use, seeded for that user through the API
@@ -202,7 +186,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
     })
 
     it('5. edits a preset through the preset editor: a built-in one copied, its prompt and temperature changed', async () => {
-      await go(page, 'presets')
+      await goTo(page, 'presets')
       await page.click('[data-testid="preset-copy-default"]')
       await page.waitForSelector('[data-testid="preset-save"]')
       const copy = (await j.s.api('/api/presets/default-copy')).body.data
@@ -224,7 +208,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
     })
 
     it('6. changes a memory setting through the generated form and reads it back through GET /api/config', async () => {
-      await go(page, 'config')
+      await goTo(page, 'config')
       await page.click('[data-testid="section-link-memory"]')
       await page.waitForSelector('[data-testid="section-form-memory"]')
       const was = (await j.s.api('/api/config')).body.data.memory.maxMemoriesInPrompt
@@ -242,7 +226,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
     })
 
     it('7. the statistics pages show the recorded turn: its model, channel, user and tool', async () => {
-      await go(page, 'stats')
+      await goTo(page, 'stats')
       await page.waitForSelector('[data-testid="sx-chart"] .cx-plot > svg')
       const tab = async (name: string, row: string): Promise<void> => {
         await page.click(`[data-testid="sx-tab-${name}"]`)
@@ -262,7 +246,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
     })
 
     it('8. back on the overview, the guide shows every step done', async () => {
-      await go(page, 'overview')
+      await goTo(page, 'overview')
       await page.waitForSelector('[data-testid="fr-done"]')
       for (const step of ['channel', 'test', 'chat']) expect(await page.getAttribute(`[data-testid="fr-step-${step}"]`, 'data-done'), step).to.equal('true')
       expect(await seriousAxeViolations(page)).to.deep.equal([])
@@ -276,14 +260,13 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
     const ANSWER = 'It is three in the afternoon: a good time for jasmine tea.'
     let j: Journey
     let page: Page
-    const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(shots, `new-owner-${name}.png`), fullPage: true })
+    const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(SHOTS, `new-owner-${name}.png`), fullPage: true })
     const noOverflow = async (): Promise<void> => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'no horizontal scrolling').to.be.at.most(0)
     }
 
     before(async function () {
       await prepare(this)
-      mkdirSync(shots, { recursive: true })
       j = await start(OWNER, { width: 390, height: 844 })
       page = j.page
       await page.click('[data-testid="lang"]')
@@ -297,7 +280,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
       expect(await page.textContent('h1')).to.equal('Overview')
       await noOverflow()
       await shot('390-en-1-guide')
-      await go(page, 'channels')
+      await goTo(page, 'channels')
       await addChannel(j, 'phone', 'journey-large')
       await noOverflow()
       await shot('390-en-2-channel-form')
@@ -306,7 +289,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
 
       const mem = await j.s.api(`/api/memories/user/${OWNER}`, { method: 'POST', json: { content: 'likes jasmine tea in the afternoon', category: 'preferences' } })
       expect(mem.status, mem.text).to.be.oneOf([200, 201])
-      await go(page, 'chat')
+      await goTo(page, 'chat')
       await page.waitForFunction(() => (document.querySelector('[data-testid="chat-model"] option') as HTMLOptionElement | null)?.textContent?.includes('journey-large'))
       await chatWithTool(page, j.fake, 'What should I drink now?', ANSWER)
       await page.click('[data-testid="chat-why-button"]')
@@ -316,7 +299,7 @@ describe('dashboard: a new owner\'s journey (chromium e2e)', function () {
       expect(await seriousAxeViolations(page)).to.deep.equal([])
       await shot('390-en-3-chat-why')
 
-      await go(page, 'overview')
+      await goTo(page, 'overview')
       await page.waitForSelector('[data-testid="fr-done"]')
       expect(await page.textContent('[data-testid="first-run"]')).to.not.match(/[\u3400-\u9fff]/)
       expect(await seriousAxeViolations(page)).to.deep.equal([])

@@ -2,13 +2,11 @@
 // delivery setting and a group's overrides, and each change is read back through the HTTP API; server
 // validation errors are shown once beside the form; the channel form's vision switch. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const GROUP = '20250001'
 
 describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
@@ -16,19 +14,14 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { phone: true }))
   })
 
   after(async () => {
@@ -36,11 +29,6 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await s?.close()
   })
 
-  const go = async (name: string, path: string): Promise<void> => {
-    await page.click('button.menu')
-    await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForURL(`**/${path}`)
-  }
   /** Clicks a save button and waits for the PUT it sends. */
   const saveAndWait = async (button: string, url: RegExp): Promise<number> => {
     const [res] = await Promise.all([page.waitForResponse((r) => url.test(r.url()) && r.request().method() === 'PUT'), page.click(button)])
@@ -61,7 +49,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
   const group = '[data-testid="gs-form"]'
 
   it('opens from the menu, in zh-CN, with a label and a help text for every setting and no raw keys', async () => {
-    await go('chatSettings', 'chat-settings')
+    await goTo(page, 'chatSettings')
     await page.waitForSelector(`${delivery} select[name="delivery.longAnswer"]`)
     expect(await page.textContent('nav a[data-page="chatSettings"]')).to.equal('聊天设置')
     expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('回复方式')
@@ -119,7 +107,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await page.click('[data-testid="cs-delivery-save"]')
     await page.waitForFunction(() => document.querySelector('[data-testid="cs-delivery-errors"]')?.textContent?.includes('请输入数字'))
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '800')
-    await page.screenshot({ path: join(shots, 'chat-settings-error-phone.png') })
+    await page.screenshot({ path: join(SHOTS, 'chat-settings-error-phone.png') })
   })
 
   it('sets a group\'s overrides, each field inheriting until set, and reads them back through the API', async () => {
@@ -153,7 +141,7 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await page.waitForSelector('[data-testid="gs-state"] >> text=这个群有单独设置')
     await page.locator('[data-testid="group-settings"]').scrollIntoViewIfNeeded()
     await page.evaluate(() => document.querySelector('[data-testid="group-settings"]')?.scrollIntoView())
-    await page.screenshot({ path: join(shots, 'chat-settings-group-phone.png') })
+    await page.screenshot({ path: join(SHOTS, 'chat-settings-group-phone.png') })
   })
 
   it('QQ group actions: the global card and a group\'s own, read back through the API', async () => {
@@ -218,16 +206,16 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await page.click('[data-testid="lang"]')
     expect(await page.textContent('[data-testid="card-delivery"] h2')).to.equal('回复方式')
     await page.evaluate(() => window.scrollTo(0, 0))
-    await page.screenshot({ path: join(shots, 'chat-settings-phone.png') })
-    await page.screenshot({ path: join(shots, 'chat-settings-phone-full.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'chat-settings-phone.png') })
+    await page.screenshot({ path: join(SHOTS, 'chat-settings-phone-full.png'), fullPage: true })
     await page.setViewportSize({ width: 1280, height: 900 })
-    await page.screenshot({ path: join(shots, 'chat-settings-desktop.png') })
+    await page.screenshot({ path: join(SHOTS, 'chat-settings-desktop.png') })
     await page.setViewportSize({ width: 390, height: 844 })
   })
 
   it('the channel form switches off "the model can read images"', async () => {
     expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'textonly', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-textonly-0001', model: 'gpt-4o' } })).status).to.equal(200)
-    await go('channels', 'channels')
+    await goTo(page, 'channels')
     await page.click('[data-testid="edit-textonly"]')
     const box = '[data-testid="channel-form"] input[name=vision]'
     expect(await page.isChecked(box)).to.equal(true)

@@ -3,25 +3,22 @@
 // by user and group, and cancels one (confirmed), which the API then no longer lists. Screenshot:
 // screenshots/reminders-phone.png.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: reminders (chromium e2e, phone screen)', function () {
   this.timeout(120_000)
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
   const ids: Record<string, string> = {}
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     const svc = s.lx.rt.need('reminders')
@@ -30,11 +27,7 @@ describe('dashboard: reminders (chromium e2e, phone screen)', function () {
     ids.report = (await svc.create({ userId: '20002', groupId: '666', isMaster: false, isGroupAdmin: true }, { when: '每周一9点', message: '发周报' })).id
     ids.call = (await svc.create({ userId: '20001', isMaster: false, isGroupAdmin: false }, { when: '明天早上8点', message: '给妈妈打电话' })).id
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { phone: true }))
   })
 
   after(async () => {
@@ -45,9 +38,7 @@ describe('dashboard: reminders (chromium e2e, phone screen)', function () {
   const shown = async (): Promise<string[]> => page.$$eval('[data-testid^="rm-msg-"]', (els) => els.map((e) => e.textContent ?? ''))
 
   it('opens from the menu and lists the pending reminders soonest first, with chat and recurrence, fitting the phone', async () => {
-    await page.click('button.menu')
-    await page.click('nav a[data-page="reminders"]')
-    await page.waitForURL('**/reminders')
+    await goTo(page, 'reminders')
     await page.waitForSelector(`[data-testid="rm-msg-${ids.water}"]`)
     expect(await page.textContent('nav a[data-page="reminders"]')).to.equal('提醒')
     expect(await shown()).to.deep.equal(['喝水', '给妈妈打电话', '发周报'])
@@ -55,7 +46,7 @@ describe('dashboard: reminders (chromium e2e, phone screen)', function () {
     expect(text).to.include('小明 (20001)').and.include('群 555').and.include('私聊').and.include('每周一 09:00')
     expect(text).to.not.match(/\brm\.\w/)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)
-    await page.screenshot({ path: join(shots, 'reminders-phone.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'reminders-phone.png'), fullPage: true })
   })
 
   it('filters by user and by group', async () => {

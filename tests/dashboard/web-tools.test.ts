@@ -3,15 +3,13 @@
 // saved again, shows a server validation error, edits the fetch limits, and the tools page lists
 // web_search and fetch_url. Each change is read back through the HTTP API. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { maskSecret } from '../../lib/config/secrets.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { startFakeProvider, type FakeProvider } from '../web-tools/fakes.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const KEY = 'tvly-dashboard-key-0123456789'
 
 describe('dashboard: web tools (chromium e2e, phone screen)', function () {
@@ -20,20 +18,15 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
   let browser: Browser
   let page: Page
   let searx: FakeProvider
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     searx = await startFakeProvider('searxng')
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { phone: true }))
   })
 
   after(async () => {
@@ -42,11 +35,6 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
     await s?.close()
   })
 
-  const go = async (name: string, path: string): Promise<void> => {
-    await page.click('button.menu')
-    await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForURL(`**/${path}`)
-  }
   const saveAndWait = async (button: string, url: RegExp): Promise<number> => {
     const [res] = await Promise.all([page.waitForResponse((r) => url.test(r.url()) && r.request().method() === 'PUT'), page.click(button)])
     return res.status()
@@ -54,7 +42,7 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
   const stored = () => s.lx.rt.config.get().webTools
 
   it('opens from the menu in zh-CN with a label and help for every field, no raw keys, fitting the phone', async () => {
-    await go('webTools', 'web-tools')
+    await goTo(page, 'webTools')
     await page.waitForSelector('[data-testid="wt-none"]')
     expect(await page.textContent('nav a[data-page="webTools"]')).to.equal('网络工具')
     const text = await page.textContent('main') ?? ''
@@ -94,7 +82,7 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
     // what the page set up answers: web_search through the fake SearXNG
     const r = await s.api('/api/tools/call', { method: 'POST', json: { name: 'web_search', args: { query: 'from the dashboard' } } })
     expect(JSON.parse(r.body.data.result.content[0].text).provider).to.equal('my-searx')
-    await page.screenshot({ path: join(shots, 'web-tools-phone.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'web-tools-phone.png'), fullPage: true })
   })
 
   it('a SearXNG provider without an address is refused by the server and the error is shown', async () => {
@@ -118,16 +106,16 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
   })
 
   it('the tools page lists web_search and fetch_url; in English the page has no raw keys either', async () => {
-    await go('tools', 'tools')
+    await goTo(page, 'tools')
     await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('fetch_url'))
     expect(await page.textContent('main')).to.include('web_search')
     await page.click('[data-testid="lang"]')
-    await go('webTools', 'web-tools')
+    await goTo(page, 'webTools')
     await page.waitForSelector('[data-testid="wt-provider-0"]')
     const text = await page.textContent('main') ?? ''
     expect(text).to.include('Search providers').and.include('Allow private addresses')
     expect(text).to.not.match(/\b(wt|bs|bv)\.\w/)
-    await page.screenshot({ path: join(shots, 'web-tools-en-phone.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'web-tools-en-phone.png'), fullPage: true })
     await page.click('[data-testid="lang"]')
     expect(pageErrors).to.deep.equal([])
   })

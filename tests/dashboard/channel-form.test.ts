@@ -4,15 +4,13 @@
 // /api/channels; the save refused without a default model and with a broken JSON template; editing keeps
 // the masked key. Screenshots: screenshots/channel-form*.png.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const KEY = 'sk-form-secret-77889900'
 
 describe('dashboard: the channel form (chromium e2e)', function () {
@@ -21,23 +19,17 @@ describe('dashboard: the channel form (chromium e2e)', function () {
   let fake: FakeOpenAI
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
   const form = '[data-testid="channel-form"]'
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini', 'deepseek-chat'], validKeys: [KEY] })
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
-    await page.click('nav a[data-page="channels"]')
-    await page.waitForURL('**/channels')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true })) // axe is injected inline
+    await goTo(page, 'channels')
   })
 
   after(async () => {
@@ -106,7 +98,7 @@ describe('dashboard: the channel form (chromium e2e)', function () {
     await page.fill(`${form} input[name=idleTimeoutMs]`, '20000')
     await page.fill(`${form} input[name=keyCooldownMs]`, '5000')
     await page.fill(`${form} input[name=monthlyBudget]`, '12.5')
-    await page.screenshot({ path: join(shots, 'channel-form.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'channel-form.png'), fullPage: true })
     const [res] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/config/channels') && r.request().method() === 'POST'),
       page.click('[data-testid="channel-save"]')
@@ -177,7 +169,7 @@ describe('dashboard: the channel form (chromium e2e)', function () {
     expect(text).to.include('Fetch the model list').and.include('Header template (JSON)')
     expect(text).to.not.match(/\bcx\.\w/)
     expect(await seriousAxeViolations(page)).to.deep.equal([])
-    await page.screenshot({ path: join(shots, 'channel-form-phone-en.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'channel-form-phone-en.png'), fullPage: true })
     await page.click('[data-testid="lang"]')
     expect(pageErrors).to.deep.equal([])
   })

@@ -5,15 +5,13 @@
 // Conversations page and can be continued from the chat page's list. Both sizes, both languages.
 // Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations as axeProblems } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: chat page (chromium e2e)', function () {
   this.timeout(180_000)
@@ -22,11 +20,10 @@ describe('dashboard: chat page (chromium e2e)', function () {
   let browser: Browser
   let page: Page
   let memoryId = 0
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['gpt-test', 'gpt-other'] })
     s = await startTestServer()
     await s.lx.rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test', 'gpt-other'] }] })
@@ -34,11 +31,7 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(mem.status, mem.text).to.be.oneOf([200, 201])
     memoryId = mem.body.data.id
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true })) // axe is injected inline
   })
 
   after(async () => {
@@ -47,13 +40,9 @@ describe('dashboard: chat page (chromium e2e)', function () {
     await fake?.close()
   })
 
-  const go = async (name: string): Promise<void> => {
-    await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForURL(`**/${name}`)
-  }
 
   it('starts with the bot\'s own preset, channel and model', async () => {
-    await go('chat')
+    await goTo(page, 'chat')
     await expect(page.locator('h1')).to.be.ok
     expect(await page.locator('h1').count()).to.equal(1)
     await page.waitForFunction(() => (document.querySelector('[data-testid="chat-channel"] option') as HTMLOptionElement | null)?.textContent?.includes('fake'))
@@ -92,7 +81,7 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(await panel.locator('[data-testid="why-tools"]').textContent()).to.include('get_current_time')
     expect(await panel.locator('[data-testid="why-tokens"]').textContent()).to.include('100').and.include('20')
     expect(await page.getAttribute('[data-testid="chat-why-button"]', 'aria-expanded')).to.equal('true')
-    await page.screenshot({ path: join(shots, 'chat-page-why-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'chat-page-why-1440.png'), fullPage: true })
     expect(await axeProblems(page)).to.deep.equal([])
   })
 
@@ -100,9 +89,9 @@ describe('dashboard: chat page (chromium e2e)', function () {
     const list = await s.api('/api/conversations?userId=10001')
     const id = list.body.data.conversations.map((c: { id: string }) => c.id).find((x: string) => x.startsWith('web:10001:'))
     expect(id, 'a conversation of the chat page').to.be.a('string')
-    await go('conversations')
+    await goTo(page, 'conversations')
     await page.locator(`[data-testid="conv-${id}"]`).waitFor()
-    await go('chat')
+    await goTo(page, 'chat')
     await page.click(`[data-testid="chat-conv-${id}"]`)
     await page.waitForSelector('[data-testid="chat-msg"][data-role="assistant"] [data-testid="chat-text"]')
     expect(await page.locator('[data-testid="chat-msg"]').count()).to.equal(2)
@@ -154,7 +143,7 @@ describe('dashboard: chat page (chromium e2e)', function () {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow, 'no horizontal scrolling').to.be.at.most(0)
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: join(shots, 'chat-page-390-en.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'chat-page-390-en.png'), fullPage: true })
     expect(await axeProblems(page), 'dark mode, the why panel open').to.deep.equal([])
     await page.emulateMedia({ colorScheme: 'light' })
     await page.click('[data-testid="lang"]')
@@ -163,8 +152,8 @@ describe('dashboard: chat page (chromium e2e)', function () {
   it('without a usable channel, an empty chat says so and leads to the channels page', async () => {
     await page.setViewportSize({ width: 1440, height: 900 })
     await s.lx.rt.config.update({ channels: [] })
-    await go('overview')
-    await go('chat')
+    await goTo(page, 'overview')
+    await goTo(page, 'chat')
     await page.click('[data-testid="chat-to-channels"]')
     await page.waitForURL('**/channels')
     expect(pageErrors).to.deep.equal([])

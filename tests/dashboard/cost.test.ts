@@ -4,14 +4,12 @@
 // and user; a bad price is refused (in the page and by the server); the channel page shows this month's
 // spending against the channel's budget and edits the budget. Read back through the HTTP API.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: cost (chromium e2e)', function () {
   this.timeout(120_000)
@@ -19,11 +17,10 @@ describe('dashboard: cost (chromium e2e)', function () {
   let fake: FakeOpenAI
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI()
     s = await startTestServer()
     await s.lx.rt.config.update({
@@ -34,11 +31,7 @@ describe('dashboard: cost (chromium e2e)', function () {
     const r = await s.api('/api/chat', { method: 'POST', json: { message: 'hello', userId: 'u-e2e', groupId: 'g-e2e' } })
     expect(r.status, r.text).to.equal(200)
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { viewport: { width: 1280, height: 900 } }))
   })
 
   after(async () => {
@@ -47,10 +40,6 @@ describe('dashboard: cost (chromium e2e)', function () {
     await fake?.close()
   })
 
-  const go = async (name: string): Promise<void> => {
-    await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForURL(`**/${name}`)
-  }
   const textOf = async (sel: string): Promise<string> => (await page.textContent(sel)) ?? ''
   const save = async (button: string, url: RegExp): Promise<number> => {
     const [res] = await Promise.all([page.waitForResponse((r) => url.test(r.url()) && r.request().method() === 'PUT'), page.click(button)])
@@ -58,7 +47,7 @@ describe('dashboard: cost (chromium e2e)', function () {
   }
 
   it('opens from the menu in zh-CN: without prices the recorded tokens show as unpriced, not 0', async () => {
-    await go('cost')
+    await goTo(page, 'cost')
     expect(await textOf('nav a[data-page="cost"]')).to.equal('费用')
     await page.waitForSelector('[data-testid="co-noprices"]')
     await page.waitForSelector('[data-testid="co-total"] [data-cost="none"]')
@@ -92,7 +81,7 @@ describe('dashboard: cost (chromium e2e)', function () {
     expect(await textOf('[data-testid="co-channels"]')).to.include('预算已用完')
     const api = (await s.api('/api/stats/models')).body.data.models[0]
     expect(api).to.include({ model: 'gpt-test', cost: 5.5 })
-    await page.screenshot({ path: join(shots, 'cost.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'cost.png'), fullPage: true })
   })
 
   it('refuses a price that is not a number in the page, and shows the server\'s error for a bad timezone', async () => {
@@ -110,7 +99,7 @@ describe('dashboard: cost (chromium e2e)', function () {
   })
 
   it('the channel page shows the month\'s spending against the budget and edits the budget', async () => {
-    await go('channels')
+    await goTo(page, 'channels')
     await page.waitForSelector('[data-testid="channel-spent"]')
     expect(await page.getAttribute('[data-testid="channel-spent"]', 'data-exhausted')).to.equal('true')
     expect(await textOf('[data-testid="channel-spent"]')).to.include('5.5 CNY / 5 CNY')
@@ -126,12 +115,12 @@ describe('dashboard: cost (chromium e2e)', function () {
 
   it('reads in English without raw keys', async () => {
     await page.click('[data-testid="lang"]')
-    await go('cost')
+    await goTo(page, 'cost')
     await page.waitForSelector('[data-testid="co-total"] [data-cost="5.5"]')
     const text = await textOf('main')
     expect(text).to.include('Price table').and.include('Cost per day').and.include('By channel')
     expect(text).to.not.match(/\bco\.\w/)
-    await page.screenshot({ path: join(shots, 'cost-en.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'cost-en.png'), fullPage: true })
     await page.click('[data-testid="lang"]')
     expect(pageErrors).to.deep.equal([])
   })

@@ -4,13 +4,11 @@
 // API key masked, and lists the hit log with a filter. Each change is read back from the running
 // plugin's configuration. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const KEY = 'sk-moderation-dashboard-0123456789'
 
 describe('dashboard: governance (chromium e2e)', function () {
@@ -18,19 +16,14 @@ describe('dashboard: governance (chromium e2e)', function () {
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.lx.rt.config.update({ moderation: { endpoint: { baseUrl: '', apiKey: KEY, model: 'omni-moderation-latest', timeoutMs: 5000 } } })
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { viewport: { width: 1280, height: 900 } }))
   })
 
   after(async () => {
@@ -45,8 +38,7 @@ describe('dashboard: governance (chromium e2e)', function () {
   const cfg = () => s.lx.rt.config.get()
 
   it('opens from the menu with its cards, in zh-CN, no raw keys; the endpoint key is shown masked', async () => {
-    await page.click(`nav a[data-page="governance"]`)
-    await page.waitForURL('**/governance')
+    await goTo(page, 'governance')
     await page.waitForSelector('[data-testid="gv-card-access"]')
     expect(await page.textContent('nav a[data-page="governance"]')).to.equal('访问与内容')
     const text = await page.textContent('main') ?? ''
@@ -122,7 +114,7 @@ describe('dashboard: governance (chromium e2e)', function () {
     await page.click('[data-testid="gv-hits-filter"]')
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="gv-hits"] tbody tr').length === 1)
     expect(await page.textContent('[data-testid="gv-hits"] tbody')).to.include('30010')
-    await page.screenshot({ path: join(shots, 'governance.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'governance.png'), fullPage: true })
     expect(pageErrors).to.deep.equal([])
   })
 })

@@ -3,34 +3,27 @@
 // lists that group as guarded with figure 100 and its main signal, and not the calm group; in English
 // too. The sends go through the plugin's one watched send path. Screenshot: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { watchedSend } from '../../lib/host/port.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: account-risk card on the overview (chromium e2e)', function () {
   this.timeout(120_000)
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     await s.lx.rt.config.update({ guard: { enabled: true }, groups: { 900: { guard: { maxPerMinute: 5 } } } as never })
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { viewport: { width: 1280, height: 900 } }))
   })
 
   after(async () => {
@@ -55,7 +48,7 @@ describe('dashboard: account-risk card on the overview (chromium e2e)', function
     expect(await page.textContent('[data-testid="guard-risk"]')).to.equal('100')
     const card = await page.textContent('[data-testid="guard-card"]') ?? ''
     expect(card).to.include('每分钟 5 条').and.include('账号风控')
-    await page.locator('[data-testid="guard-card"]').screenshot({ path: join(shots, 'overview-guard.png') })
+    await page.locator('[data-testid="guard-card"]').screenshot({ path: join(SHOTS, 'overview-guard.png') })
 
     await page.evaluate(() => { localStorage.setItem('lingxi.lang', 'en') })
     await page.reload()

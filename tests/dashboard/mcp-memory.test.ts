@@ -3,16 +3,14 @@
 // (statistics, group memories, a deletion confirmed by name) and the contexts page (an active context
 // cleared after a confirmation, the quick test against the fake model). Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { EVERYTHING } from '../mcp/helpers.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', function () {
   this.timeout(120_000)
@@ -20,20 +18,15 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
   let fake: FakeOpenAI
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['mm-model'] })
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true })) // axe is injected inline
   })
 
   after(async () => {
@@ -42,10 +35,6 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     await fake?.close()
   })
 
-  const go = async (name: string, path = name): Promise<void> => {
-    await page.click(`nav a[data-page="${name}"]`)
-    await page.waitForURL(`**/${path}`)
-  }
   const status = async (name: string): Promise<string | undefined> =>
     (await s.api('/api/mcp/servers')).body.data.find((x: { name: string }) => x.name === name)?.status
   const connected = async (name: string): Promise<void> => {
@@ -64,7 +53,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     const add = await s.api('/api/mcp/servers', { method: 'POST', json: { name: 'everything', config: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } })
     expect(add.status, add.text).to.be.oneOf([200, 201])
     await connected('everything')
-    await go('mcp', 'mcp-servers')
+    await goTo(page, 'mcp')
     await page.click('[data-testid="mcp-edit-everything"]')
     const form = '[data-testid="mcp-edit-form"]'
     await page.waitForSelector(form)
@@ -116,7 +105,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     await page.waitForSelector('[data-testid="mcp-prompt-result"]')
     expect(await page.textContent('[data-testid="mcp-prompt-result"]')).to.include('Hangzhou')
     expect(await seriousAxeViolations(page)).to.deep.equal([]) // a resource read, a prompt's form and result
-    await page.screenshot({ path: join(shots, 'mcp-browsers.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'mcp-browsers.png'), fullPage: true })
   })
 
   it('MCP: deleting a server asks first, naming it; cancel keeps it', async () => {
@@ -137,7 +126,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     const gone = await mem.add({ userId: '50002', groupId: '60001', content: '周五晚上一起打羽毛球', category: 'event' })
     await mem.add({ userId: '50001', content: 'private note about tea', category: 'preference' })
     const stats = (await s.api('/api/memory/stats')).body.data
-    await go('memory')
+    await goTo(page, 'memory')
     await page.waitForSelector('[data-testid="memory-stats-total"]')
     expect(await page.textContent('[data-testid="memory-stats-total"]')).to.equal(String(stats.total))
     expect(await page.textContent('[data-testid="memory-stats-users"]')).to.equal(String(stats.users))
@@ -152,13 +141,13 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     await page.waitForSelector(`[data-testid="memory-group-row-${gone.id}"]`, { state: 'detached' })
     expect(mem.get(gone.id)).to.equal(undefined)
     expect(await seriousAxeViolations(page)).to.deep.equal([])
-    await page.screenshot({ path: join(shots, 'memory-group.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'memory-group.png'), fullPage: true })
   })
 
   it('contexts: an active context is listed and cleared after a confirmation naming it; the quick test answers', async () => {
     expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'mm', baseUrl: fake.url, apiKey: 'sk-mm-0001', model: 'mm-model' } })).status).to.equal(200)
     expect((await s.api('/api/chat', { method: 'POST', json: { message: 'hello there', userId: '70001' } })).status).to.equal(200)
-    await go('contexts')
+    await goTo(page, 'contexts')
     await page.waitForSelector('[data-testid="ct-row-private:70001"]')
     await page.click('[data-testid="ct-clear-private:70001"]')
     await confirmNaming('private:70001')
@@ -174,7 +163,7 @@ describe('dashboard: MCP, memory, contexts and quick test (chromium e2e)', funct
     expect(fake.chatRequests().length).to.equal(before + 1)
     expect(fake.chatRequests().at(-1)?.body.model).to.equal('mm-model')
     expect(await seriousAxeViolations(page)).to.deep.equal([])
-    await page.screenshot({ path: join(shots, 'contexts.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'contexts.png'), fullPage: true })
     // a model the provider refuses shows the failure
     await page.fill('[data-testid="ct-model"]', 'fail-500')
     await page.click('[data-testid="ct-send"]')

@@ -5,37 +5,29 @@
 // preset settings form saves, and a group preset id that does not exist is refused with the error shown at
 // the field; deleting a preset asks, naming it. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: preset editor and preset settings (chromium e2e)', function () {
   this.timeout(180_000)
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
   const writes: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
+    ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true }))
     page.on('request', (r) => { if (['PUT', 'POST'].includes(r.method()) && /\/api\/presets(\/|$)/.test(new URL(r.url()).pathname)) writes.push(`${r.method()} ${r.url()}`) })
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
-    await page.click('nav a[data-page="presets"]')
-    await page.waitForURL('**/presets')
+    await goTo(page, 'presets')
     await page.waitForSelector('[data-testid="preset-actions-coder"]')
   })
 
@@ -68,7 +60,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     expect(await page.$('[data-testid="preset-save"]')).to.equal(null)
     expect(await page.isDisabled('[data-testid="pe-name"]')).to.equal(true)
     expect(await page.getAttribute('[data-testid="pe-prompt"]', 'readonly')).to.not.equal(null)
-    await page.screenshot({ path: join(shots, 'preset-builtin-readonly-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'preset-builtin-readonly-1440.png'), fullPage: true })
     expect(await seriousAxeViolations(page)).to.deep.equal([])
   })
 
@@ -113,7 +105,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     await page.click('[data-testid="pe-topP-set"]')
     await page.fill('[data-testid="pe-topP"]', '0.8')
     await page.fill('[data-testid="pe-maxMemories"]', '4')
-    await page.screenshot({ path: join(shots, 'preset-editor-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'preset-editor-1440.png'), fullPage: true })
     expect(await clickSave()).to.equal(200)
     const p = await preset('tea-master')
     expect(p).to.deep.include({ systemPrompt: '你是一位茶艺师，和{{nickname}}聊茶{{groupLine}}。', temperature: 0.9, topP: 0.8 })
@@ -141,7 +133,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     await page.click('[data-testid="lang"]')
     expect(await page.textContent('[data-testid="pe-temperature-error"]')).to.equal('Must be at most 2')
     expect(await page.textContent('[data-testid="pe-maxTokens-error"]')).to.equal('Required')
-    await page.screenshot({ path: join(shots, 'preset-editor-invalid-en-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'preset-editor-invalid-en-1440.png'), fullPage: true })
     expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.click('[data-testid="lang"]')
     expect(writes.length, 'nothing was sent').to.equal(before)
@@ -168,7 +160,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     expect(bad.status()).to.equal(400)
     expect(await page.textContent('[data-testid="ps-group-error"]')).to.equal('预设“ghost-preset”不存在')
     expect(await page.getAttribute('[data-testid="ps-group-preset"]', 'aria-invalid')).to.equal('true')
-    await page.screenshot({ path: join(shots, 'preset-settings-unknown-group-preset-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'preset-settings-unknown-group-preset-1440.png'), fullPage: true })
     expect(s.lx.rt.config.get().groups['20260001']).to.equal(undefined)
     await page.fill('[data-testid="ps-group-preset"]', 'coder-copy')
     const [good] = await Promise.all([
@@ -202,7 +194,7 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     await page.waitForSelector('[data-testid="preset-save"]')
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).to.be.at.most(0)
-    await page.screenshot({ path: join(shots, 'preset-editor-390.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'preset-editor-390.png'), fullPage: true })
     expect(await seriousAxeViolations(page)).to.deep.equal([])
     expect(pageErrors).to.deep.equal([])
   })

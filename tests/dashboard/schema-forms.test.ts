@@ -4,14 +4,13 @@
 // a value only the server can judge comes back with the server's error at the field; secrets stay masked
 // and unchanged; the YAML import says when it imported nothing. Screenshots: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const MCP_KEY = 'mcp-endpoint-secret-0123456789'
 
 describe('dashboard: settings forms from the config schema (chromium e2e)', function () {
@@ -19,22 +18,17 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
   const puts: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     expect((await s.api('/api/config/mcp', { method: 'PUT', json: { server: { apiKey: MCP_KEY } } })).status).to.equal(200)
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
+    ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true }))
     page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url()) })
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
   })
 
   after(async () => {
@@ -66,8 +60,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
   }
 
   it('lists every section of the schema with its title in the page language, each control named', async () => {
-    await page.click('nav a[data-page="config"]')
-    await page.waitForURL('**/config')
+    await goTo(page, 'config')
     await page.waitForSelector('[data-testid="section-list"]')
     const schema = (await s.api('/api/config/schema')).body.data as { properties: Record<string, { 'x-title-zh': string }> }
     const links = await page.$$eval('[data-testid="section-list"] button', (bs) => bs.map((b) => [b.getAttribute('data-testid')?.replace('section-link-', ''), b.textContent]))
@@ -91,7 +84,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     expect(modes.map(([v]) => v)).to.deep.equal(['auto', 'manual', 'deny', 'allow'])
     expect(modes.every(([v, label]) => label !== v)).to.equal(true)
     expect(await page.getAttribute(field('tools.enabled'), 'role')).to.equal('switch')
-    await page.screenshot({ path: join(shots, 'schema-forms-tools-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'schema-forms-tools-1440.png'), fullPage: true })
   })
 
   it('changes a memory setting through the generated form; GET /api/config reads it back and only the changes are written', async () => {
@@ -107,7 +100,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     // the form shows the saved values after the reload
     expect(await page.inputValue(field('memory.maxMemoriesInPrompt'))).to.equal('7')
     expect(await page.isChecked(field('memory.enabled'))).to.equal(false)
-    await page.screenshot({ path: join(shots, 'schema-forms-memory-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'schema-forms-memory-1440.png'), fullPage: true })
   })
 
   it('an invalid value shows its error next to the field in both languages and is not sent; an empty number is an error, not 0', async () => {
@@ -119,7 +112,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     await page.click('[data-testid="section-save-memory"]')
     expect(await page.textContent('[data-testid="section-invalid-memory"]')).to.include('1')
     expect(await seriousAxeViolations(page)).to.deep.equal([])
-    await page.screenshot({ path: join(shots, 'schema-forms-invalid-zh-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'schema-forms-invalid-zh-1440.png'), fullPage: true })
     await setLang('en')
     expect(await page.textContent(errorOf('memory.maxMemoriesInPrompt'))).to.equal('Must be at most 100')
     expect(await page.textContent('[data-testid="section-memory"] h2')).to.equal('Memory')
@@ -128,7 +121,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     await page.fill(field('memory.maxMemoriesInPrompt'), '')
     expect(await page.textContent(errorOf('memory.maxMemoriesInPrompt'))).to.equal('Required')
     await page.click('[data-testid="section-save-memory"]')
-    await page.screenshot({ path: join(shots, 'schema-forms-invalid-en-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'schema-forms-invalid-en-1440.png'), fullPage: true })
     await setLang('zh')
     expect(await page.textContent(errorOf('memory.maxMemoriesInPrompt'))).to.equal('必填')
     expect(puts.length, 'nothing was sent').to.equal(before)
@@ -185,7 +178,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     expect(await seriousAxeViolations(page)).to.deep.equal([])
     await page.click(field('pricing.models-remove-1'))
     expect(await page.$(errorOf('pricing.models.1.model'))).to.equal(null)
-    await page.screenshot({ path: join(shots, 'schema-forms-pricing-1440.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'schema-forms-pricing-1440.png'), fullPage: true })
   })
 
   it('a record: an entry added under a valid key saves; a bad or taken key is said at the key', async () => {
@@ -242,7 +235,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     await openSection('memory')
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).to.be.at.most(0)
-    await page.screenshot({ path: join(shots, 'schema-forms-memory-390.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'schema-forms-memory-390.png'), fullPage: true })
     // the sections with records, lists of objects and JSON fields pass axe too
     for (const name of ['quotas', 'webTools', 'mcp', 'tools']) {
       await openSection(name)

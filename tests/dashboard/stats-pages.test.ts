@@ -3,15 +3,13 @@
 // and a tooltip (mouse and keyboard), the model, the channel, the user, the group, the tool and the
 // error log, in both languages and at phone size. Screenshots: screenshots/stats-*.png.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { seriousAxeViolations } from './axe.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 
 describe('dashboard: statistics pages (chromium e2e)', function () {
   this.timeout(120_000)
@@ -19,11 +17,10 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
   let fake: FakeOpenAI
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     fake = await startFakeOpenAI({ models: ['stats-model'] })
     s = await startTestServer()
     await s.login()
@@ -34,13 +31,8 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     expect(r.status, r.text).to.equal(200)
     s.lx.rt.log.error('stats-e2e: a recorded failure')
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true }) // axe is injected inline
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
-    await page.click('nav a[data-page="stats"]')
-    await page.waitForURL('**/stats')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true })) // axe is injected inline
+    await goTo(page, 'stats')
   })
 
   after(async () => {
@@ -91,7 +83,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     expect(await page.textContent(`${tip} b`)).to.include(hours[0]!)
     const tokens = await page.textContent('[data-testid="sx-chart-tokens"] .cx-legend')
     expect(tokens).to.include('Tokens')
-    await page.screenshot({ path: join(shots, 'stats-usage.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'stats-usage.png'), fullPage: true })
   })
 
   it('shows the model, the channel, the user, the group and the tool of the turn, and the error log', async () => {
@@ -105,7 +97,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="sx-group-chart"] .cx-ytick')
     expect(await tab('tools', 'sx-tools')).to.include('get_current_time')
     expect(await tab('errors', 'sx-errors')).to.include('stats-e2e: a recorded failure')
-    await page.screenshot({ path: join(shots, 'stats-errors.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'stats-errors.png'), fullPage: true })
     // the tabs move with the arrow keys
     await page.focus('[data-testid="sx-tab-errors"]')
     await page.keyboard.press('ArrowRight')
@@ -123,7 +115,7 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     const width = await page.$eval('[data-testid="sx-chart"] .cx-plot > svg', (el) => el.getBoundingClientRect().width)
     expect(width).to.be.at.most(390)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)
-    await page.screenshot({ path: join(shots, 'stats-phone-en.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'stats-phone-en.png'), fullPage: true })
     await page.click('[data-testid="lang"]')
     await page.setViewportSize({ width: 1440, height: 900 })
     expect(pageErrors).to.deep.equal([])

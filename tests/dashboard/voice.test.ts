@@ -2,13 +2,11 @@
 // (the key shown masked, a masked key kept), one group's override and a preset's voice fields, each read
 // back through the HTTP API; a new preset's template carries the voice fields. Screenshot: screenshots/.
 import { expect } from 'chai'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { launch, PLUGIN_DIR, prepare } from './browser.js'
+import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
-const shots = join(PLUGIN_DIR, 'screenshots')
 const GROUP = '20260001'
 const KEY = 'sk-dashboard-speech-0123456789'
 
@@ -17,21 +15,16 @@ describe('dashboard: voice replies (chromium e2e)', function () {
   let s: TestServer
   let browser: Browser
   let page: Page
-  const pageErrors: string[] = []
+  let pageErrors: string[] = []
 
   before(async function () {
     await prepare(this)
-    mkdirSync(shots, { recursive: true })
     s = await startTestServer()
     await s.login()
     await s.lx.rt.config.update({ tts: { apiKey: KEY } })
     await s.lx.rt.need('presets').create('narrator', { name: '旁白', systemPrompt: '你是旁白' })
     browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    const { token } = s.lx.rt.loginTokens.issue({ userId: '10001', isMaster: true })
-    await page.goto(`${s.base}/login#token=${token}`)
-    await page.waitForURL('**/overview')
+    ;({ page, pageErrors } = await openDashboard(browser, s, { viewport: { width: 1280, height: 900 } }))
   })
 
   after(async () => {
@@ -46,8 +39,7 @@ describe('dashboard: voice replies (chromium e2e)', function () {
   const form = '[data-testid="tts-form"]'
 
   it('opens from the menu with labelled, helped fields, no raw keys, and the key masked', async () => {
-    await page.click('nav a[data-page="voice"]')
-    await page.waitForURL('**/voice')
+    await goTo(page, 'voice')
     await page.waitForSelector(`${form} select[name="tts.mode"]`)
     expect(await page.textContent('nav a[data-page="voice"]')).to.equal('语音回复')
     const text = await page.textContent('main') ?? ''
@@ -97,7 +89,7 @@ describe('dashboard: voice replies (chromium e2e)', function () {
     await page.fill(`${card} input[name="speed"]`, '1.5')
     expect(await saveAndWait('[data-testid="pv-narrator-save"]', /\/api\/presets\/narrator$/)).to.equal(200)
     expect(s.lx.rt.need('presets').get('narrator').voice).to.deep.equal({ enabled: true, voiceId: 'fable', speed: 1.5 })
-    await page.screenshot({ path: join(shots, 'voice.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'voice.png'), fullPage: true })
     // in English too, without raw keys
     await page.click('[data-testid="lang"]')
     expect(await page.textContent('[data-testid="tts-card"] h2')).to.equal('Speech')
@@ -106,7 +98,7 @@ describe('dashboard: voice replies (chromium e2e)', function () {
     expect(en).to.not.match(/\bb[sv]\.|\btts\.\w/)
     await page.click('[data-testid="lang"]')
     expect(await page.textContent('[data-testid="tts-card"] h2')).to.equal('语音合成')
-    await page.click('nav a[data-page="presets"]')
+    await goTo(page, 'presets')
     await page.click('[data-testid="preset-add"]')
     // a new preset's voice part starts off, with no voice and the normal speed
     expect(await page.isChecked('[data-testid="pe-voice-enabled"]')).to.equal(false)

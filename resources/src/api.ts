@@ -158,7 +158,15 @@ export function fieldMessage (message: string): string {
   if ((r = m.match(/^Too small: expected \w+ to (?:have|be) (>=?)\s*(\S+?)(?: characters| items)?$/))) return tv(r[1] === '>' ? 'er.f.gt' : 'er.f.min', { n: r[2]! })
   if ((r = m.match(/^Too big: expected \w+ to (?:have|be) (<=?)\s*(\S+?)(?: characters| items)?$/))) return tv(r[1] === '<' ? 'er.f.lt' : 'er.f.max', { n: r[2]! })
   if ((r = m.match(/^Invalid option: expected one of (.+)$/))) return tv('er.f.oneOf', { list: r[1]!.replace(/"/g, '') })
-  if (/^Invalid (url|URL)/.test(m)) return t('er.f.url')
+  if (/^Invalid (url|URL)|^must be a valid http\(s\) URL$/.test(m)) return t('er.f.url')
+  // the configuration schema's own rules (lib/config/schema.ts)
+  if (/^(not a timezone Intl knows|unknown timezone)/.test(m)) return t('er.f.timezone')
+  if (m === 'HH:MM') return t('er.f.hhmm')
+  if (/^a masked key that matches no stored key/.test(m)) return t('er.f.maskedKey')
+  if (/^a SearXNG provider needs/.test(m)) return t('er.f.searxngUrl')
+  if ((r = m.match(/^duplicate (?:provider|channel) name (.+)$/))) return tv('er.f.dupName', { name: r[1]! })
+  if ((r = m.match(/^duplicate price for (.+)$/))) return tv('er.f.dupPrice', { name: r[1]! })
+  if (/^must not start with \*, %, \/ or a space$/.test(m)) return t('er.f.badStart')
   // a rule's own words (e.g. "a SearXNG provider needs baseUrl"): kept, after a translated frame
   return isZh() && /[A-Za-z]{3}/.test(m) ? `${t('er.f.invalid')}（${m}）` : m
 }

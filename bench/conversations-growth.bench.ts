@@ -7,7 +7,11 @@
 // the loop, stop time, open/replay time and RSS against the data on disk.
 // HTTP part: the whole plugin on the same data, loaded as a host loads it in its own process, POST
 // /api/chat against the fake model (tests/support/fake-openai.ts, a process of its own) from a load
-// client in its own process; same rounds and figures, the stalls and GC pauses the plugin's own.
+// client in its own process; same rounds and figures, the stalls and GC pauses the plugin's own. A turn
+// sends the user's history to the model, so two comparisons, each doing the same work per turn:
+// new users on the big store against new users on an empty one (what the stored data costs), and the
+// big store's own users (4-32 messages of history) against the same users' conversations alone in a
+// store of 1,000 (what 100x the data costs a turn that carries that history).
 import { spawn } from 'node:child_process'
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -136,13 +140,13 @@ function gcPauses (): { stop: () => number } {
 // The load client, in its own process: CLIENTS keep-alive connections posting chat turns for a while.
 const CLIENT = `
 import { Agent, request } from 'node:http'
-const [url, token, seconds, users] = process.argv.slice(1)
+const [url, token, seconds, users, prefix] = process.argv.slice(1)
 const agent = new Agent({ keepAlive: true, maxSockets: ${CLIENTS} })
 const end = performance.now() + Number(seconds) * 1000
 const times = []
 let errors = 0
 let n = 0
-const user = () => { let i; do { i = Math.floor(Math.random() * Number(users)) } while (i % 3 === 0); return 'u' + i }
+const user = () => { let i; do { i = Math.floor(Math.random() * Number(users)) } while (i % 3 === 0); return prefix + i }
 const one = () => new Promise((resolve) => {
   const body = JSON.stringify({ message: 'hello number ' + (n++), userId: user() })
   const a = performance.now()
@@ -168,7 +172,7 @@ interface HttpRound { turnsPerS: number; maxMs: number; p99Ms: number; errors: n
  * process), the fake model in another process, chat turns over HTTP from a client process. The
  * plugin reports its longest event-loop stall and GC pause and its stop time (bench/plain-servers.mjs).
  */
-async function httpRound (dataDir: string, seconds: number, users: number, foldAt?: number): Promise<HttpRound> {
+async function httpRound (dataDir: string, seconds: number, users: number, prefix: 'u' | 'n', foldAt?: number): Promise<HttpRound> {
   const fake = await startServerProcess('fake-model')
   const plugin = await startServerProcess('plugin', {
     dataDir,
@@ -177,7 +181,7 @@ async function httpRound (dataDir: string, seconds: number, users: number, foldA
     ...(foldAt === undefined ? {} : { foldAfterMs: (WARMUP_S + foldAt) * 1000 })
   })
   const load = (s: number): Promise<string> => new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, plugin.url + '/api/chat', plugin.token ?? '', String(s), String(users)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, plugin.url + '/api/chat', plugin.token ?? '', String(s), String(users), prefix], { stdio: ['ignore', 'pipe', 'inherit'] })
     let text = ''
     child.stdout.on('data', (d: Buffer) => { text += d.toString() })
     child.on('error', reject)
@@ -283,18 +287,34 @@ export async function run (): Promise<BenchRow[]> {
       )
     }
     if (HTTP) {
+      // new users (`n<i>`, no history) on an empty store and on the big one; the big store's own users
+      // (`u<i>`, seeded history) on it and on a store of just 1,000 conversations seeded the same way
+      const smallDir = join(root, 'small')
+      mkdirSync(smallDir)
+      seed(join(smallDir, 'conversations.json'), 1000, Date.now())
       const e: HttpRound[] = []
+      const bNew: HttpRound[] = []
+      const small: HttpRound[] = []
       const b: HttpRound[] = []
       for (let r = 0; r < ROUNDS; r++) {
-        e.push(await httpRound(mkdtempSync(join(root, 'http-empty-')), EMPTY_WINDOW_S, 1000))
-        b.push(await httpRound(dataDir, BIG_WINDOW_S, COUNT, r === 1 ? BIG_WINDOW_S / 3 : undefined))
+        e.push(await httpRound(mkdtempSync(join(root, 'http-empty-')), EMPTY_WINDOW_S, 1000, 'n'))
+        bNew.push(await httpRound(dataDir, EMPTY_WINDOW_S, 1000, 'n'))
+        small.push(await httpRound(smallDir, EMPTY_WINDOW_S, 1000, 'u'))
+        b.push(await httpRound(dataDir, BIG_WINDOW_S, COUNT, 'u', r === 1 ? BIG_WINDOW_S / 3 : undefined))
       }
-      const hr = median(b.map((x) => x.turnsPerS)) / median(e.map((x) => x.turnsPerS))
-      const worst = (f: (x: HttpRound) => number): number => Math.max(...b.map(f))
+      const rate = (xs: HttpRound[]): number => median(xs.map((x) => x.turnsPerS))
+      const newRatio = rate(bNew) / rate(e)
+      const hr = rate(b) / rate(small)
+      const worst = (f: (x: HttpRound) => number): number => Math.max(...[...b, ...bNew].map(f))
+      const ok = (xs: HttpRound[]): boolean => xs.every((x) => x.errors === 0)
       rows.push(
-        { name: 'conversations-growth HTTP: POST /api/chat turns/s, empty store (client process, fake model, median)', figure: round(median(e.map((x) => x.turnsPerS))), unit: 'turns/s', target: '(report)', pass: e.every((x) => x.errors === 0) },
-        { name: `conversations-growth HTTP: POST /api/chat turns/s, ${k} conversations (median)`, figure: round(median(b.map((x) => x.turnsPerS))), unit: 'turns/s', target: '(report)', pass: b.every((x) => x.errors === 0) },
-        { name: `conversations-growth HTTP: turns/s ${k} vs empty`, figure: round(hr * 100), unit: '%', target: '>= 80', pass: hr >= 0.8 },
+        { name: 'conversations-growth HTTP: POST /api/chat turns/s, new users, empty store (client process, fake model, median)', figure: round(rate(e)), unit: 'turns/s', target: '(report)', pass: ok(e) },
+        { name: `conversations-growth HTTP: turns/s, new users, ${k} conversations (median)`, figure: round(rate(bNew)), unit: 'turns/s', target: '(report)', pass: ok(bNew) },
+        { name: `conversations-growth HTTP: new users, turns/s ${k} vs empty`, figure: round(newRatio * 100), unit: '%', target: '>= 80', pass: newRatio >= 0.8 },
+        { name: 'conversations-growth HTTP: turns/s, users with 4-32 messages of history, store of 1k (median)', figure: round(rate(small)), unit: 'turns/s', target: '(report)', pass: ok(small) },
+        { name: `conversations-growth HTTP: turns/s, the same kind of users, ${k} conversations (median)`, figure: round(rate(b)), unit: 'turns/s', target: '(report)', pass: ok(b) },
+        { name: `conversations-growth HTTP: users with history, turns/s ${k} vs 1k`, figure: round(hr * 100), unit: '%', target: '>= 80', pass: hr >= 0.8 },
+        { name: `conversations-growth HTTP: users with history on ${k} vs new users on an empty store (report)`, figure: round(rate(b) / rate(e) * 100), unit: '%', target: '(report)', pass: true },
         { name: `conversations-growth HTTP: slowest request in ${window}, one whole fold (${k})`, figure: round(worst((x) => x.maxMs)), unit: 'ms', target: '< 100', pass: worst((x) => x.maxMs) < 100 },
         { name: `conversations-growth HTTP: request p99, worst round (${k})`, figure: round(worst((x) => x.p99Ms)), unit: 'ms', target: '(report)', pass: true },
         { name: `conversations-growth HTTP: longest server event-loop stall (${k})`, figure: round(worst((x) => x.stallMax)), unit: 'ms', target: '< 100', pass: worst((x) => x.stallMax) < 100 },

@@ -24,6 +24,8 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     await prepare(this)
     s = await startTestServer()
     await s.login()
+    // the models the editor offers to pick from are the channels' (no request reaches this address)
+    await s.lx.rt.need('channels').service.create({ name: 'pm', baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen-max', models: ['qwen-max', 'glm-4'] })
     browser = await launch()
     ;({ page, pageErrors } = await openDashboard(browser, s, { bypassCSP: true }))
     page.on('request', (r) => { if (['PUT', 'POST'].includes(r.method()) && /\/api\/presets(\/|$)/.test(new URL(r.url()).pathname)) writes.push(`${r.method()} ${r.url()}`) })
@@ -87,9 +89,13 @@ describe('dashboard: preset editor and preset settings (chromium e2e)', function
     await page.click('[data-testid="pe-ph-nickname"]')
     await page.waitForFunction(() => (document.querySelector('[data-testid="pe-prompt"]') as HTMLTextAreaElement).value === '你好，{{nickname}}')
     await page.waitForFunction(() => document.querySelector('[data-testid="pe-preview"]')?.textContent === '你好，小明')
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="pe-models"] option').length === 2)
+    expect(await page.$$eval('[data-testid="pe-models"] option', (os) => os.map((o) => (o as HTMLOptionElement).value))).to.deep.equal(['glm-4', 'qwen-max'])
+    expect(await page.getAttribute('[data-testid="pe-model"]', 'list')).to.equal('pe-models')
+    await page.fill('[data-testid="pe-model"]', 'glm-4')
     expect(await clickSave()).to.equal(201)
     const p = await preset('tea-master')
-    expect(p).to.include({ name: '茶艺师', systemPrompt: '你好，{{nickname}}', temperature: 0.7 })
+    expect(p).to.include({ name: '茶艺师', systemPrompt: '你好，{{nickname}}', temperature: 0.7, model: 'glm-4' })
   })
 
   it('edits a custom preset through the form (prompt and a slider) and reads it back', async () => {

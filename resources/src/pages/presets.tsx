@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, BASE, errText, fieldMessage, session } from '../api'
 import { t, tv } from '../i18n'
-import type { PresetList, PresetView } from '../contracts'
+import type { ChannelView, PresetList, PresetView } from '../contracts'
 import { PRESET_RULES } from '../preset-rules'
 import { validate } from '../schema-validate'
 import { Act, Card, ErrorBox, Table, View, confirmDanger, toast, useLoad } from '../ui'
@@ -126,6 +126,13 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
     } finally { setBusy(false) }
   }
 
+  // the models the channels offer, to pick from (any other name may still be typed)
+  const [models, setModels] = useState<string[]>([])
+  useEffect(() => {
+    api<ChannelView[]>('/api/config/channels')
+      .then(cs => setModels([...new Set(cs.flatMap(c => [c.model, ...c.models]).filter(Boolean))].sort()), () => {})
+  }, [])
+
   const id = (k: string): string => `pe-${k}`
   const text = (k: 'name' | 'description' | 'category' | 'model', label: string, long = false) => {
     const m = messages(k)
@@ -133,8 +140,9 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
     return <div class={`field sf-field${long ? ' sf-wide' : ''}${m.length ? ' invalid' : ''}`}>
       <label for={id(k)}>{label}</label>
       {long ? <textarea {...common} rows={2} onInput={e => set({ [k]: (e.target as HTMLTextAreaElement).value }, k)} />
-        : <input {...common} type="text" list={k === 'category' ? 'pe-categories' : undefined} onInput={e => set({ [k]: (e.target as HTMLInputElement).value }, k)} />}
+        : <input {...common} type="text" list={k === 'category' ? 'pe-categories' : k === 'model' ? 'pe-models' : undefined} onInput={e => set({ [k]: (e.target as HTMLInputElement).value }, k)} />}
       {k === 'category' && <datalist id="pe-categories">{CATEGORIES.map(c => <option key={c} value={c}>{t(`pe.cat.${c}`)}</option>)}</datalist>}
+      {k === 'model' && <datalist id="pe-models" data-testid="pe-models">{models.map(m => <option key={m} value={m} />)}</datalist>}
       {m.length > 0 && <small class="sf-error" id={`${id(k)}-err`} data-testid={`pe-${k}-error`}>{m.join(' ')}</small>}
     </div>
   }

@@ -137,7 +137,8 @@ function Skills () {
   const loaded = useLoad<LoadedSkills>('/api/skills/loaded')
   const names = loaded.data?.loaded ?? []
   return <Card title={t('skills')} extra={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>{t('reload')}</Act>}>
-    <View load={docs} isEmpty={d => d.documents.length === 0}>{d => <Table cols={[t('name'), t('description'), t('triggers'), '']}
+    <View load={docs} isEmpty={d => d.documents.length === 0}
+      empty={<EmptyState text={t('es.skills')} action={<Act run={async () => { await api('/api/skills/reload', { method: 'POST' }); docs.reload() }}>{t('reload')}</Act>} />}>{d => <Table cols={[t('name'), t('description'), t('triggers'), '']}
       rows={d.documents.map(s => [<b>{s.name}</b>, s.description, s.triggers.join(', '),
         names.includes(s.name)
           ? <Act testid={`skill-unload-${s.name}`} run={async () => { await api(`/api/skills/unload/${encodeURIComponent(s.name)}`, { method: 'POST' }); loaded.reload() }}>{t('unload')}</Act>

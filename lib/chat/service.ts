@@ -94,7 +94,8 @@ export class ChatPipeline implements ChatService {
     try {
       const preset = await this.preset(scope, opts.presetId)
       // the answer's "why" record (lib/why): the contributors note into it, the model calls and events below
-      const why = rt.optional('why')?.begin(scope, preset, input)
+      const whys = rt.optional('why')
+      const why = whys?.begin(scope, preset, input)
       const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
       const hooks: TurnHooks = {
         ...(opts.onDelta ? { onDelta: opts.onDelta } : {}),
@@ -138,7 +139,7 @@ export class ChatPipeline implements ChatService {
         [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
       // counted before the answer goes out: a host may end the process as soon as the user has it
       rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
-      await Promise.all([persisted, opts.onAnswer?.(content, this.toolMedia.get(turn)), why && rt.optional('why')?.keep(why, usage, now)])
+      await Promise.all([persisted, opts.onAnswer?.(content, this.toolMedia.get(turn)), why && whys?.keep(why, usage, now)])
       this.summarizer.afterTurn(scope.conversationId, plan.dropped)
       ctx.turns++
       this.observe(turn, { user: input, assistant: content })

@@ -76,6 +76,11 @@ const userProp = { user_id: { type: 'string', description: 'QQ id of the group m
 export function qqModerationTools (rt: Runtime): BuiltinTool[] {
   const bad = (name: string): string => qqText(rt, 'qq.badArg', { name })
   const botOf = (ctx: ToolCallContext): string | undefined => ctx.scope.botId
+  /** What the unmute and kick tools ask first: a member named by user_id, acted on by a bot that is admin. */
+  const memberByAdmin = (args: Record<string, unknown>): { target: string; botNeeds: 'admin' } | string => {
+    const target = qqId(args.user_id)
+    return target ? { target, botNeeds: 'admin' } : bad('user_id')
+  }
   return [
     qqTool(rt, {
       name: 'qq_mute_member',
@@ -105,10 +110,7 @@ export function qqModerationTools (rt: Runtime): BuiltinTool[] {
       tier: 'moderation',
       properties: userProp,
       required: ['user_id'],
-      ask: (args) => {
-        const target = qqId(args.user_id)
-        return target ? { target, botNeeds: 'admin' } : bad('user_id')
-      },
+      ask: memberByAdmin,
       run: async (place, args) => {
         const target = qqId(args.user_id)!
         return outcomeText(rt, await act.muteMember(place.groupId, target, 0, place.botId), qqText(rt, 'qq.unmuted', { id: target }), { 'zh-CN': '解除禁言', en: 'unmuting' })
@@ -132,10 +134,7 @@ export function qqModerationTools (rt: Runtime): BuiltinTool[] {
       tier: 'high',
       properties: userProp,
       required: ['user_id'],
-      ask: (args) => {
-        const target = qqId(args.user_id)
-        return target ? { target, botNeeds: 'admin' } : bad('user_id')
-      },
+      ask: memberByAdmin,
       run: async (place, args) => {
         const target = qqId(args.user_id)!
         return outcomeText(rt, await act.kickMember(place.groupId, target, place.botId), qqText(rt, 'qq.kicked', { id: target }), { 'zh-CN': '踢人', en: 'removing members' })

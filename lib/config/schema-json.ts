@@ -38,9 +38,12 @@ export function eachField (node: JsonSchemaNode, visit: Visit, path = ''): void 
   for (const alt of (node.anyOf as JsonSchemaNode[] | undefined) ?? []) eachField(alt, visit, path)
 }
 
-/** The bare JSON Schema of the configuration (no texts). */
-export function bareConfigJsonSchema (): JsonSchemaNode {
-  const out: JsonSchemaNode = z.toJSONSchema(configSchema, {
+/**
+ * A zod schema as JSON Schema, the input side (what a client may send): the one conversion of the
+ * project (the configuration here, every route's body and query in the OpenAPI document).
+ */
+export function inputJsonSchema (schema: z.ZodType): JsonSchemaNode {
+  const out: JsonSchemaNode = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',
@@ -52,6 +55,11 @@ export function bareConfigJsonSchema (): JsonSchemaNode {
   })
   delete out.$schema
   return out
+}
+
+/** The bare JSON Schema of the configuration (no texts). */
+export function bareConfigJsonSchema (): JsonSchemaNode {
+  return inputJsonSchema(configSchema)
 }
 
 let built: JsonSchemaNode | undefined

@@ -5,6 +5,7 @@
 import type Router from '@koa/router'
 import type Koa from 'koa'
 import { z } from 'zod'
+import { inputJsonSchema } from '../../lib/config/schema-json.js'
 import { CODE_STATUS } from '../../lib/core/errors.js'
 import type { Runtime } from '../../lib/runtime.js'
 import { gateOf, SESSION_COOKIE } from './auth.js'
@@ -31,11 +32,7 @@ export function openApiPath (path: string): string {
 
 /** A zod schema as JSON Schema (what a client sends: the input side); {} when it cannot be expressed. */
 function jsonSchema (schema: z.ZodType): Json {
-  try {
-    const out: Json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' })
-    delete out.$schema
-    return out
-  } catch { return {} }
+  try { return inputJsonSchema(schema) } catch { return {} }
 }
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })

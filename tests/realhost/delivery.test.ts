@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
-import { FakeOneBot, type Sent } from './support/onebot.js'
+import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -55,13 +55,8 @@ describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
   async function startHost (): Promise<void> {
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    bot = new FakeOneBot(BOT, {
-      nickname: BOT_NAME,
-      friends: [MASTER, FRIEND, MEMBER].map((id) => ({ user_id: id, nickname: `user${id}` })),
-      groups: [GROUP_IMAGE, GROUP_QUOTE, GROUP_BARE, GROUP_OFF].map((id) => ({ group_id: id, group_name: `group ${id}` }))
-    })
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    bot = new FakeOneBot(BOT, worldOf([MASTER, FRIEND, MEMBER], [GROUP_IMAGE, GROUP_QUOTE, GROUP_BARE, GROUP_OFF], BOT_NAME))
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   }
 
   async function stopHost (): Promise<void> {

@@ -10,7 +10,7 @@ import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
-import { FakeOneBot, type Sent } from './support/onebot.js'
+import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { groupLogged, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -51,13 +51,8 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
     }), { mode: 0o600 })
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    bot = new FakeOneBot(BOT, {
-      nickname: '灵犀测试机',
-      friends: [MASTER, MEMBER, AUTHOR].map((id) => ({ user_id: id, nickname: `user${id}` })),
-      groups: [ON, OFF].map((id) => ({ group_id: id, group_name: `group ${id}` }))
-    })
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    bot = new FakeOneBot(BOT, worldOf([MASTER, MEMBER, AUTHOR], [ON, OFF]))
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   })
 
   after(async function () {

@@ -12,7 +12,7 @@ import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
-import { FakeOneBot } from './support/onebot.js'
+import { FakeOneBot, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -63,13 +63,8 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
     }), { mode: 0o600 })
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    bot = new FakeOneBot(BOT, {
-      nickname: '灵犀测试机',
-      friends: [MASTER, BLOCKED, MEMBER, COUNTED, ASKER, SPENDER].map((id) => ({ user_id: id, nickname: `user${id}` })),
-      groups: [MASKED, REFUSING, UNLISTED].map((id) => ({ group_id: id, group_name: `group ${id}` }))
-    })
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    bot = new FakeOneBot(BOT, worldOf([MASTER, BLOCKED, MEMBER, COUNTED, ASKER, SPENDER], [MASKED, REFUSING, UNLISTED]))
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   })
 
   after(async function () {

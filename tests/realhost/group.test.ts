@@ -12,7 +12,7 @@ import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
-import { FakeOneBot } from './support/onebot.js'
+import { FakeOneBot, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { groupLogged, groupLogText, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -47,13 +47,8 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
   async function startHost (): Promise<void> {
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    bot = new FakeOneBot(BOT, {
-      nickname: '灵犀测试机',
-      friends: [MASTER, ASKER, SHY, ...MEMBERS].map((id) => ({ user_id: id, nickname: `user${id}` })),
-      groups: [GROUP, BURST_GROUP, SHARED_GROUP, QUIET_GROUP, ZERO_GROUP].map((id) => ({ group_id: id, group_name: `group ${id}` }))
-    })
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    bot = new FakeOneBot(BOT, worldOf([MASTER, ASKER, SHY, ...MEMBERS], [GROUP, BURST_GROUP, SHARED_GROUP, QUIET_GROUP, ZERO_GROUP]))
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   }
 
   async function stopHost (): Promise<void> {

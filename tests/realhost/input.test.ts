@@ -92,8 +92,7 @@ describe('real TRSS-Yunzai host: what the bot reads of a message (OneBot v11)', 
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: join(work, 'lingxi-data'), LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`${ownUrl}/api/system/health`, host, 120_000)
     bot = new HistoryOneBot(BOT, { nickname: '灵犀测试机', friends: [{ user_id: MASTER, nickname: 'master' }, { user_id: USER, nickname: 'friend' }], groups: [{ group_id: GROUP, group_name: 'test group' }] }, 0)
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting: ${bot?.calls.join(', ')}`)), 30_000))])
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
     // a session through the master's login link, then the settings of the scenarios
     const since = Date.now()
     await bot.privateMessage(MASTER, '#lx面板')

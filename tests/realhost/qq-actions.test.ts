@@ -12,7 +12,7 @@ import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
-import { FakeOneBot, type Sent } from './support/onebot.js'
+import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { groupLogged, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -82,16 +82,11 @@ describe('real TRSS-Yunzai host: QQ actions as tools through the OneBot adapter'
     }), { mode: 0o600 })
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    bot = new ModerationOneBot(BOT, {
-      nickname: '灵犀测试机',
-      friends: [MASTER, ADMIN, MEMBER, MEMBER2].map((id) => ({ user_id: id, nickname: `user${id}` })),
-      groups: [GROUP, PLAIN].map((id) => ({ group_id: id, group_name: `group ${id}` }))
-    })
+    bot = new ModerationOneBot(BOT, worldOf([MASTER, ADMIN, MEMBER, MEMBER2], [GROUP, PLAIN]))
     bot.setRole(GROUP, BOT, 'admin')
     bot.setRole(GROUP, ADMIN, 'admin')
     bot.setRole(PLAIN, ADMIN, 'admin')
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   })
 
   after(async function () {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
-import { FakeOneBot, type Sent } from './support/onebot.js'
+import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -42,14 +42,9 @@ describe('real TRSS-Yunzai host: reminders', function () {
   async function startHost (): Promise<void> {
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    const b = new FakeOneBot(BOT, {
-      nickname: '灵犀测试机',
-      friends: [MASTER, FRIEND, MEMBER].map((id) => ({ user_id: id, nickname: `user${id}` })),
-      groups: [{ group_id: GROUP, group_name: `group ${GROUP}` }]
-    })
+    const b = new FakeOneBot(BOT, worldOf([MASTER, FRIEND, MEMBER], [GROUP]))
     bot = b
-    await b.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([b.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    await b.connectToHost(serverPort, () => host?.output() ?? '')
   }
 
   async function stopHost (): Promise<void> {

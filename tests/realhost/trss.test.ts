@@ -56,8 +56,7 @@ describe('real TRSS-Yunzai host with the plugin (OneBot v11)', function () {
       friends: [{ user_id: MASTER, nickname: 'master' }, { user_id: FRIEND, nickname: 'friend' }, { user_id: LATE, nickname: 'late' }, { user_id: BEFORE_RESTART, nickname: 'restart' }],
       groups: [{ group_id: GROUP, group_name: 'test group' }]
     })
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting; calls: ${bot?.calls.join(', ')}\n${host?.output().slice(-3000)}`)), 30_000))])
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   }
 
   async function stopHost (): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {

@@ -11,7 +11,7 @@ import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { startFakeProvider, startPageServer, type FakeProvider, type PageServer } from '../web-tools/fakes.js'
-import { FakeOneBot } from './support/onebot.js'
+import { FakeOneBot, worldOf } from './support/onebot.js'
 import type { Toolchain } from './support/toolchain.js'
 import { prepareHost } from './support/prepare.js'
 import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
@@ -52,9 +52,8 @@ describe('real TRSS-Yunzai host: web_search and fetch_url in a chat', function (
     }), { mode: 0o600 })
     host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
     await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
-    bot = new FakeOneBot(BOT, { nickname: '灵犀测试机', friends: [MASTER, USER].map((id) => ({ user_id: id, nickname: `user${id}` })), groups: [] })
-    await bot.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
-    await Promise.race([bot.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`the adapter did not finish connecting\n${host?.output().slice(-3000)}`)), 30_000))])
+    bot = new FakeOneBot(BOT, worldOf([MASTER, USER], []))
+    await bot.connectToHost(serverPort, () => host?.output() ?? '')
   })
 
   after(async function () {

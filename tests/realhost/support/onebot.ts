@@ -7,6 +7,15 @@ interface Segment { type: string; data: Record<string, unknown> }
 export interface Sent { action: string; userId?: string; groupId?: string; text: string; time: number; params: Record<string, unknown> }
 export interface World { nickname: string; friends: Array<{ user_id: number; nickname: string }>; groups: Array<{ group_id: number; group_name: string }> }
 
+/** The usual world of a suite: friends named `user<id>`, groups named `group <id>`. */
+export function worldOf (friends: number[], groups: number[], nickname = '灵犀测试机'): World {
+  return {
+    nickname,
+    friends: friends.map((id) => ({ user_id: id, nickname: `user${id}` })),
+    groups: groups.map((id) => ({ group_id: id, group_name: `group ${id}` }))
+  }
+}
+
 const textOf = (segs: unknown): string => {
   if (typeof segs === 'string') return segs
   if (!Array.isArray(segs)) return ''
@@ -33,6 +42,19 @@ export class FakeOneBot {
   private closedResolve!: () => void
   /** resolves when the host closes the connection (its process ended or was replaced) */
   readonly closed = new Promise<void>((resolve) => { this.closedResolve = resolve })
+
+  /**
+   * Connects to the host's adapter on `serverPort` and waits until it has finished its connect sequence;
+   * after 30 s fails with the adapter's calls so far and the end of the host's output (`output`).
+   */
+  async connectToHost (serverPort: number, output: () => string = () => ''): Promise<void> {
+    await this.connect(`ws://127.0.0.1:${serverPort}/OneBotv11`)
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`the adapter did not finish connecting; calls: ${this.calls.join(', ')}\n${output().slice(-3000)}`)), 30_000)
+    })
+    try { await Promise.race([this.ready, late]) } finally { clearTimeout(timer) }
+  }
 
   async connect (url: string): Promise<void> {
     this.ws = new WebSocket(url, { headers: { 'X-Self-ID': String(this.botId), 'X-Client-Role': 'Universal' } })

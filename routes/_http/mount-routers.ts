@@ -33,19 +33,36 @@ export function mountRouters (app: Koa, routers: Router[]): void {
     return
   }
   const entries = routers.map((r) => ({ prefix: literalPrefix(r), routes: r.routes() }))
+  // Which routers hold a layer matching a path, whatever the method (the routers' own matching; the
+  // routers are complete once mounted and none is bound to a host): remembered per path, so a request
+  // enters only those, not every router whose prefix the path starts with (a prefix-less router such
+  // as the MCP endpoint's, or `/api` ones, would otherwise run its matching on every request).
+  const candidates = new Map<string, number[]>()
+  const candidatesOf = (path: string): number[] => {
+    let found = candidates.get(path)
+    if (found !== undefined) return found
+    found = []
+    const lower = path.toLowerCase()
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i] as typeof entries[number]
+      const mayMatch = e.prefix === undefined || lower === e.prefix || lower.startsWith(`${e.prefix}/`)
+      if (mayMatch && (routers[i] as Router).match(path, 'GET').path.length > 0) found.push(i)
+    }
+    if (path.length <= 256) {
+      if (candidates.size >= 2000) candidates.clear()
+      candidates.set(path, found)
+    }
+    return found
+  }
   const dispatcher: Koa.Middleware = (koaCtx, next) => {
     const ctx = koaCtx as RouterContext
-    const path = ctx.path.toLowerCase()
-    const dispatch = (i: number): Promise<unknown> => {
-      for (; i < entries.length; i++) {
-        const e = entries[i] as typeof entries[number]
-        if (e.prefix === undefined || path === e.prefix || path.startsWith(`${e.prefix}/`)) {
-          return Promise.resolve(e.routes(ctx, () => dispatch(i + 1)))
-        }
-        // what a router that matched nothing leaves behind (allowedMethods reads it)
-        ctx.matched ??= []
-      }
-      return next()
+    const which = candidatesOf(ctx.path)
+    // what a router that matched nothing leaves behind (allowedMethods reads it)
+    if (which.length === 0) { ctx.matched ??= []; return next() }
+    const dispatch = (k: number): Promise<unknown> => {
+      const i = which[k]
+      if (i === undefined) return next()
+      return Promise.resolve((entries[i] as typeof entries[number]).routes(ctx, () => dispatch(k + 1)))
     }
     return dispatch(0)
   }

@@ -92,6 +92,23 @@ describe('auth routes', () => {
     expect((await fetch(`${s.base}/api/auth/verify`, { headers: { Authorization: `Bearer ${none2}` } })).status).to.equal(401)
   })
 
+  it('a session sent again and again (the gate remembers the last header) is refused once it expires, and once revoked', async () => {
+    const token = (await login(issue())).body.data.token as string
+    const ttl = (jwt.decode(token) as { exp: number }).exp * 1000 - Date.now()
+    const status = (t: string): Promise<number> => fetch(`${s.base}/api/system/status`, { headers: { Authorization: `Bearer ${t}` } }).then((r) => r.status)
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] })
+    try {
+      expect([await status(token), await status(token)]).to.deep.equal([200, 200])
+      clock.tick(ttl + 1000)
+      expect(await status(token)).to.equal(401)
+    } finally { clock.restore() }
+    const other = (await login(issue())).body.data.token as string
+    expect([await status(other), await status(other)]).to.deep.equal([200, 200])
+    await s.lx.rt.sessions.revoke(jwt.decode(other) as { jti: string; exp: number })
+    expect(await status(other)).to.equal(401)
+    expect(await status(s.token)).to.equal(200)
+  })
+
   it('refresh issues a new token and revokes the old jti', async () => {
     const old = (await login(issue())).body.data.token as string
     const r = await fetch(`${s.base}/api/auth/refresh`, { method: 'POST', headers: { Authorization: `Bearer ${old}` } })

@@ -1,8 +1,10 @@
-// The JSON text of a chat request, built here rather than by the openai client: a turn offers the
-// model up to tools.maxToolsPerRequest tool definitions (about 10 KB of JSON for 32 tools), the same
-// objects turn after turn, so each definition is serialised once and kept beside its parameters
-// object; only the messages and sampling fields are serialised per request. The client sends a
-// string body as it is when the request names its content type (RequestOptions.body of `openai`).
+// The bytes of a chat request, built here rather than by the openai client: a turn offers the model up
+// to tools.maxToolsPerRequest tool definitions (about 10 KB of JSON for 32 tools), the same objects turn
+// after turn, so each definition is serialised once and kept beside its parameters object, and the
+// encoded list is reused while a request offers the same definitions; only the messages and sampling
+// fields are serialised per request. The body goes out as bytes: the client passes a byte body through
+// as it is, where a string body would be copied to a well-formed string and encoded again by fetch
+// (the largest allocations of a turn, issue 17). RequestOptions.body of `openai` takes either.
 import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 
 interface CachedTool { name: string; description: string | undefined; json: string }
@@ -18,13 +20,31 @@ function serialiseTool (t: ChatCompletionTool): string {
   return json
 }
 
-/** The request options that make the client post `body` as this JSON text. */
-export function jsonBodyOptions (body: Record<string, unknown>): { body: string; headers: { 'content-type': string } } {
+/** The last list of tool definitions sent and its encoding, `,"tools":[...]}`. */
+let lastList: string[] = []
+let lastBytes: Buffer = Buffer.alloc(0)
+
+function toolsTail (tools: ChatCompletionTool[]): Buffer {
+  const list = tools.map(serialiseTool)
+  // the same cached strings in the same order: compared by identity first, so this is cheap
+  if (list.length !== lastList.length || list.some((s, i) => s !== lastList[i])) {
+    lastList = list
+    lastBytes = Buffer.from(`,"tools":[${list.join(',')}]}`)
+  }
+  return lastBytes
+}
+
+/** The request options that make the client post `body` as this JSON. */
+export function jsonBodyOptions (body: Record<string, unknown>): { body: Buffer; headers: { 'content-type': string } } {
   const { tools, ...rest } = body
   // a channel's body template may set `tools` to anything: only a list of definitions is spliced
-  if (!Array.isArray(tools) || tools.length === 0) return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+  if (!Array.isArray(tools) || tools.length === 0) return { body: Buffer.from(JSON.stringify(body)), headers: { 'content-type': 'application/json' } }
+  // rest always holds model and messages, so its JSON is a non-empty object `{...}`: its `}` is replaced by the tail
   const head = JSON.stringify(rest)
-  // rest always holds model and messages, so head is a non-empty object: `{...}`
-  const json = `${head.slice(0, -1)},"tools":[${(tools as ChatCompletionTool[]).map(serialiseTool).join(',')}]}`
-  return { body: json, headers: { 'content-type': 'application/json' } }
+  const tail = toolsTail(tools as ChatCompletionTool[])
+  const headBytes = Buffer.byteLength(head) - 1
+  const out = Buffer.allocUnsafe(headBytes + tail.length)
+  out.write(head, 0, headBytes, 'utf8')
+  tail.copy(out, headBytes)
+  return { body: out, headers: { 'content-type': 'application/json' } }
 }

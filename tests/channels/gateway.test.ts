@@ -166,10 +166,19 @@ describe('channels: model gateway', () => {
     expect(first?.body.tools).to.deep.equal(tools.map((t) => ({ type: 'function', function: t })))
     expect(second?.body.tools).to.deep.equal([{ type: 'function', function: { name: 'weather', description: 'w2', parameters } }])
     expect(second?.body.max_tokens).to.equal(10)
+    // the encoded list is reused only while the same definitions go out in the same order; messages
+    // in any script end right before the spliced list
+    const said = '你好 👋 "quoted" \\ end'
+    for (const list of [[...tools].reverse(), tools, tools]) {
+      await gw().complete(hello({ tools: list, messages: [{ role: 'user', content: said }] }))
+      const sent = env.fake.chatRequests().at(-1)?.body
+      expect(sent?.tools).to.deep.equal(list.map((t) => ({ type: 'function', function: t })))
+      expect(sent?.messages).to.deep.equal([{ role: 'user', content: said }])
+    }
     // a body template's `tools` replaces the list, whatever it holds
     await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, model: 'gpt-4o', bodyTemplate: { tools: 'none' } })
     await gw().complete(hello({ tools }))
-    expect(env.fake.chatRequests()[2]?.body.tools).to.equal('none')
+    expect(env.fake.chatRequests()[5]?.body.tools).to.equal('none')
   })
 
   it('renders custom path, header and body templates', async () => {

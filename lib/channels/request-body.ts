@@ -7,16 +7,19 @@
 // (the largest allocations of a turn, issue 17). RequestOptions.body of `openai` takes either.
 import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 
-interface CachedTool { name: string; description: string | undefined; json: string }
-const toolJson = new WeakMap<object, CachedTool>()
+interface CachedTool { description: string | undefined; json: string }
+// by parameters object, then by tool name: tools may share one parameters object (a `{ query }` schema)
+const toolJson = new WeakMap<object, Map<string, CachedTool>>()
 
 function serialiseTool (t: ChatCompletionTool): string {
   if (t.type !== 'function' || !t.function.parameters) return JSON.stringify(t)
   const { name, description, parameters } = t.function
-  const hit = toolJson.get(parameters)
-  if (hit && hit.name === name && hit.description === description) return hit.json
+  let byName = toolJson.get(parameters)
+  const hit = byName?.get(name)
+  if (hit && hit.description === description) return hit.json
   const json = JSON.stringify(t)
-  toolJson.set(parameters, { name, description, json })
+  if (!byName) toolJson.set(parameters, (byName = new Map()))
+  byName.set(name, { description, json })
   return json
 }
 

@@ -169,7 +169,9 @@ describe('channels: model gateway', () => {
     // the encoded list is reused only while the same definitions go out in the same order; messages
     // in any script end right before the spliced list
     const said = '你好 👋 "quoted" \\ end'
-    for (const list of [[...tools].reverse(), tools, tools]) {
+    // two tools may share one parameters object (a `{ query }` schema): each keeps its own text
+    const shared = [...tools, { name: 'lookup', description: 'l', parameters }]
+    for (const list of [[...tools].reverse(), tools, tools, shared, shared]) {
       await gw().complete(hello({ tools: list, messages: [{ role: 'user', content: said }] }))
       const sent = env.fake.chatRequests().at(-1)?.body
       expect(sent?.tools).to.deep.equal(list.map((t) => ({ type: 'function', function: t })))
@@ -178,7 +180,7 @@ describe('channels: model gateway', () => {
     // a body template's `tools` replaces the list, whatever it holds
     await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, model: 'gpt-4o', bodyTemplate: { tools: 'none' } })
     await gw().complete(hello({ tools }))
-    expect(env.fake.chatRequests()[5]?.body.tools).to.equal('none')
+    expect(env.fake.chatRequests()[7]?.body.tools).to.equal('none')
   })
 
   it('renders custom path, header and body templates', async () => {

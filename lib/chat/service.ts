@@ -114,7 +114,10 @@ export class ChatPipeline implements ChatService {
       turn.recent = messages.slice(-7, -1).filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content).join('\n')
       const asked = messages[messages.length - 1]
       if (asked && opts.images?.length) asked.images = opts.images
-      const signal = combine(opts.signal, AbortSignal.timeout(cfg.chat.timeoutSeconds * 1000))
+      // the turn's deadline (chat.timeoutSeconds) on the runtime's clock, cleared when the turn ends
+      const deadline = new AbortController()
+      const timer = rt.clock.setTimeout(() => { deadline.abort() }, cfg.chat.timeoutSeconds * 1000)
+      const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal
       const base: Omit<ModelRequest, 'messages'> = {
         source: 'chat',
         signal,
@@ -131,7 +134,10 @@ export class ChatPipeline implements ChatService {
         asked.content = withImages(asked.content, asked.images)
         delete asked.images
         return await this.complete(models, base, messages, turn, toolsOn, hooks)
-      })
+      }).catch((err: unknown) => {
+        if (deadline.signal.aborted && !opts.signal?.aborted) throw new AppError('TIMEOUT', `No answer within chat.timeoutSeconds (${cfg.chat.timeoutSeconds} s)`)
+        throw err
+      }).finally(() => { rt.clock.clearTimeout(timer) })
       const now = rt.clock.now()
       // The history in memory is updated at once; the answer goes out while the journal line is synced
       // (a bot reply need not wait for the disk; the next turn and the API still wait for both).
@@ -307,8 +313,4 @@ function addUsage (sum: Usage, u: Usage): void {
 
 function withImages (input: string, images: string[]): string {
   return `${input}\n${images.map((u) => `[image: ${u}]`).join('\n')}`
-}
-
-function combine (a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
-  return a ? AbortSignal.any([a, b]) : b
 }

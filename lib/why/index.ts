@@ -1,6 +1,6 @@
 // The "why" domain: provides `why` (WhyService): the chat pipeline begins a collector for each turn and
 // keeps the record once the turn is answered; routes (routes/chat.ts) and `#lx为什么` (apps/why.ts) read it.
-import { randomBytes } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { ChatScope, ResolvedPreset, Usage } from '../chat/contracts.js'
 import type { Domain, Runtime } from '../runtime.js'
 import { WhyCollector } from './collector.js'
@@ -17,7 +17,8 @@ class WhyService {
   /** A collector for a turn that starts now. */
   begin (scope: ChatScope, preset: Pick<ResolvedPreset, 'id' | 'name'>, input: string): WhyCollector {
     return new WhyCollector({
-      id: `w${this.rt.clock.now().toString(36)}${randomBytes(4).toString('hex')}`,
+      // 8 random hex digits; randomUUID draws from a cached pool, randomBytes asks the system each turn
+      id: `w${this.rt.clock.now().toString(36)}${randomUUID().slice(0, 8)}`,
       conversationId: scope.conversationId,
       userId: scope.userId,
       ...(scope.groupId ? { groupId: scope.groupId } : {}),

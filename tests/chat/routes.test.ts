@@ -1,7 +1,8 @@
 // The chat pipeline and its routes through real HTTP, against the fake model server.
 import { expect } from 'chai'
+import sinon from 'sinon'
 import type { ToolProvider, TurnContext } from '../../lib/chat/contracts.js'
-import { readSse, post } from '../channels/helpers.js'
+import { readSse, post, waitFor } from '../channels/helpers.js'
 import { resetChat, sentMessages, startChatEnv, type ChatEnv } from './helpers.js'
 
 describe('chat: pipeline and routes', function () {
@@ -54,6 +55,29 @@ describe('chat: pipeline and routes', function () {
       expect(r.status, r.text).to.be.oneOf([502])
       expect(r.body).to.include({ success: false, code: 'MODEL_ERROR' })
       expect(env.s.lx.rt.need('conversations').store.get('private:u3')).to.equal(undefined)
+    })
+
+    it('ends a turn that outlives chat.timeoutSeconds with 504 TIMEOUT and stores nothing', async () => {
+      const rt = env.s.lx.rt
+      const chatCfg = rt.config.get().chat
+      await rt.config.update({ chat: { ...chatCfg, timeoutSeconds: 5 } })
+      env.fake.enqueue({ delayMs: 600_000 })
+      const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
+      try {
+        const answer = chat({ message: 'slow', userId: 'u9' })
+        await waitFor(() => env.fake.chatRequests().length > 0)
+        await clock.tickAsync(4_900)
+        expect(await Promise.race([answer.then(() => 'answered'), Promise.resolve('pending')])).to.equal('pending')
+        await clock.tickAsync(200)
+        const r = await answer
+        expect(r.status, r.text).to.equal(504)
+        expect(r.body).to.include({ success: false, code: 'TIMEOUT' })
+        expect(r.body.message).to.match(/chat\.timeoutSeconds \(5 s\)/)
+        expect(rt.need('conversations').store.get('private:u9')).to.equal(undefined)
+      } finally {
+        clock.restore()
+        await rt.config.update({ chat: chatCfg })
+      }
     })
 
     it('answers 503 CHANNEL_UNAVAILABLE without channels', async () => {

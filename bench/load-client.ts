@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process'
 import { connect, type Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
 import { percentile } from './types.js'
 
 interface LoadSpec {
@@ -19,8 +20,10 @@ interface LoadSpec {
   bodies?: string[]
   connections: number
   durationMs: number
-  /** Mode openai: the model and the messages of each call. */
+  /** Mode openai: the model of each call. */
   model?: string
+  /** Mode openai: the whole request of each call (messages, tools...) instead of one short message. */
+  request?: Record<string, unknown>
 }
 export interface LoadResult { requests: number; errors: number; rps: number; p50: number; p99: number; mean: number }
 
@@ -131,7 +134,8 @@ async function openaiLoad (spec: LoadSpec): Promise<{ times: number[]; errors: n
     while (performance.now() < end) {
       const t0 = performance.now()
       try {
-        await client.chat.completions.create({ model: spec.model ?? 'gpt-4o-mini', messages: [{ role: 'user', content: `message number ${i++}` }] })
+        const request = spec.request ?? { messages: [{ role: 'user', content: `message number ${i++}` }] }
+        await client.chat.completions.create({ ...request, model: spec.model ?? 'gpt-4o-mini', stream: false } as ChatCompletionCreateParamsNonStreaming)
       } catch { errors++ }
       times.push(performance.now() - t0)
     }

@@ -13,11 +13,13 @@ import { startTestServer, type TestServer } from '../support/server.js'
 const PAGES = ['overview', 'channels', 'config', 'presets', 'tools', 'mcp', 'memory', 'conversations', 'knowledge', 'drawing', 'game', 'logs']
 
 /** Records CSP violations (event and console) of a page. */
-function watchCsp (page: Page): string[] {
+// Awaited before the page navigates: the listener must be in place for the first document, and a binding
+// still being set up when the page closes made playwright throw outside the test.
+async function watchCsp (page: Page): Promise<string[]> {
   const seen: string[] = []
   page.on('console', (m) => { if (/Refused to|Content Security Policy/i.test(m.text())) seen.push(`console: ${m.text()}`) })
-  void page.exposeFunction('__cspViolation', (v: string) => { seen.push(`event: ${v}`) })
-  void page.addInitScript(() => {
+  await page.exposeFunction('__cspViolation', (v: string) => { seen.push(`event: ${v}`) })
+  await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       (window as unknown as { __cspViolation(v: string): void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`)
     })
@@ -66,7 +68,7 @@ describe('dashboard in chromium: CSP and cross-site forms', function () {
     const ctx = await browser.newContext()
     try {
       const page = await ctx.newPage()
-      const violations = watchCsp(page)
+      const violations = await watchCsp(page)
       await loginInBrowser(s, page)
       for (const name of PAGES) {
         await page.click(`nav a[data-page="${name}"]`)
@@ -107,7 +109,7 @@ describe('dashboard in chromium: CSP and cross-site forms', function () {
     const ctx = await browser.newContext()
     try {
       const page = await ctx.newPage()
-      const violations = watchCsp(page)
+      const violations = await watchCsp(page)
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/login`)
       await page.waitForFunction(() => document.getElementById('state')?.textContent !== '…')
       expect(violations, violations.join('\n')).to.deep.equal([])

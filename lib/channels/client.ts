@@ -5,6 +5,7 @@
 import type OpenAI from 'openai'
 import type { ChannelConfig } from '../config/schema.js'
 import { renderDeep, renderTemplate } from '../templates/placeholders.js'
+import { channelFetch } from './fetch.js'
 import type { ChannelKey } from './keys.js'
 
 export interface TemplateContext {
@@ -52,8 +53,8 @@ export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefine
   const base = trimSlash(ch.baseUrl)
   const fetchWithPath: typeof fetch = (input, init) => {
     // The client always posts chat requests to `${baseURL}/chat/completions`; a custom path replaces that URL.
-    if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return fetch(customUrl(ch.baseUrl, path), init)
-    return fetch(input, init)
+    if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return channelFetch(customUrl(ch.baseUrl, path), init)
+    return channelFetch(input, init)
   }
   const apiKey = key?.key || 'none'
   const cacheKey = JSON.stringify([base, apiKey, timeoutMs, headers, path])

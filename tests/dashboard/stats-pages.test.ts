@@ -25,6 +25,11 @@ describe('dashboard: statistics pages (chromium e2e)', function () {
     s = await startTestServer()
     await s.login()
     expect((await s.api('/api/config/channels', { method: 'POST', json: { name: 'stats-channel', baseUrl: fake.url, apiKey: 'sk-stats-0001', model: 'stats-model' } })).status).to.equal(200)
+    // The checks below expect the turn in the current hour of the wall clock (the server and the browser
+    // both read it): in the last minute of an hour, the turn waits for the next one.
+    const d = new Date()
+    const toNextHour = 3_600_000 - ((d.getMinutes() * 60 + d.getSeconds()) * 1000 + d.getMilliseconds())
+    if (toNextHour < 60_000) await new Promise((resolve) => setTimeout(resolve, toNextHour + 500))
     // the recorded turn: the model calls a built-in tool, then answers
     fake.enqueue({ toolCalls: [{ name: 'get_current_time', arguments: {} }] }, { content: 'It is time.', usage: { prompt_tokens: 120, completion_tokens: 30 } })
     const r = await s.api('/api/chat', { method: 'POST', json: { message: 'what time is it?', userId: '30001', groupId: '40001' } })

@@ -15,6 +15,7 @@ import koaJwt from 'koa-jwt'
 import { AppError } from '../../lib/core/errors.js'
 import type { SessionClaims } from '../../lib/auth/sessions.js'
 import type { Runtime } from '../../lib/runtime.js'
+import { memoByPath } from './path-memo.js'
 
 export const SESSION_COOKIE = 'lingxi_session'
 
@@ -137,19 +138,8 @@ export function authMiddleware (rt: Runtime): Middleware {
     ctx.state.sessionEnds = sessionEndWatcher(rt, claims)
     return next() // not awaited here: one promise less on every authenticated request
   }
-  // The path rule is a pure function of the raw path: its decision is remembered for short paths.
-  const gates = new Map<string, GateDecision>()
-  const gateFor = (path: string): GateDecision => {
-    let g = gates.get(path)
-    if (g === undefined) {
-      g = gateOf(path)
-      if (path.length <= 256) {
-        if (gates.size >= 2000) gates.clear()
-        gates.set(path, g)
-      }
-    }
-    return g
-  }
+  // The path rule is a pure function of the raw path: its decision is remembered.
+  const gateFor = memoByPath(gateOf)
   // The last Bearer header admitted and what it gave: a client sends the same header on every request,
   // and comparing it skips the parse and the hashing of a long token (expiry and revocation still checked).
   let last: { header: string; found: FoundToken; claims: SessionClaims } | undefined

@@ -9,6 +9,7 @@ import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
 import type Koa from 'koa'
 import { AppError } from '../../lib/core/errors.js'
+import { memoByPath } from './path-memo.js'
 
 const ALLOWED_METHODS_OPTIONS = {
   throw: true,
@@ -37,23 +38,16 @@ export function mountRouters (app: Koa, routers: Router[]): void {
   // routers are complete once mounted and none is bound to a host): remembered per path, so a request
   // enters only those, not every router whose prefix the path starts with (a prefix-less router such
   // as the MCP endpoint's, or `/api` ones, would otherwise run its matching on every request).
-  const candidates = new Map<string, number[]>()
-  const candidatesOf = (path: string): number[] => {
-    let found = candidates.get(path)
-    if (found !== undefined) return found
-    found = []
+  const candidatesOf = memoByPath((path: string): number[] => {
     const lower = path.toLowerCase()
+    const found: number[] = []
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i] as typeof entries[number]
       const mayMatch = e.prefix === undefined || lower === e.prefix || lower.startsWith(`${e.prefix}/`)
       if (mayMatch && (routers[i] as Router).match(path, 'GET').path.length > 0) found.push(i)
     }
-    if (path.length <= 256) {
-      if (candidates.size >= 2000) candidates.clear()
-      candidates.set(path, found)
-    }
     return found
-  }
+  })
   const dispatcher: Koa.Middleware = (koaCtx, next) => {
     const ctx = koaCtx as RouterContext
     const which = candidatesOf(ctx.path)

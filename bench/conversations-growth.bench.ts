@@ -292,11 +292,14 @@ export async function run (): Promise<BenchRow[]> {
       const smallDir = join(root, 'small')
       mkdirSync(smallDir)
       seed(join(smallDir, 'conversations.json'), 1000, Date.now())
-      // a big store of its own, seeded the same way: the store half above leaves tens of thousands of
-      // journal lines in its folder, whose fold would then run in the background of these rounds
-      const bigDir = join(root, 'http-big')
-      mkdirSync(bigDir)
-      seed(join(bigDir, 'conversations.json'), COUNT, Date.now())
+      // after the store half, a big store of its own, seeded the same way: the store half leaves tens of
+      // thousands of journal lines in its folder, whose fold would then run in the background of these rounds
+      let bigDir = dataDir
+      if (STORE) {
+        bigDir = join(root, 'http-big')
+        mkdirSync(bigDir)
+        seed(join(bigDir, 'conversations.json'), COUNT, Date.now())
+      }
       const e: HttpRound[] = []
       const bNew: HttpRound[] = []
       const small: HttpRound[] = []

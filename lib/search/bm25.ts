@@ -1,6 +1,6 @@
 // In-memory BM25 index (k1 1.2, b 0.75) over tokenize(). Terms are interned (one string each, a
 // number everywhere else); each term has one posting list over all documents (lib/search/postings.ts:
-// sized for what they hold, long ones in typed arrays) and a document frequency kept over live documents.
+// packed as bytes, 2-3 an entry) and a document frequency kept over live documents.
 // Partitions (the memories of one user): a document added with a partition also keeps its own
 // (term, tf) list and is chained to the other documents of its partition, so a search within a
 // partition walks that partition's documents only: its cost is the user's share, never the whole
@@ -11,7 +11,7 @@
 // contain it, the most frequent few only (maxExpansion), so a common character never expands to
 // thousands of terms. Bulk builds run in slices of a few milliseconds (addManyAsync).
 import { DocNumbers, ShardedMap } from './id-maps.js'
-import { append, docOf, entries, length, type Posting, remapped, TF_MAX, tfOf } from './postings.js'
+import { PostingLists, TF_MAX } from './postings.js'
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
 import { TopK } from './top-k.js'
 
@@ -34,6 +34,12 @@ export interface SearchOptions<K> {
 
 const NONE = -1
 
+/**
+ * A copy of a term that holds nothing else: a token of 13 characters or more is, in V8, a view into
+ * the whole text it was cut from, and keeping it as a key kept that text (tens of MB at 50k documents).
+ */
+const own = (term: string): string => term.length < 13 ? term : JSON.parse(JSON.stringify(term)) as string
+
 function grow<T extends Int32Array | Float64Array | Uint8Array> (a: T, need: number, fill?: number): T {
   if (a.length >= need) return a
   const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 64))
@@ -50,7 +56,7 @@ export class Bm25Index<K extends string | number> {
   /** terms interned so far (the next term id) */
   private terms = 0
   private df = new Int32Array(0)
-  private postings: Array<Posting | undefined> = []
+  private postings = new PostingLists()
   private tfScratch = new Int32Array(0)
   /** CJK character → ids of the bigrams holding it */
   private charTerms = new Map<string, number[]>()
@@ -82,7 +88,7 @@ export class Bm25Index<K extends string | number> {
     this.termIds = new ShardedMap()
     this.terms = 0
     this.df = new Int32Array(0)
-    this.postings = []
+    this.postings = new PostingLists()
     this.tfScratch = new Int32Array(0)
     this.charTerms = new Map()
     this.partitionIds = new Map()
@@ -132,9 +138,7 @@ export class Bm25Index<K extends string | number> {
       const tf = this.tfScratch[t]!
       this.tfScratch[t] = 0
       this.df[t]!++
-      const old = this.postings[t]
-      const next = append(old, doc, tf)
-      if (next !== old) this.postings[t] = next
+      this.postings.append(t, doc, tf)
       if (part !== NONE) {
         this.poolTerms[this.poolUsed] = t
         this.poolTfs[this.poolUsed++] = Math.min(tf, TF_MAX)
@@ -231,11 +235,8 @@ export class Bm25Index<K extends string | number> {
         scores[d]! += bm25(idf, tf, d)
       }
       for (const [t, idf] of idfs) {
-        const p = this.postings[t]
-        if (p === undefined) continue
-        if (typeof p === 'number') { score(docOf(p), tfOf(p), idf); continue }
-        const { list, n } = entries(p)
-        for (let i = 0; i < n; i++) { const e = list[i]!; score(docOf(e), tfOf(e), idf) }
+        const { docs, tfs, n } = this.postings.read(t)
+        for (let k = 0; k < n; k++) score(docs[k]!, tfs[k]!, idf)
       }
       for (const d of touched) {
         const s = scores[d]!
@@ -249,11 +250,9 @@ export class Bm25Index<K extends string | number> {
   /** Live documents holding a term: the kept count, or a walk over its posting while some are stale. */
   private docFreq (t: number): number {
     if (this.staleDf === 0) return this.df[t]!
-    const p = this.postings[t]
-    if (p === undefined) return 0
-    const { list, n } = entries(p)
+    const { docs, n } = this.postings.read(t)
     let live = 0
-    for (let i = 0; i < n; i++) if (this.ids[docOf(list[i]!)] !== undefined) live++
+    for (let k = 0; k < n; k++) if (this.ids[docs[k]!] !== undefined) live++
     return live
   }
 
@@ -274,8 +273,7 @@ export class Bm25Index<K extends string | number> {
 
   private intern (term: string): number {
     const t = this.terms++
-    this.termIds.set(term, t)
-    this.postings.push(undefined)
+    this.termIds.set(own(term), t)
     this.df = grow(this.df, t + 1)
     this.tfScratch = grow(this.tfScratch, t + 1)
     if (term.length > 1 && isCjk(term)) {
@@ -346,15 +344,8 @@ export class Bm25Index<K extends string | number> {
       this.poolTfs.set(old.poolTfs.subarray(start, start + len), this.poolUsed)
       this.poolUsed += len
     })
-    const recount = this.staleDf > 0
-    if (recount) this.df.fill(0)
-    for (let t = 0; t < this.postings.length; t++) {
-      const p = this.postings[t]
-      if (p === undefined) continue
-      const next = remapped(p, remap)
-      this.postings[t] = next
-      if (recount && next !== undefined) this.df[t]! += length(next)
-    }
+    this.postings = this.postings.remapped(this.terms, remap)
+    if (this.staleDf > 0) for (let t = 0; t < this.terms; t++) this.df[t] = this.postings.count(t)
     this.tombstones = 0
     this.staleDf = 0
   }

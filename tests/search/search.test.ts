@@ -1,7 +1,7 @@
 // lib/search: tokenizer, BM25 index, snippets.
 import { expect } from 'chai'
 import { Bm25Index } from '../../lib/search/bm25.js'
-import { append, docOf, entries, length, type Posting, remapped, tfOf } from '../../lib/search/postings.js'
+import { PostingLists } from '../../lib/search/postings.js'
 import { snippet } from '../../lib/search/snippet.js'
 import { queryTokens, tokenize } from '../../lib/search/tokenize.js'
 import { EN_DOCS, EN_QUERIES, ZH_DOCS, ZH_QUERIES } from '../knowledge/corpus.js'
@@ -196,31 +196,58 @@ describe('search: growth (partitions, exact frequencies, bounded expansion, buil
 })
 
 describe('search: posting lists', () => {
-  const read = (p: Posting): Array<[number, number]> => {
-    const { list, n } = entries(p)
-    return Array.from({ length: n }, (_, i) => [docOf(list[i]!), tfOf(list[i]!)])
+  const read = (lists: PostingLists, t: number): Array<[number, number]> => {
+    const out: Array<[number, number]> = []
+    const { docs, tfs, n } = lists.read(t)
+    for (let k = 0; k < n; k++) out.push([docs[k]!, tfs[k]!])
+    return out
   }
 
-  it('grow from a bare number to an array to a typed list, in order, tf capped at 255, huge document numbers kept', () => {
-    let p: Posting | undefined
-    const want: Array<[number, number]> = []
-    for (let d = 0; d < 5000; d++) {
-      const tf = d === 7 ? 1000 : (d % 5) + 1
-      p = append(p, d * 3, tf)
-      want.push([d * 3, Math.min(tf, 255)])
-      if (d === 0) expect(typeof p).to.equal('number')
-      if (d === 1) expect(Array.isArray(p)).to.equal(true)
+  it('keep every entry in order across blocks and pages, tf capped at 255, gaps up to 2^31, and renumber', () => {
+    const lists = new PostingLists()
+    const want = new Map<number, Array<[number, number]>>()
+    let seed = 7
+    const rnd = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647
+    const next = new Map<number, number>()
+    // 300 terms appended interleaved (their blocks alternate in the pool), ~800k entries: more than one page
+    for (let i = 0; i < 800_000; i++) {
+      const t = Math.floor(rnd() * rnd() * 300) // some terms long, some short
+      const gap = rnd() < 0.01 ? Math.floor(rnd() * 5_000_000) : 1 + Math.floor(rnd() * 300)
+      const doc = (next.get(t) ?? 0) + gap
+      next.set(t, doc + 1)
+      const tf = rnd() < 0.6 ? 1 : rnd() < 0.01 ? 1000 : 2 + Math.floor(rnd() * 40)
+      lists.append(t, doc, tf)
+      if (!want.has(t)) want.set(t, [])
+      want.get(t)!.push([doc, Math.min(tf, 255)])
     }
-    expect(typeof p === 'object' && !Array.isArray(p)).to.equal(true) // typed beyond 2048 entries
-    p = append(p, 9_000_000, 2) // past what packs into 32 bits
-    want.push([9_000_000, 2])
-    expect(read(p!)).to.deep.equal(want)
-    expect(length(p!)).to.equal(5001)
-    const remap = new Int32Array(9_000_001).fill(-1)
+    lists.append(999, 2 ** 31 - 2, 3) // a lone entry, the largest document number
+    want.set(999, [[2 ** 31 - 2, 3]])
+    expect(lists.bytes).to.be.greaterThan(1 << 20) // crossed into a second page
+    for (const [t, entries] of want) {
+      expect(lists.count(t)).to.equal(entries.length)
+      expect(read(lists, t)).to.deep.equal(entries)
+    }
+    expect(lists.count(500)).to.equal(0)
+    expect(read(lists, 500)).to.deep.equal([])
+
+    // renumbering keeps only mapped documents, in order
+    const small = new PostingLists()
+    for (let d = 0; d < 5000; d++) small.append(0, d * 3, (d % 5) + 1)
+    small.append(1, 7, 2)
+    const remap = new Int32Array(15_000).fill(-1)
     remap[3] = 0
-    remap[9_000_000] = 1
-    expect(read(remapped(p!, remap)!)).to.deep.equal([[0, 2], [1, 2]])
-    expect(remapped(p!, new Int32Array(9_000_001).fill(-1))).to.equal(undefined)
+    remap[9] = 1
+    remap[14_997] = 2
+    const re = small.remapped(2, remap)
+    expect(read(re, 0)).to.deep.equal([[0, 2], [1, 4], [2, 5]])
+    expect(re.count(1)).to.equal(0)
+  })
+
+  it('small lists stay small: 10k terms of one entry each take well under a megabyte', () => {
+    const lists = new PostingLists()
+    for (let t = 0; t < 10_000; t++) lists.append(t, t * 7, 1)
+    expect(lists.bytes).to.be.below(300_000) // 8-byte blocks; a number in a JS array alone costs as much
+    expect(read(lists, 9_999)).to.deep.equal([[69_993, 1]])
   })
 })
 

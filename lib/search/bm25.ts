@@ -10,7 +10,7 @@
 // in a small heap. A lone CJK character (no bigram of its own) matches through the bigrams that
 // contain it, the most frequent few only (maxExpansion), so a common character never expands to
 // thousands of terms. Bulk builds run in slices of a few milliseconds (addManyAsync).
-import { DocNumbers, ShardedMap } from './id-maps.js'
+import { DocNumbers, TermIds } from './id-maps.js'
 import { PostingLists, TF_MAX } from './postings.js'
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
 import { TopK } from './top-k.js'
@@ -52,7 +52,7 @@ export class Bm25Index<K extends string | number> {
   private ids: Array<K | undefined> = []
   private lens = new Int32Array(0)
   private readonly docNumbers = new DocNumbers<K>()
-  private termIds = new ShardedMap<string>()
+  private termIds = new TermIds()
   /** terms interned so far (the next term id) */
   private terms = 0
   private df = new Int32Array(0)
@@ -85,7 +85,7 @@ export class Bm25Index<K extends string | number> {
     this.ids = []
     this.lens = new Int32Array(0)
     this.docNumbers.clear()
-    this.termIds = new ShardedMap()
+    this.termIds = new TermIds()
     this.terms = 0
     this.df = new Int32Array(0)
     this.postings = new PostingLists()

@@ -55,3 +55,77 @@ export class ShardedMap<K extends string | number> {
     return this.shards[h % SHARDS]!
   }
 }
+
+/**
+ * Term → term id. Most terms of Chinese text are bigrams of two BMP CJK characters: those are keyed by
+ * a number made of the two characters, in open-addressing tables of typed arrays (8 bytes a slot,
+ * spread over 16 shards so a resize copies a sixteenth); a term string and its Map entry cost ~70
+ * bytes, and a big vocabulary holds hundreds of thousands of bigrams. Other terms use a ShardedMap.
+ */
+export class TermIds {
+  private readonly words = new ShardedMap<string>()
+  private readonly pairs = Array.from({ length: PAIR_SHARDS }, () => new PairTable())
+
+  get (term: string): number | undefined {
+    const code = pairCode(term)
+    return code === undefined ? this.words.get(term) : this.pairs[code & (PAIR_SHARDS - 1)]!.get(code)
+  }
+
+  set (term: string, id: number): void {
+    const code = pairCode(term)
+    if (code === undefined) this.words.set(term, id)
+    else this.pairs[code & (PAIR_SHARDS - 1)]!.set(code, id)
+  }
+}
+
+const PAIR_SHARDS = 16
+const CJK_LOW = 0x3000
+const SPAN = 0x10000 - CJK_LOW
+/** keys start at -2^31 so every key is a small integer (V8 keeps them unboxed); never a key: */
+const EMPTY = 2 ** 31 - 1
+
+/** Two characters in U+3000..U+FFFF (every BMP CJK block) as one number, else undefined. */
+function pairCode (term: string): number | undefined {
+  if (term.length !== 2) return undefined
+  const a = term.charCodeAt(0) - CJK_LOW
+  const b = term.charCodeAt(1) - CJK_LOW
+  if (a < 0 || b < 0 || (a >= 0xd800 - CJK_LOW && a < 0xe000 - CJK_LOW) || (b >= 0xd800 - CJK_LOW && b < 0xe000 - CJK_LOW)) return undefined
+  return a * SPAN + b - 2 ** 31
+}
+
+/** Integer key → number, linear probing, resized at half full. */
+class PairTable {
+  private keys = new Int32Array(64).fill(EMPTY)
+  private values = new Int32Array(64)
+  private size = 0
+
+  get (key: number): number | undefined {
+    const mask = this.keys.length - 1
+    for (let i = slot(key, mask); ; i = (i + 1) & mask) {
+      const k = this.keys[i]!
+      if (k === key) return this.values[i]
+      if (k === EMPTY) return undefined
+    }
+  }
+
+  set (key: number, value: number): void {
+    if ((this.size + 1) * 2 > this.keys.length) this.resize()
+    const mask = this.keys.length - 1
+    let i = slot(key, mask)
+    while (this.keys[i] !== EMPTY && this.keys[i] !== key) i = (i + 1) & mask
+    if (this.keys[i] === EMPTY) this.size++
+    this.keys[i] = key
+    this.values[i] = value
+  }
+
+  private resize (): void {
+    const { keys, values } = this
+    this.keys = new Int32Array(keys.length * 2).fill(EMPTY)
+    this.values = new Int32Array(keys.length * 2)
+    this.size = 0
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== EMPTY) this.set(keys[i]!, values[i]!)
+  }
+}
+
+/** The shard took the low bits; the slot mixes the rest. */
+const slot = (key: number, mask: number): number => (Math.imul(key >>> 4, 0x9e3779b1) >>> 7) & mask

@@ -2,6 +2,7 @@
 import { expect } from 'chai'
 import { Bm25Index } from '../../lib/search/bm25.js'
 import { PostingLists } from '../../lib/search/postings.js'
+import { TermIds } from '../../lib/search/id-maps.js'
 import { snippet } from '../../lib/search/snippet.js'
 import { queryTokens, tokenize } from '../../lib/search/tokenize.js'
 import { EN_DOCS, EN_QUERIES, ZH_DOCS, ZH_QUERIES } from '../knowledge/corpus.js'
@@ -248,6 +249,23 @@ describe('search: posting lists', () => {
     for (let t = 0; t < 10_000; t++) lists.append(t, t * 7, 1)
     expect(lists.bytes).to.be.below(300_000) // 8-byte blocks; a number in a JS array alone costs as much
     expect(read(lists, 9_999)).to.deep.equal([[69_993, 1]])
+  })
+})
+
+describe('search: term ids', () => {
+  it('answer every term set, CJK bigrams (typed tables) and other terms alike, across resizes', () => {
+    const ids = new TermIds()
+    const terms: string[] = []
+    for (let i = 0; i < 60_000; i++) terms.push(String.fromCharCode(0x3000 + ((i * 7919) % 0xcfff), 0x4e00 + (i % 20_000)))
+    terms.push('\u3000\u3000', '\uffff\uffff', '\ud840\udc00', 'ab', 'abc', '中', 'x'.repeat(20), '中a')
+    terms.forEach((t, i) => { ids.set(t, i) })
+    const distinct = new Map<string, number>()
+    terms.forEach((t, i) => distinct.set(t, i))
+    for (const [t, i] of distinct) expect(ids.get(t)).to.equal(i)
+    expect(ids.get('丁丁')).to.equal(undefined)
+    expect(ids.get('zz')).to.equal(undefined)
+    ids.set('ab', 7) // a second set replaces
+    expect(ids.get('ab')).to.equal(7)
   })
 })
 

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const SOURCE_DIRS = ['apps', 'lib', 'routes']
 /** Packages bundled in (with what they import); pure JavaScript that reads no files of its own. */
-export const INLINE = ['zod', 'yaml', 'koa', '@koa/router', 'koa-jwt', 'jsonwebtoken', 'lowdb', 'gray-matter']
+export const INLINE = ['zod', 'yaml', 'koa', 'koa-compose', '@koa/router', 'koa-jwt', 'jsonwebtoken', 'lowdb', 'gray-matter']
 const LOCKFILES = ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock']
 // CommonJS inside an ES module bundle needs a `require` for Node's builtins
 const REQUIRE_BANNER = "import { createRequire as __lingxiCreateRequire } from 'node:module'; const require = __lingxiCreateRequire(import.meta.url);"

@@ -40,7 +40,7 @@ export class DocNumbers<K extends string | number> {
 const isDense = (id: string | number): boolean => typeof id === 'number' && Number.isInteger(id) && id >= 0 && id < DENSE_MAX
 
 /** A Map spread over 32 shards by a cheap hash. */
-export class ShardedMap<K extends string | number> {
+class ShardedMap<K extends string | number> {
   private shards: Array<Map<K, number>> = Array.from({ length: SHARDS }, () => new Map())
   get (k: K): number | undefined { return this.shard(k).get(k) }
   set (k: K, v: number): void { this.shard(k).set(k, v) }

@@ -14,6 +14,10 @@ function routers (): Router[] {
   a.get('/', (ctx) => { ctx.body = 'things' })
   a.get('/:id', (ctx) => { ctx.body = `thing ${ctx.params.id}` })
   a.post('/', (ctx) => { ctx.status = 201; ctx.body = 'made' })
+  // what the dispatch leaves on the context, for the routes remembered per path to be compared
+  a.get('/:id/parts/:part', (ctx) => {
+    ctx.body = JSON.stringify({ params: ctx.params, route: ctx._matchedRoute, routerPath: ctx.routerPath, matched: (ctx.matched ?? []).map((l) => l.path), routed: ctx.routeMatched })
+  })
   const wide = new Router({ prefix: '/api' })
   wide.get('/things/special', (ctx) => { ctx.body = 'never: the first router takes it' })
   wide.put('/other/:id', (ctx) => { ctx.body = `other ${ctx.params.id}` })
@@ -53,8 +57,11 @@ describe('web: mounting the routers', () => {
       ['POST', '/api/things'], ['DELETE', '/api/things'], ['PATCH', '/api/things/1'], ['OPTIONS', '/api/things'],
       ['PUT', '/api/other/3'], ['GET', '/api/other'], ['DELETE', '/api/other'], ['GET', '/api/otherwise'],
       ['GET', '/api/nothing'], ['GET', '/mcp'], ['POST', '/mcp'], ['GET', '/static.txt'], ['POST', '/static.txt'],
-      ['PROPFIND', '/static.txt'], ['PROPFIND', '/api/things'], ['GET', '/api/%74hings']
+      ['PROPFIND', '/static.txt'], ['PROPFIND', '/api/things'], ['GET', '/api/%74hings'],
+      ['GET', '/api/things/4/parts/x'], ['GET', '/api/things/5/parts/y%20z'], ['GET', '/API/THINGS/4/parts/x']
     ]
+    // twice over: the second time each path's dispatch is the remembered one
+    cases.push(...cases)
     let compared = 0
     for (const [method, path] of cases) {
       const [x, y] = await Promise.all([one, each].map(async (s) => {

@@ -55,15 +55,22 @@ function parseRegex (src: string): { source: string; flags: string } | string {
   return { source: m[1] ?? '', flags: flags.includes('u') ? flags : flags + 'u' }
 }
 
-/** A group followed by a quantifier whose content has a quantifier or a `|` of its own. */
-function nestedQuantifier (body: string): boolean {
-  const stack: Array<{ risky: boolean }> = []
+/** The pattern's syntax: each character outside escapes and character classes, with its index. */
+function * syntax (body: string): Generator<[string, number]> {
   let inClass = false
   for (let i = 0; i < body.length; i++) {
-    const c = body[i]
+    const c = body[i] as string
     if (c === '\\') { i++; continue }
     if (inClass) { if (c === ']') inClass = false; continue }
     if (c === '[') { inClass = true; continue }
+    yield [c, i]
+  }
+}
+
+/** A group followed by a quantifier whose content has a quantifier or a `|` of its own. */
+function nestedQuantifier (body: string): boolean {
+  const stack: Array<{ risky: boolean }> = []
+  for (const [c, i] of syntax(body)) {
     if (c === '(') { stack.push({ risky: false }); continue }
     const top = stack.at(-1)
     if (c === ')') {
@@ -87,15 +94,13 @@ function nestedQuantifier (body: string): boolean {
  */
 function repetitionCost (body: string): number {
   let cost = 1
-  let inClass = false
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]
-    if (c === '\\') { i++; continue }
-    if (inClass) { if (c === ']') inClass = false; continue }
-    if (c === '[') { inClass = true; continue }
+  /** characters before this index belong to a construct already counted (`(?`, a lazy `?`, `{n,m}`) */
+  let skipTo = 0
+  for (const [c, i] of syntax(body)) {
+    if (i < skipTo) continue
     if (c === '|') { cost *= 2; continue }
-    if (c === '(' && body[i + 1] === '?') { i++; continue } // (?: ... ) is a group, not a quantifier
-    if (c === '*' || c === '+') { cost *= WINDOW; if (body[i + 1] === '?') i++; continue }
+    if (c === '(' && body[i + 1] === '?') { skipTo = i + 2; continue } // (?: ... ) is a group, not a quantifier
+    if (c === '*' || c === '+') { cost *= WINDOW; skipTo = body[i + 1] === '?' ? i + 2 : i + 1; continue }
     if (c === '?') { cost *= 2; continue }
     if (c === '{') {
       const m = /^\{(\d+)(,(\d*))?\}/.exec(body.slice(i))
@@ -103,8 +108,8 @@ function repetitionCost (body: string): number {
       const min = Number(m[1])
       const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3])
       cost *= Number.isFinite(max) ? Math.min(max - min + 1, WINDOW) : WINDOW
-      i += m[0].length - 1
-      if (body[i + 1] === '?') i++
+      skipTo = i + m[0].length
+      if (body[skipTo] === '?') skipTo++
     }
   }
   return cost

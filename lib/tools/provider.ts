@@ -28,7 +28,8 @@ export class RegistryToolProvider implements ToolProvider {
   nameOf (alias: string): string | undefined { this.refreshAliases(); return this.aliases.name(alias) }
 
   /**
-   * The tools sent to the model this turn: those the preset offers, at most `tools.maxToolsPerRequest`
+   * The tools sent to the model this turn: those the preset offers that can work in this chat
+   * (`offeredIn`), at most `tools.maxToolsPerRequest`
    * of them, chosen by relevance to the turn (select.ts). Deterministic for a turn, so `execute` can
    * check a call against the same list.
    */
@@ -36,7 +37,7 @@ export class RegistryToolProvider implements ToolProvider {
     const offers = presetOffers(this.registry.switches, turn.preset.tools)
     this.refreshAliases()
     const cfg = this.registry.config
-    const offered = this.registry.list().filter(offers)
+    const offered = this.registry.list().filter((t) => offers(t) && (t.offeredIn?.(turn.scope) ?? true))
     const chosen = this.selector.select(offered, () => this.registry.list({ includeDisabled: true }), {
       input: turn.input,
       recent: turn.recent,

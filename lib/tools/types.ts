@@ -36,6 +36,11 @@ export interface RegisteredTool {
    * `allowDangerous`, since the master added the server to be used.
    */
   untrusted?: boolean
+  /**
+   * Where the tool can work at all (e.g. QQ group actions: a group chat through the bot). Elsewhere it
+   * is not offered to the model: a call could only fail, and its definition costs every request.
+   */
+  offeredIn?: (scope: ChatScope) => boolean
   execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
 }
 

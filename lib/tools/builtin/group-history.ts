@@ -3,7 +3,7 @@
 // private chat. What the daily-summary skill reads.
 import { formatEntries } from '../../grouplog/format.js'
 import type { Runtime } from '../../runtime.js'
-import { text, type BuiltinTool } from './util.js'
+import { inGroup, text, type BuiltinTool } from './util.js'
 
 const DEFAULT_LIMIT = 50
 const MAX_LIMIT = 500
@@ -18,6 +18,7 @@ export function groupHistoryTool (rt: Runtime): BuiltinTool {
     category: 'group',
     risk: 'low',
     dangerous: false,
+    offeredIn: inGroup,
     inputSchema: {
       type: 'object',
       properties: {

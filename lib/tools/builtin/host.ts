@@ -1,7 +1,7 @@
 // Categories `user`, `group`, `message`: who is talking, where, and sending to the current chat,
 // through the host port (works under Miao, TRSS and the standalone host).
 import { botNickname, masters, sendGroup, sendPrivate } from '../../host/port.js'
-import { str, text, type BuiltinTool } from './util.js'
+import { inGroup, str, text, type BuiltinTool } from './util.js'
 
 export function hostTools (): BuiltinTool[] {
   return [
@@ -26,6 +26,7 @@ export function hostTools (): BuiltinTool[] {
       risk: 'low',
       dangerous: false,
       inputSchema: { type: 'object', properties: {} },
+      offeredIn: inGroup,
       execute: async (_args, ctx) => {
         if (!ctx.scope.groupId) return text('This is a private chat, not a group', true)
         let botName = ctx.scope.botName ?? ''

@@ -6,7 +6,7 @@ import type { ActionOutcome } from '../../host/actions.js'
 import type { Runtime } from '../../runtime.js'
 import type { ToolResult } from '../../chat/contracts.js'
 import type { ToolCallContext } from '../types.js'
-import { checkQq, qqText, TIER_RISK, type QqAsk, type QqPlace, type QqTier } from './qq-rules.js'
+import { checkQq, inBotGroup, qqText, TIER_RISK, type QqAsk, type QqPlace, type QqTier } from './qq-rules.js'
 import { str, text, type BuiltinTool } from './util.js'
 
 const QQ_ID = /^\d{1,20}$/
@@ -43,6 +43,7 @@ export function qqTool (rt: Runtime, spec: Spec): BuiltinTool {
     risk: TIER_RISK[spec.tier],
     dangerous: false,
     inputSchema: { type: 'object', properties: spec.properties, ...(spec.required ? { required: spec.required } : {}) },
+    offeredIn: inBotGroup,
     execute: async (args, ctx) => {
       const ask = await spec.ask(args, ctx)
       if (typeof ask === 'string') return text(ask, true)

@@ -11,7 +11,9 @@ import { memberRole, type MemberRole } from '../../host/actions.js'
 import { t, type TextKey } from '../../i18n.js'
 import type { Runtime } from '../../runtime.js'
 import { riskAtMost } from '../approval.js'
+import type { ChatScope } from '../../chat/contracts.js'
 import type { ToolCallContext, ToolRisk } from '../types.js'
+import { inGroup } from './util.js'
 
 /** sending (poke, media) < moderation (mute, recall, card...) < high (kick, mute-all, notice). */
 export type QqTier = 'send' | 'moderation' | 'high'
@@ -30,6 +32,9 @@ export interface QqAsk {
   /** only masters and the group's admins and owner may ask (a message whose author is unknown) */
   askerAdmin?: boolean
 }
+
+/** The first rule: QQ actions run in a group chat through the bot only (the tools are offered nowhere else). */
+export const inBotGroup = (s: ChatScope): boolean => inGroup(s) && s.via === 'bot'
 
 /** Where the action runs once allowed. */
 export interface QqPlace { groupId: string; botId: string | undefined }
@@ -63,7 +68,7 @@ async function allowed (rt: Runtime, ask: QqAsk, ctx: ToolCallContext): Promise<
   const no = (key: TextKey, vars: Record<string, string | number> = {}): QqCheck => ({ ok: false, text: qqText(rt, key, vars) })
   const s = ctx.scope
   const groupId = s.groupId
-  if (!groupId || s.via !== 'bot') return no('qq.onlyGroup')
+  if (!groupId || !inBotGroup(s)) return no('qq.onlyGroup')
   const cfg = settingsFor(rt, groupId)
   if (!cfg.enabled) return no('qq.off')
   const botId = s.botId ?? botIds()[0]

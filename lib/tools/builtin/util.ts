@@ -1,4 +1,4 @@
-import type { ToolResult } from '../../chat/contracts.js'
+import type { ChatScope, ToolResult } from '../../chat/contracts.js'
 import type { RegisteredTool } from '../types.js'
 
 export const text = (value: unknown, isError = false): ToolResult => ({
@@ -9,3 +9,6 @@ export const text = (value: unknown, isError = false): ToolResult => ({
 export const str = (v: unknown): string | undefined => typeof v === 'string' && v.trim() ? v.trim() : undefined
 
 export type BuiltinTool = Omit<RegisteredTool, 'source'>
+
+/** Tools about the current group (its history, its info): offered in group chats only. */
+export const inGroup = (s: ChatScope): boolean => s.groupId !== undefined && s.groupId !== ''

@@ -37,6 +37,16 @@ describe('chat: pipeline and routes', function () {
       expect(sentMessages(last?.body)[0]?.role).to.equal('system')
     })
 
+    it('offers no tool that only works in a QQ chat (send, speak, reminders, QQ actions); group tools with a groupId', async () => {
+      const names = (): string[] => ((env.fake.chatRequests().at(-1)?.body as { tools?: Array<{ function: { name: string } }> } | undefined)?.tools ?? []).map((t) => t.function.name)
+      await chat({ message: 'hi', userId: 'u3', groupId: 'g3' })
+      const inGroup = names()
+      expect(inGroup).to.include.members(['get_current_time', 'get_group_history', 'get_group_info'])
+      for (const name of ['send_message', 'speak', 'set_reminder', 'list_reminders', 'cancel_reminder', 'qq_mute_member', 'qq_poke']) expect(inGroup, name).to.not.include(name)
+      await chat({ message: 'hi', userId: 'u3' })
+      expect(names()).to.include('get_current_time').and.not.include('get_group_history')
+    })
+
     it('rejects bad input with 400 and field errors', async () => {
       for (const body of [{}, { message: '' }, { message: 5 }, { message: 'x'.repeat(20001) }, { message: 'hi', userId: 'a/b' }, { message: 'hi', groupId: 7 }]) {
         const r = await chat(body)

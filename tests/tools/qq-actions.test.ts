@@ -257,7 +257,8 @@ for (const profile of PROFILES) describe(`QQ actions through the standalone host
     const first = fake.chatRequests().at(-2)?.body as { tools?: Array<{ function: { name: string } }> }
     const inPrivate = (first.tools ?? []).map((t) => t.function.name)
     for (const name of groupOnly) expect(inPrivate, `${name} in a private chat`).to.not.include(name)
-    expect(inPrivate).to.include('get_current_time') // the others stay
+    expect(inPrivate).to.include.members(['get_current_time', 'send_message', 'set_reminder']) // the others stay: a QQ chat
+    expect(inGroup).to.include.members(['send_message', 'set_reminder'])
     const tool = sentMessages(fake.chatRequests().at(-1)?.body).find((m) => m.role === 'tool')?.content ?? ''
     expect(tool).to.include('not available in this chat')
     expect(actions()).to.deep.equal([])

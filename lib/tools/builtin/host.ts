@@ -1,7 +1,7 @@
 // Categories `user`, `group`, `message`: who is talking, where, and sending to the current chat,
 // through the host port (works under Miao, TRSS and the standalone host).
 import { botNickname, masters, sendGroup, sendPrivate } from '../../host/port.js'
-import { inGroup, str, text, type BuiltinTool } from './util.js'
+import { inGroup, inQqChat, str, text, type BuiltinTool } from './util.js'
 
 export function hostTools (): BuiltinTool[] {
   return [
@@ -43,10 +43,11 @@ export function hostTools (): BuiltinTool[] {
       risk: 'medium',
       dangerous: false,
       inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'message text' } }, required: ['text'] },
+      offeredIn: inQqChat,
       execute: async (args, ctx) => {
         const body = str(args.text)
         if (!body) return text('text is required', true)
-        if (ctx.scope.via !== 'bot') return text('Only available in a QQ chat', true)
+        if (!inQqChat(ctx.scope)) return text('Only available in a QQ chat', true)
         const r = ctx.scope.groupId
           ? await sendGroup(ctx.scope.groupId, body.slice(0, 4000), ctx.scope.botId)
           : await sendPrivate(ctx.scope.userId, body.slice(0, 4000), ctx.scope.botId)

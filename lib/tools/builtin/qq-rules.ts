@@ -13,7 +13,7 @@ import type { Runtime } from '../../runtime.js'
 import { riskAtMost } from '../approval.js'
 import type { ChatScope } from '../../chat/contracts.js'
 import type { ToolCallContext, ToolRisk } from '../types.js'
-import { inGroup } from './util.js'
+import { inGroup, inQqChat } from './util.js'
 
 /** sending (poke, media) < moderation (mute, recall, card...) < high (kick, mute-all, notice). */
 export type QqTier = 'send' | 'moderation' | 'high'
@@ -34,7 +34,7 @@ export interface QqAsk {
 }
 
 /** The first rule: QQ actions run in a group chat through the bot only (the tools are offered nowhere else). */
-export const inBotGroup = (s: ChatScope): boolean => inGroup(s) && s.via === 'bot'
+export const inBotGroup = (s: ChatScope): boolean => inGroup(s) && inQqChat(s)
 
 /** Where the action runs once allowed. */
 export interface QqPlace { groupId: string; botId: string | undefined }

@@ -11,7 +11,7 @@ import type { Reminder } from '../../reminders/types.js'
 import { formatWall } from '../../reminders/zoned.js'
 import type { Runtime } from '../../runtime.js'
 import type { ToolCallContext } from '../types.js'
-import { str, text, type BuiltinTool } from './util.js'
+import { inQqChat, str, text, type BuiltinTool } from './util.js'
 
 function view (r: Reminder, tz: string): Record<string, unknown> {
   return {
@@ -38,6 +38,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       category: 'schedule',
       risk: 'low',
       dangerous: false,
+      offeredIn: inQqChat,
       inputSchema: {
         type: 'object',
         properties: {
@@ -50,7 +51,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       execute: async (args, ctx) => {
         const svc = service()
         if (!svc) return text('Reminders are not running', true)
-        if (ctx.scope.via !== 'bot') return onlyChat
+        if (!inQqChat(ctx.scope)) return onlyChat
         const when = str(args.when)
         const message = str(args.message)
         if (!when) return text('when is required', true)
@@ -77,11 +78,12 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       category: 'schedule',
       risk: 'low',
       dangerous: false,
+      offeredIn: inQqChat,
       inputSchema: { type: 'object', properties: {} },
       execute: async (_args, ctx: ToolCallContext) => {
         const svc = service()
         if (!svc) return text('Reminders are not running', true)
-        if (ctx.scope.via !== 'bot') return onlyChat
+        if (!inQqChat(ctx.scope)) return onlyChat
         // in a group only this group's: the answer is read by the group
         const mine = svc.list({ userId: ctx.scope.userId, ...(ctx.scope.groupId !== undefined ? { groupId: ctx.scope.groupId } : {}) })
         return text(mine.length ? mine.map((r) => view(r, svc.timeZone)) : 'No pending reminders')
@@ -93,11 +95,12 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       category: 'schedule',
       risk: 'low',
       dangerous: false,
+      offeredIn: inQqChat,
       inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'the reminder id, e.g. r0a1b2' } }, required: ['id'] },
       execute: async (args, ctx) => {
         const svc = service()
         if (!svc) return text('Reminders are not running', true)
-        if (ctx.scope.via !== 'bot') return onlyChat
+        if (!inQqChat(ctx.scope)) return onlyChat
         const id = str(args.id)
         if (!id) return text('id is required', true)
         try {

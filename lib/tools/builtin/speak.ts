@@ -4,7 +4,7 @@
 import { errorText } from '../../core/errors.js'
 import { sendGroup, sendPrivate } from '../../host/port.js'
 import type { Runtime } from '../../runtime.js'
-import { str, text, type BuiltinTool } from './util.js'
+import { inQqChat, str, text, type BuiltinTool } from './util.js'
 
 /** Longest text one voice message speaks (a minute or so of speech). */
 const MAX_CHARS = 500
@@ -16,6 +16,7 @@ export function speakTool (rt: Runtime): BuiltinTool {
     category: 'media',
     risk: 'medium',
     dangerous: false,
+    offeredIn: inQqChat,
     inputSchema: {
       type: 'object',
       properties: { text: { type: 'string', description: `what to say, plain spoken words (at most ${MAX_CHARS} characters)` } },
@@ -24,7 +25,7 @@ export function speakTool (rt: Runtime): BuiltinTool {
     execute: async (args, ctx) => {
       const body = str(args.text)
       if (!body) return text('text is required', true)
-      if (ctx.scope.via !== 'bot') return text('Only available in a QQ chat', true)
+      if (!inQqChat(ctx.scope)) return text('Only available in a QQ chat', true)
       const tts = rt.optional('tts')
       const scope = { userId: ctx.scope.userId, ...(ctx.scope.groupId ? { groupId: ctx.scope.groupId } : {}) }
       if (!tts?.available(scope.groupId)) return text('Voice messages are turned off here (tts)', true)

@@ -12,3 +12,5 @@ export type BuiltinTool = Omit<RegisteredTool, 'source'>
 
 /** Tools about the current group (its history, its info): offered in group chats only. */
 export const inGroup = (s: ChatScope): boolean => s.groupId !== undefined && s.groupId !== ''
+/** Tools that act in the current QQ chat (send, speak, reminders): a chat through the bot, not the API or MCP. */
+export const inQqChat = (s: ChatScope): boolean => s.via === 'bot'

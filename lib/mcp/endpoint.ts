@@ -6,6 +6,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { errorText } from '../core/errors.js'
 import { AliasMap } from '../tools/alias.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
+import type { ChatScope } from '../chat/contracts.js'
+
+/** Where an MCP client's calls run (each session's own ids aside): what decides which tools can work for it. */
+const CLIENT_SCOPE: ChatScope = { userId: 'mcp', isMaster: false, via: 'mcp', conversationId: 'mcp' }
 
 const ENDPOINT_NAME = 'lingxi-plugin'
 
@@ -55,12 +59,15 @@ export class McpEndpoint {
 
   constructor (private readonly o: EndpointOptions) {}
 
-  /** The tools offered to MCP clients: enabled in the registry and in the configured list. */
+  /**
+   * The tools offered to MCP clients: enabled in the registry, in the configured list, and able to work
+   * for a client (`offeredIn`: not the tools that act in a QQ chat, lib/tools/README.md).
+   */
   exposedTools (): RegisteredTool[] {
     const reg = this.o.tools()
     if (!reg) return []
     const rules = this.o.exposed()
-    const all = reg.list()
+    const all = reg.list().filter((t) => t.offeredIn?.(CLIENT_SCOPE) ?? true)
     return rules.length ? all.filter((t) => matches(t.name, rules)) : all
   }
 

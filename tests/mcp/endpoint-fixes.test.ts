@@ -116,6 +116,9 @@ describe('Our MCP endpoint: what real clients expect', function () {
       const names = tools.map((t) => t.name)
       expect(new Set(names).size).to.equal(names.length)
       expect(names).to.include('mcp_ev_get-sum')
+      // tools that act in a QQ chat are not listed: for a client they could only fail
+      expect(names).to.include('get_current_time')
+      for (const name of ['send_message', 'speak', 'set_reminder', 'qq_mute_member', 'get_group_history']) expect(names, name).to.not.include(name)
       // the same alias the chat sends to models (one alias rule)
       const provider = s.lx.rt.optional('tools')?.provider as { aliasOf(n: string): string } | undefined
       if (provider) expect(provider.aliasOf('mcp:ev:get-sum')).to.equal('mcp_ev_get-sum')

@@ -74,7 +74,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     await rt.config.update({ groups: {} })
   })
 
-  it('get_group_history answers the model\'s tool call with the group\'s messages; nothing in a private chat', async () => {
+  it('get_group_history answers the model\'s tool call with the group\'s messages; not offered in a private chat', async () => {
     const g = nextGroup()
     await chat(g, TOPICS)
     fake.enqueue({ toolCalls: [{ name: 'get_group_history', arguments: { limit: 40 } }] }, { content: '大家在闲聊' })
@@ -86,8 +86,11 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
 
     fake.enqueue({ toolCalls: [{ name: 'get_group_history', arguments: {} }] }, { content: 'ok' })
     await p.host.sendPrivate('60009', '群里说了啥')
+    // not offered in a private chat (lib/tools/README.md, offeredIn): a model naming it anyway is refused
+    const offered = (fake.chatRequests().at(-2)?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []
+    expect(offered.map((t) => t.function.name)).to.not.include('get_group_history')
     const privateTool = sentMessages(fake.chatRequests().at(-1)?.body).find((m) => m.role === 'tool')?.content ?? ''
-    expect(privateTool).to.match(/^Error: .*private chat/)
+    expect(privateTool).to.match(/^Error: Tool get_group_history .*not available in this chat/)
   })
 
   it('a daily summary request in a group gets the logged messages to the model (daily-summary skill + get_group_history)', async () => {

@@ -10,6 +10,7 @@
 // in a small heap. A lone CJK character (no bigram of its own) matches through the bigrams that
 // contain it, the most frequent few only (maxExpansion), so a common character never expands to
 // thousands of terms. Bulk builds run in slices of a few milliseconds (addManyAsync).
+import { grow } from './grow.js'
 import { DocNumbers, TermIds } from './id-maps.js'
 import { PostingLists, TF_MAX } from './postings.js'
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
@@ -39,14 +40,6 @@ const NONE = -1
  * the whole text it was cut from, and keeping it as a key kept that text (tens of MB at 50k documents).
  */
 const own = (term: string): string => term.length < 13 ? term : JSON.parse(JSON.stringify(term)) as string
-
-function grow<T extends Int32Array | Float64Array | Uint8Array> (a: T, need: number, fill?: number): T {
-  if (a.length >= need) return a
-  const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 64))
-  if (fill !== undefined) b.fill(fill, a.length)
-  b.set(a)
-  return b
-}
 
 export class Bm25Index<K extends string | number> {
   private ids: Array<K | undefined> = []

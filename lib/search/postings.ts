@@ -8,6 +8,8 @@
 // block, each next block is about 1.5x the last (up to 1 KiB), and a block's last 4 bytes hold the
 // address of the next one. Per term, six numbers in typed arrays.
 
+import { grow } from './grow.js'
+
 export const TF_MAX = 255
 const PAGE_BITS = 20
 const PAGE = 1 << PAGE_BITS
@@ -19,13 +21,6 @@ const TOP = SIZES.length - 1
 const LINK = 4
 /** Addresses are 32-bit: 4,096 pages. */
 const MAX_PAGES = 2 ** (32 - PAGE_BITS)
-
-function grow<T extends Uint32Array | Uint8Array | Int32Array> (a: T, need: number): T {
-  if (a.length >= need) return a
-  const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 256))
-  b.set(a)
-  return b
-}
 
 export class PostingLists {
   private pages: Uint8Array[] = []

@@ -1,10 +1,12 @@
 // Issue 17: authenticated GET /api/system/status measured from outside, as a user's client meets it.
 // The plugin (loaded through index.js), a bare Koa and a bare node:http "hello" server each run in
 // their own process; the load client runs in its own process too (bench/load-client.ts). Three
-// rounds, the servers interleaved within each round; the figures are the medians of the rounds.
+// rounds, the servers interleaved within each round; the figures are the medians of the rounds. Every
+// server runs on one CPU and every load client on another (pin.ts: why).
 // Targets: status throughput at least 0.6x bare Koa's, p99 at 100 connections at most 2x Koa's.
 import { readFileSync } from 'node:fs'
 import { runLoad, type LoadResult } from './load-client.js'
+import { CLIENT_CPU, SERVER_CPU } from './pin.js'
 import { startServerProcess, type ServerProcess } from './server-child.js'
 import type { BenchRow } from './types.js'
 
@@ -26,15 +28,15 @@ function cpuMicros (pid: number): number {
 export async function run (): Promise<BenchRow[]> {
   const servers: ServerProcess[] = []
   try {
-    const plugin = await startServerProcess('plugin')
+    const plugin = await startServerProcess('plugin', { cpu: SERVER_CPU })
     servers.push(plugin)
-    const koa = await startServerProcess('koa')
+    const koa = await startServerProcess('koa', { cpu: SERVER_CPU })
     servers.push(koa)
-    const http = await startServerProcess('http')
+    const http = await startServerProcess('http', { cpu: SERVER_CPU })
     servers.push(http)
     // bare Koa answering the same headers and body as the status route: what the answer itself costs
     // the server and the client (a reference beside the target, which stays against Koa's hello)
-    const koaStatus = await startServerProcess('koa-status')
+    const koaStatus = await startServerProcess('koa-status', { cpu: SERVER_CPU })
     servers.push(koaStatus)
     const targets = [
       { name: 'status', pid: plugin.pid, url: `${plugin.url}/api/system/status`, headers: { Authorization: `Bearer ${plugin.token ?? ''}` } },
@@ -43,7 +45,7 @@ export async function run (): Promise<BenchRow[]> {
       { name: 'koaStatus', pid: koaStatus.pid, url: `${koaStatus.url}/` }
     ]
     // warm-up (JIT, connection set-up) for each server
-    for (const t of targets) await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: 1000 })
+    for (const t of targets) await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: 1000, cpu: CLIENT_CPU })
     const results: Record<string, LoadResult[]> = { status: [], koa: [], http: [], koaStatus: [] }
     const cpuPerRequest: Record<string, number[]> = { status: [], koa: [], http: [], koaStatus: [] }
     for (let round = 0; round < ROUNDS; round++) {
@@ -51,7 +53,7 @@ export async function run (): Promise<BenchRow[]> {
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(i + round) % targets.length] as typeof targets[number]
         const before = cpuMicros(t.pid)
-        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS })
+        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS, cpu: CLIENT_CPU })
         results[t.name]?.push(r)
         cpuPerRequest[t.name]?.push((cpuMicros(t.pid) - before) / r.requests)
       }

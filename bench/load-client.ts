@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process'
 import { connect, type Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
+import { onCpu } from './pin.js'
 import { percentile } from './types.js'
 
 interface LoadSpec {
@@ -20,6 +21,8 @@ interface LoadSpec {
   bodies?: string[]
   connections: number
   durationMs: number
+  /** The CPU the client runs on (bench/pin.ts), e.g. CLIENT_CPU. */
+  cpu?: number
   /** Mode openai: the model of each call. */
   model?: string
   /** Mode openai: the whole request of each call (messages, tools...) instead of one short message. */
@@ -31,7 +34,8 @@ export interface LoadResult { requests: number; errors: number; rps: number; p50
 export function runLoad (spec: LoadSpec): Promise<LoadResult> {
   // plain node with the tsx loader; no inherited NODE_OPTIONS (the bench runner's)
   const { NODE_OPTIONS: _drop, ...env } = process.env
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'], env })
+  const [command, args] = onCpu(spec.cpu, process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), JSON.stringify(spec)])
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env })
   let out = ''
   child.stdout.on('data', (d: Buffer) => { out += d.toString() })
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@
 // serves until its stdin closes (the parent ended) or it is sent SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { onCpu } from './pin.js'
 
 type ServerKind = 'plugin' | 'koa' | 'koa-status' | 'koa-chat' | 'http' | 'fake-model'
 interface ServerOptions {
@@ -19,6 +20,8 @@ interface ServerOptions {
   monitor?: boolean
   /** plugin: fold the conversations' journal this long after listening */
   foldAfterMs?: number
+  /** the CPU to run on (bench/pin.ts), e.g. SERVER_CPU */
+  cpu?: number
   /** koa-chat: the fake model it relays to */
   modelUrl?: string
   model?: string
@@ -40,7 +43,8 @@ export function startServerProcess (kind: ServerKind, opts: ServerOptions = {}):
   const args = kind === 'fake-model'
     ? ['--import', 'tsx', fileURLToPath(import.meta.url), kind]
     : [fileURLToPath(new URL('./plain-servers.mjs', import.meta.url)), kind, JSON.stringify(opts)]
-  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...args],
+  const [command, argv] = onCpu(opts.cpu, process.execPath, [...(opts.nodeArgs ?? []), ...args])
+  const child: ChildProcess = spawn(command, argv,
     { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LINGXI_QUIET: '1', NODE_ENV: 'production', ...opts.env } })
   let out = ''
   let started = false

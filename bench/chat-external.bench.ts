@@ -8,7 +8,7 @@
 // captured from the plugin beforehand), which tells the cost of what is asked from the model from the
 // cost of the plugin's own work. Three rounds, the four parties interleaved; figures are medians.
 // Target: at most 3 ms p50 added over calling the model directly.
-import { runLoad, type LoadResult } from './load-client.js'
+import { CLIENT_WARMUP_MS, runLoad, SERVER_WARMUP_MS, type LoadResult } from './load-client.js'
 import { startServerProcess, type ServerProcess } from './server-child.js'
 import type { BenchRow } from './types.js'
 
@@ -72,12 +72,12 @@ export async function run (): Promise<BenchRow[]> {
     const specs = { plugin: viaPlugin, direct, floor: viaFloor, sameRequest }
     type Party = keyof typeof specs
     const parties: Party[] = ['plugin', 'direct', 'floor', 'sameRequest']
-    for (const p of parties) await runLoad({ ...specs[p], durationMs: 1000 }) // warm-up
+    for (const p of parties) await runLoad({ ...specs[p], durationMs: SERVER_WARMUP_MS })
     const results: Record<Party, LoadResult[]> = { plugin: [], direct: [], floor: [], sameRequest: [] }
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < parties.length; i++) {
         const which = parties[(i + round) % parties.length] as Party
-        results[which].push(await runLoad({ ...specs[which], durationMs: DURATION_MS }))
+        results[which].push(await runLoad({ ...specs[which], durationMs: DURATION_MS, warmupMs: CLIENT_WARMUP_MS }))
       }
     }
     const fig = (which: Party, key: 'p50' | 'p99' | 'rps'): number => median(results[which].map((r) => r[key]))

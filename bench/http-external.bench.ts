@@ -5,7 +5,7 @@
 // server runs on one CPU and every load client on another (pin.ts: why).
 // Targets: status throughput at least 0.6x bare Koa's, p99 at 100 connections at most 2x Koa's.
 import { readFileSync } from 'node:fs'
-import { runLoad, type LoadResult } from './load-client.js'
+import { CLIENT_WARMUP_MS, runLoad, SERVER_WARMUP_MS, type LoadResult } from './load-client.js'
 import { CLIENT_CPU, SERVER_CPU } from './pin.js'
 import { startServerProcess, type ServerProcess } from './server-child.js'
 import type { BenchRow } from './types.js'
@@ -45,7 +45,7 @@ export async function run (): Promise<BenchRow[]> {
       { name: 'koaStatus', pid: koaStatus.pid, url: `${koaStatus.url}/` }
     ]
     // warm-up (JIT, connection set-up) for each server
-    for (const t of targets) await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: 1000, cpu: CLIENT_CPU })
+    for (const t of targets) await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: SERVER_WARMUP_MS, cpu: CLIENT_CPU })
     const results: Record<string, LoadResult[]> = { status: [], koa: [], http: [], koaStatus: [] }
     const cpuPerRequest: Record<string, number[]> = { status: [], koa: [], http: [], koaStatus: [] }
     for (let round = 0; round < ROUNDS; round++) {
@@ -53,7 +53,7 @@ export async function run (): Promise<BenchRow[]> {
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(i + round) % targets.length] as typeof targets[number]
         const before = cpuMicros(t.pid)
-        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS, cpu: CLIENT_CPU })
+        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: CLIENT_WARMUP_MS, cpu: CLIENT_CPU })
         results[t.name]?.push(r)
         cpuPerRequest[t.name]?.push((cpuMicros(t.pid) - before) / r.requests)
       }

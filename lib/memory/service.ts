@@ -204,6 +204,9 @@ export class MemoryService {
     return { total: this.liveCount, users: this.totals.size, byCategory: { ...this.byCategory } }
   }
 
+  /** Whether the user has a live memory (the running totals: O(1), asked on every chat turn). */
+  hasMemories (userId: string): boolean { return (this.totals.get(userId)?.count ?? 0) > 0 }
+
   userStats (userId: string): { total: number; byCategory: Record<MemoryCategory, number> } {
     const byCategory = emptyByCategory()
     const list = this.list({ userId })

@@ -1,5 +1,8 @@
 // Categories `memory` and `knowledge`: look-ups offered only when those domains run (they are
-// optional: the tools appear as soon as the memory / knowledge services run).
+// optional: the tools appear as soon as the memory / knowledge services run), and in a chat only when
+// they can find something (offeredIn): search_memory when the user has a memory, search_knowledge when
+// the knowledge base holds a document. A look-up that can only come back empty still costs every
+// request its definition and tempts the model into a round trip for nothing.
 import type { Runtime, Services } from '../../runtime.js'
 import { str, text, type BuiltinTool } from './util.js'
 
@@ -23,6 +26,7 @@ export function lookupTools (rt: Runtime): BuiltinTool[] {
       name: 'search_memory',
       description: '搜索关于当前用户的长期记忆 (search the long-term memories of the current user)',
       category: 'memory', risk: 'low', dangerous: false, inputSchema: schema,
+      offeredIn: (scope) => rt.optional('memory')?.hasMemories(scope.userId) ?? false,
       execute: async (args, ctx) => {
         const q = str(args.query)
         if (!q) return text('query is required', true)
@@ -36,6 +40,7 @@ export function lookupTools (rt: Runtime): BuiltinTool[] {
       name: 'search_knowledge',
       description: '在知识库中搜索 (search the knowledge base)',
       category: 'knowledge', risk: 'low', dangerous: false, inputSchema: schema,
+      offeredIn: () => (rt.optional('knowledge')?.size ?? 0) > 0,
       execute: async (args) => {
         const q = str(args.query)
         if (!q) return text('query is required', true)

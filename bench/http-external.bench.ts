@@ -52,8 +52,10 @@ export async function run (): Promise<BenchRow[]> {
       // rotate the order so no server always runs first (machine noise hits all alike)
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(i + round) % targets.length] as typeof targets[number]
-        const before = cpuMicros(t.pid)
-        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: CLIENT_WARMUP_MS, cpu: CLIENT_CPU })
+        // the server's CPU from the end of the client's warm-up: r.requests counts the measured load only
+        let before = NaN
+        const r = await runLoad({ url: t.url, ...(t.headers ? { headers: t.headers } : {}), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: CLIENT_WARMUP_MS, cpu: CLIENT_CPU },
+          { onMeasured: () => { before = cpuMicros(t.pid) } })
         results[t.name]?.push(r)
         cpuPerRequest[t.name]?.push((cpuMicros(t.pid) - before) / r.requests)
       }

@@ -46,13 +46,17 @@ export const CLIENT_WARMUP_MS = 1000
 export interface LoadResult { requests: number; errors: number; rps: number; p50: number; p99: number; mean: number }
 
 /** Runs one load in a child process and returns its figures. */
-export function runLoad (spec: LoadSpec): Promise<LoadResult> {
+export function runLoad (spec: LoadSpec, events: { /** the warm-up is over: the measured load starts */ onMeasured?: () => void } = {}): Promise<LoadResult> {
   // plain node with the tsx loader; no inherited NODE_OPTIONS (the bench runner's)
   const { NODE_OPTIONS: _drop, ...env } = process.env
   const [command, args] = onCpu(spec.cpu, process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), JSON.stringify(spec)])
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env })
   let out = ''
-  child.stdout.on('data', (d: Buffer) => { out += d.toString() })
+  let measured = false
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString()
+    if (!measured && /^MEASURED$/m.test(out)) { measured = true; events.onMeasured?.() }
+  })
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code) => {
@@ -166,6 +170,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec
   const load = spec.mode === 'openai' ? openaiLoad : httpLoad
   if (spec.warmupMs) await load({ ...spec, durationMs: spec.warmupMs })
+  process.stdout.write('MEASURED\n')
   const { times, errors, elapsed } = await load(spec)
   const r3 = (n: number): number => Math.round(n * 1000) / 1000
   const result: LoadResult = {

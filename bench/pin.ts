@@ -22,6 +22,3 @@ export function onCpu (cpu: number | undefined, command: string, args: string[])
   if (cpu === undefined || !canPin()) return [command, args]
   return ['taskset', ['-c', String(cpu), command, ...args]]
 }
-
-/** Whether the processes of a bench run pinned (reported with its figures). */
-export function pinned (): boolean { return canPin() }

@@ -33,10 +33,12 @@ function initMcp (rt: Runtime): void {
   })
   rt.provide('mcpEndpoint', endpoint)
   // Open /mcp sessions are told when the exposed tools change: a registry change (sources, switches)
-  // or a change of the exposed list (mcp.server.tools) or of the tool switches in the configuration.
+  // or a change of the exposed list (mcp.server.tools), of the tool switches in the configuration, or
+  // of what offers web_search and draw_image (webTools.search, image.enabled: lib/tools/README.md).
   const offRegistry = rt.optional('tools')?.registry.onChange(() => { endpoint.toolsChanged() })
+  const within = (p: string, section: string): boolean => p === section || p.startsWith(`${section}.`) || section.startsWith(`${p}.`)
   const offConfig = rt.bus.on('config', (paths) => {
-    if (paths.some((p) => p === 'mcp' || p.startsWith('mcp.server') || p === 'tools' || p.startsWith('tools.'))) endpoint.toolsChanged()
+    if (paths.some((p) => ['mcp.server', 'tools', 'webTools.search', 'image.enabled'].some((s) => within(p, s)))) endpoint.toolsChanged()
   })
   rt.onStop.push(() => { offRegistry?.(); offConfig() })
   rt.onStop.push(() => manager.stop())

@@ -43,6 +43,14 @@ function keysOf (p: ProviderConfig): ChannelKey[] {
   return out
 }
 
+/**
+ * Whether a search can be tried at all: an enabled provider that needs no key or has one. The tool is
+ * offered to the model only then (lib/tools/builtin/web.ts).
+ */
+export function searchConfigured (settings: SearchSettings): boolean {
+  return ordered(settings.providers).some((p) => !PROVIDERS[p.type].needsKey || keysOf(p).length > 0)
+}
+
 export class WebSearch {
   private readonly pool: KeyPool
 

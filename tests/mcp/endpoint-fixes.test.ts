@@ -154,8 +154,17 @@ describe('Our MCP endpoint: what real clients expect', function () {
       await s.lx.rt.config.update({ mcp: { server: { tools: ['fresh_tool'] } } })
       await got
       expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['fresh_tool'])
+      got = next()
       await s.lx.rt.config.update({ mcp: { server: { tools: [] } } })
-      expect(notified).to.be.at.least(2)
+      await got
+      expect(notified).to.be.at.least(3)
+      // drawing turned on offers draw_image: notified, and listed
+      const drawing = s.lx.rt.config.get().image.enabled
+      got = next()
+      await s.lx.rt.config.update({ image: { enabled: !drawing } })
+      await got
+      expect((await client.listTools()).tools.map((t) => t.name).includes('draw_image')).to.equal(!drawing)
+      await s.lx.rt.config.update({ image: { enabled: drawing } })
     } finally {
       reg.removeSource(source.id)
       await s.lx.rt.config.update({ mcp: { server: { tools: [] } } })

@@ -1,8 +1,8 @@
 // draw_image (lib/tools/builtin/draw.ts): the drawing domain as a tool the model calls, through the
 // standalone host in both profiles with the fake model's images API (as tests/drawing/command.test.ts):
 // the drawn image goes out as an image segment with the answer, with the drawing config's size, preset
-// and image API entries; drawing off, a failing API and approvalMode manual (medium risk) answer the
-// model instead; the tool is listed in the tool routes under category media.
+// and image API entries; drawing off (the tool is not offered), a failing API and approvalMode manual
+// (medium risk) answer the model instead; the tool is listed in the tool routes under category media.
 import { expect } from 'chai'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -20,6 +20,9 @@ const images = (fake: FakeOpenAI): Array<{ prompt: string; n: number; model: str
   fake.requests.filter((r) => r.path.endsWith('/images/generations')).map((r) => r.body as { prompt: string; n: number; model: string; size?: string })
 const toolResult = (fake: FakeOpenAI): string =>
   ((fake.chatRequests()[1]?.body.messages ?? []) as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')?.content ?? ''
+
+const offered = (fake: FakeOpenAI): string[] =>
+  ((fake.chatRequests()[0]?.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name)
 
 describe('draw_image: drawing as a tool (standalone host)', function () {
   this.timeout(60_000)
@@ -114,13 +117,15 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
       })
 
       it('drawing off or a failing images API: the model is told, no image goes out', async () => {
+        // drawing off: the tool is not offered, and a model naming it anyway is refused
         await rt.config.update({ image: { enabled: false } })
         fake.enqueue({ toolCalls: [{ name: 'draw_image', arguments: { prompt: '猫' } }] }, { content: '现在画不了' })
         let id = nextUser()
         let since = ph.host.transcript.length
         await ph.host.sendPrivate(id, '画猫')
         expect(sentTo(id, since).map((e) => e.text)).to.deep.equal(['现在画不了'])
-        expect(toolResult(fake)).to.include('Error: Drawing is turned off')
+        expect(offered(fake)).to.include('get_current_time').and.not.include('draw_image')
+        expect(toolResult(fake)).to.include('draw_image does not exist or is not available')
         expect(images(fake)).to.have.length(0)
 
         fake.reset()
@@ -130,6 +135,7 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
         since = ph.host.transcript.length
         await ph.host.sendPrivate(id, '画狗')
         expect(sentTo(id, since).map((e) => e.text)).to.deep.equal(['画失败了'])
+        expect(offered(fake)).to.include('draw_image')
         expect(toolResult(fake)).to.include('Error: Drawing failed')
       })
 

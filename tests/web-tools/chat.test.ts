@@ -1,11 +1,15 @@
 // A chat turn through the standalone host with the fake model: the model calls web_search, then
 // fetch_url on a result, and gets the provider's results and the page's readable text as tool
 // messages; the bot's answer reaches the chat. A private address the model asks for is refused.
+// web_search is offered only while a provider can be tried.
 import { expect } from 'chai'
+import type { ConfigInput } from '../../lib/config/schema.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 import { sentMessages } from '../chat/helpers.js'
 import { startFakeProvider, startPageServer, type FakeProvider, type PageServer } from './fakes.js'
+
+type Providers = NonNullable<NonNullable<NonNullable<ConfigInput['webTools']>['search']>['providers']>
 
 describe('web tools in a chat turn (standalone host, fake model)', function () {
   this.timeout(60_000)
@@ -61,5 +65,24 @@ describe('web tools in a chat turn (standalone host, fake model)', function () {
     await p.host.sendPrivate('20001', '读一下这个本机页面')
     expect(toolMessages()[0]).to.match(/^Error: Address 127\.0\.0\.1 is not public/)
     expect(pages.hits.length).to.equal(before)
+  })
+
+  it('web_search is offered only while a provider can be tried: none, all disabled, or a keyed one without a key leave it out', async () => {
+    const offeredWith = async (providers: Providers): Promise<string[]> => {
+      await p.run.rt.config.update({ webTools: { search: { providers } } })
+      fake.reset()
+      fake.enqueue({ content: 'ok' })
+      await p.host.sendPrivate('20002', '你好')
+      return (fake.chatRequests()[0]?.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name)
+    }
+    try {
+      expect(await offeredWith([])).to.include('fetch_url').and.not.include('web_search')
+      expect(await offeredWith([{ name: 'off', type: 'searxng', baseUrl: searx.url, enabled: false }])).to.not.include('web_search')
+      expect(await offeredWith([{ name: 'keyless', type: 'tavily' }])).to.not.include('web_search')
+      expect(await offeredWith([{ name: 'keyed', type: 'tavily', apiKeys: [{ key: 'tvly-test-123456' }] }])).to.include('web_search')
+      expect(await offeredWith([{ name: 'searx', type: 'searxng', baseUrl: searx.url }])).to.include('web_search')
+    } finally {
+      await p.run.rt.config.update({ webTools: { search: { providers: [{ name: 'searx', type: 'searxng', baseUrl: searx.url }] } } })
+    }
   })
 })

@@ -1,7 +1,8 @@
 // Category `media`: draw_image, the drawing domain (lib/drawing: the `image` config, its presets and its
 // image API entries with failover) as a tool the model can call. The images go to the chat as image
 // segments with the answer (the chat pipeline keeps a tool's image results for lib/delivery).
-// Medium risk: a drawing costs money (approvalMode manual asks the master).
+// Medium risk: a drawing costs money (approvalMode manual asks the master). Offered only while drawing
+// is on (image.enabled, off by default): the model is not tempted to promise a picture it cannot make.
 import { AppError, errorText } from '../../core/errors.js'
 import { drawImages } from '../../drawing/draw.js'
 import type { ImagePreset } from '../../drawing/types.js'
@@ -61,6 +62,8 @@ function findPreset (rt: Runtime, name: string): ImagePreset | undefined {
   return undefined
 }
 
+const drawingOn = (rt: Runtime): boolean => rt.config.get().image.enabled && rt.optional('drawing') !== undefined
+
 export function drawTool (rt: Runtime): BuiltinTool {
   return {
     name: 'draw_image',
@@ -68,6 +71,7 @@ export function drawTool (rt: Runtime): BuiltinTool {
     category: 'media',
     risk: 'medium',
     dangerous: false,
+    offeredIn: () => drawingOn(rt),
     inputSchema: {
       type: 'object',
       properties: {
@@ -80,7 +84,7 @@ export function drawTool (rt: Runtime): BuiltinTool {
     execute: async (args) => {
       const prompt = str(args.prompt)
       if (!prompt) return text('prompt is required', true)
-      if (!rt.config.get().image.enabled || !rt.optional('drawing')) return text('Drawing is turned off (image.enabled)', true)
+      if (!drawingOn(rt)) return text('Drawing is turned off (image.enabled)', true)
       const size = str(args.size)
       if (size && !SIZE.test(size)) return text('size must look like 1024x1024', true)
       const presetName = str(args.preset)

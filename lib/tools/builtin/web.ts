@@ -1,11 +1,13 @@
 // Category `web`: web_search (the providers of webTools.search, lib/web/search.ts) and fetch_url (the
 // readable text of a page, lib/web/fetch-page.ts; non-public addresses refused unless
 // webTools.fetch.allowPrivate). Settings are read on each call, so a dashboard change applies at once.
+// web_search is offered only while a provider can be tried (none is configured by default): a tool that
+// can only fail costs every request its definition and tempts the model into promising a search.
 import { AppError } from '../../core/errors.js'
 import type { Runtime } from '../../runtime.js'
 import { fetchPage } from '../../web/fetch-page.js'
 import { systemResolver } from '../../web/pinned-lookup.js'
-import { WebSearch } from '../../web/search.js'
+import { searchConfigured, WebSearch } from '../../web/search.js'
 import { str, text, type BuiltinTool } from './util.js'
 
 const failed = (err: unknown): ReturnType<typeof text> =>
@@ -20,6 +22,7 @@ export function webTools (rt: Runtime): BuiltinTool[] {
       category: 'web',
       risk: 'low',
       dangerous: false,
+      offeredIn: () => searchConfigured(rt.config.get().webTools.search),
       inputSchema: {
         type: 'object',
         properties: {

@@ -41,30 +41,39 @@ function customUrl (baseUrl: string, customPath: string): string {
   return `${trimSlash(baseUrl)}/${customPath.replace(/^\/+/, '')}`
 }
 
+const NO_EXTRA_BODY: Record<string, unknown> = Object.freeze({})
+
+/** A channel with no header, path or body template: nothing to render per request. */
+const untemplated = (ch: ChannelConfig): boolean =>
+  !ch.customPath && Object.keys(ch.headersTemplate).length === 0 && Object.keys(ch.bodyTemplate).length === 0
+
 export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefined, ctx: TemplateContext, now: number, timeoutMs: number): Promise<ChannelClient> {
-  const { default: OpenAIClient } = await loadOpenAI()
-  const values: Record<string, unknown> = {
-    apiKey: key?.key ?? '', model: ctx.model, baseUrl: ch.baseUrl, channel: ch.name,
-    userId: ctx.userId ?? '', groupId: ctx.groupId ?? '', nickname: ctx.nickname ?? ''
-  }
+  const { default: OpenAIClient } = openaiModule ?? await loadOpenAI()
+  const base = trimSlash(ch.baseUrl)
+  const apiKey = key?.key || 'none'
+  const plain = untemplated(ch)
+  const values: Record<string, unknown> = plain
+    ? {}
+    : {
+        apiKey: key?.key ?? '', model: ctx.model, baseUrl: ch.baseUrl, channel: ch.name,
+        userId: ctx.userId ?? '', groupId: ctx.groupId ?? '', nickname: ctx.nickname ?? ''
+      }
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(ch.headersTemplate)) headers[k] = renderTemplate(v, values, now)
   const path = ch.customPath ? renderTemplate(ch.customPath, values, now) : ''
-  const base = trimSlash(ch.baseUrl)
-  const fetchWithPath: typeof fetch = (input, init) => {
-    // The client always posts chat requests to `${baseURL}/chat/completions`; a custom path replaces that URL.
-    if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return channelFetch(customUrl(ch.baseUrl, path), init)
-    return channelFetch(input, init)
-  }
-  const apiKey = key?.key || 'none'
-  const cacheKey = JSON.stringify([base, apiKey, timeoutMs, headers, path])
+  const cacheKey = plain ? JSON.stringify([base, apiKey, timeoutMs]) : JSON.stringify([base, apiKey, timeoutMs, headers, path])
   let client = clients.get(cacheKey)
   if (client) {
     clients.delete(cacheKey) // most recently used last
   } else {
+    const fetchWithPath: typeof fetch = (input, init) => {
+      // The client always posts chat requests to `${baseURL}/chat/completions`; a custom path replaces that URL.
+      if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return channelFetch(customUrl(ch.baseUrl, path), init)
+      return channelFetch(input, init)
+    }
     client = new OpenAIClient({ apiKey, baseURL: base, timeout: timeoutMs, maxRetries: 0, defaultHeaders: headers, fetch: fetchWithPath })
     if (clients.size >= CACHED_CLIENTS) clients.delete(clients.keys().next().value as string)
   }
   clients.set(cacheKey, client)
-  return { client, extraBody: renderDeep(ch.bodyTemplate, values, now) }
+  return { client, extraBody: plain ? NO_EXTRA_BODY : renderDeep(ch.bodyTemplate, values, now) }
 }

@@ -37,11 +37,24 @@ function toolsTail (tools: ChatCompletionTool[]): Buffer {
   return lastBytes
 }
 
+// The bodies of requests that ask for the answer whole (`stream` not true): channelFetch reads those
+// answers at once (lib/channels/fetch.ts). Marked by the body's identity, which the client passes on.
+const wholeAnswers = new WeakSet<Uint8Array>()
+
+/** True for a request body built here that does not ask for a streamed answer. */
+export const asksWholeAnswer = (body: unknown): boolean => body instanceof Uint8Array && wholeAnswers.has(body)
+
 /** The request options that make the client post `body` as this JSON. */
 export function jsonBodyOptions (body: Record<string, unknown>): { body: Buffer; headers: { 'content-type': string } } {
+  const out = encode(body)
+  if (body.stream !== true) wholeAnswers.add(out)
+  return { body: out, headers: { 'content-type': 'application/json' } }
+}
+
+function encode (body: Record<string, unknown>): Buffer {
   const { tools, ...rest } = body
   // a channel's body template may set `tools` to anything: only a list of definitions is spliced
-  if (!Array.isArray(tools) || tools.length === 0) return { body: Buffer.from(JSON.stringify(body)), headers: { 'content-type': 'application/json' } }
+  if (!Array.isArray(tools) || tools.length === 0) return Buffer.from(JSON.stringify(body))
   // rest always holds model and messages, so its JSON is a non-empty object `{...}`: its `}` is replaced by the tail
   const head = JSON.stringify(rest)
   const tail = toolsTail(tools as ChatCompletionTool[])
@@ -49,5 +62,5 @@ export function jsonBodyOptions (body: Record<string, unknown>): { body: Buffer;
   const out = Buffer.allocUnsafe(headBytes + tail.length)
   out.write(head, 0, headBytes, 'utf8')
   tail.copy(out, headBytes)
-  return { body: out, headers: { 'content-type': 'application/json' } }
+  return out
 }

@@ -5,6 +5,7 @@ import { expect } from 'chai'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { channelFetch } from '../../lib/channels/fetch.js'
+import { jsonBodyOptions } from '../../lib/channels/request-body.js'
 
 const read = async (req: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = []
@@ -43,6 +44,8 @@ describe('channels: the fetch under the openai client', () => {
         return
       }
       if (path === '/hang') return // never answers
+      if (path === '/partial') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.write('{"choices":['); return } // then nothing
+      if (path === '/bom') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"text":"多字节"}')])); return }
       res.writeHead(404); res.end('no')
     })
   })
@@ -124,5 +127,49 @@ describe('channels: the fetch under the openai client', () => {
     ac.abort()
     const rest = await (async () => { try { for (;;) { const x = await reader.read(); if (x.done) return 'ended' } } catch (e) { return (e as Error).name } })()
     expect(rest).to.equal('AbortError')
+  })
+
+  describe('an answer asked for whole (a request body of jsonBodyOptions without stream)', () => {
+    const whole = (body: Record<string, unknown> = { model: 'm', messages: [{ role: 'user', content: '你好' }] }): RequestInit => {
+      const o = jsonBodyOptions(body)
+      return { method: 'POST', body: o.body as Uint8Array<ArrayBuffer>, headers: { ...o.headers, authorization: 'Bearer sk-secret', 'x-custom': 'c' } }
+    }
+
+    it('reads as the global fetch\'s answer: status, headers, text, json, arrayBuffer, blob; a body is read once', async () => {
+      // (no redirect here: Node 20's fetch cannot resend a byte body after a 307; ours does, below)
+      for (const path of ['/echo', '/fail', '/cookies', '/bom', '/missing']) {
+        const [mine, theirs] = [await channelFetch(`${main.url}${path}`, whole()), await fetch(`${main.url}${path}`, whole())]
+        expect({ status: mine.status, ok: mine.ok, headers: headersOf(mine), used: mine.bodyUsed }, path).to.deep.equal({ status: theirs.status, ok: theirs.ok, headers: headersOf(theirs), used: false })
+        const [a, b] = [await mine.text(), await theirs.text()]
+        expect(a, path).to.equal(b)
+        expect(mine.bodyUsed).to.equal(true)
+        const again = await mine.text().then(() => 'read twice', (e: unknown) => (e as Error).name)
+        expect(again, 'a second read fails as fetch\'s does').to.equal(await theirs.text().then(() => 'read twice', (e: unknown) => (e as Error).name))
+      }
+      expect(await (await channelFetch(`${main.url}/bom`, whole())).json(), 'json() drops the byte order mark').to.deep.equal({ text: '多字节' })
+      expect(await (await channelFetch(`${main.url}/echo`, whole())).json()).to.include({ method: 'POST', auth: 'Bearer sk-secret' })
+      expect(await (await channelFetch(`${main.url}/r307`, whole())).json()).to.include({ method: 'POST', path: '/echo', body: '{"model":"m","messages":[{"role":"user","content":"你好"}]}' })
+      const bytes = new Uint8Array(await (await channelFetch(`${main.url}/cookies`, whole())).arrayBuffer())
+      expect(Buffer.from(bytes).toString('utf8')).to.equal('多字节 ✓')
+      const blob = await (await channelFetch(`${main.url}/cookies`, whole())).blob()
+      expect({ type: blob.type, text: await blob.text() }).to.deep.equal({ type: 'text/plain; charset=utf-8', text: '多字节 ✓' })
+    })
+
+    it('an abort while the answer is read ends the request (AbortError)', async () => {
+      const ac = new AbortController()
+      const pending = channelFetch(`${main.url}/partial`, { ...whole(), signal: ac.signal }).then(() => 'answered', (e: unknown) => (e as Error).name)
+      setTimeout(() => { ac.abort() }, 50)
+      expect(await pending).to.equal('AbortError')
+    })
+
+    it('a request that asks for a stream still streams, whatever the answer is labelled', async () => {
+      const r = await channelFetch(`${main.url}/stream`, whole({ model: 'm', messages: [], stream: true }))
+      expect(r.body, 'a stream to read').to.not.equal(null)
+      const seen: string[] = []
+      const decoder = new TextDecoder()
+      for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) seen.push(decoder.decode(chunk))
+      expect(seen.join('')).to.equal('data: 0\n\ndata: 1\n\ndata: 2\n\n')
+      expect(seen.length).to.be.greaterThan(1)
+    })
   })
 })

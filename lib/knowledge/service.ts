@@ -77,6 +77,15 @@ export class KnowledgeService {
     return d
   }
 
+  private readonly presenceListeners = new Set<() => void>()
+  /** Calls `fn` when the knowledge base turns empty or holds its first document (search_knowledge is offered then). */
+  onPresenceChange (fn: () => void): () => void {
+    this.presenceListeners.add(fn)
+    return () => { this.presenceListeners.delete(fn) }
+  }
+
+  private presenceChanged (): void { for (const fn of this.presenceListeners) fn() }
+
   /** Documents bound to a preset exist. */
   hasPreset (presetId: string): boolean { return (this.perPreset.get(presetId)?.size ?? 0) > 0 }
 
@@ -87,6 +96,7 @@ export class KnowledgeService {
     this.index.add(doc.id, indexText(doc))
     this.count(doc, 1)
     this.order.set(doc.id, rankOf(doc))
+    if (this.store.size === 1) this.presenceChanged()
     await written
     return doc
   }
@@ -115,7 +125,9 @@ export class KnowledgeService {
     this.index.remove(id, indexText(old))
     this.count(old, -1)
     this.order.delete(id)
-    await this.store.delete(id)
+    const deleted = this.store.delete(id)
+    if (this.store.size === 0) this.presenceChanged()
+    await deleted
   }
 
   /** Ranked documents for a query (BM25), optionally only those bound to a preset. */

@@ -40,8 +40,11 @@ function initMcp (rt: Runtime): void {
   const offConfig = rt.bus.on('config', (paths) => {
     if (paths.some((p) => ['mcp.server', 'tools', 'webTools.search', 'image.enabled'].some((s) => within(p, s)))) endpoint.toolsChanged()
   })
-  rt.onStop.push(() => { offRegistry?.(); offConfig() })
+  // search_memory and search_knowledge are offered where they can find something (lib/tools/builtin/lookup.ts)
+  const offKnowledge = rt.optional('knowledge')?.onPresenceChange(() => { endpoint.toolsChanged() })
+  const offMemory = rt.optional('memory')?.onPresenceChange(() => { endpoint.toolsChanged() })
+  rt.onStop.push(() => { offRegistry?.(); offConfig(); offKnowledge?.(); offMemory?.() })
   rt.onStop.push(() => manager.stop())
 }
 
-export const mcpDomain: Domain = { name: 'mcp', provides: ['mcp', 'mcpEndpoint'], needs: [], optional: ['tools'], start: initMcp }
+export const mcpDomain: Domain = { name: 'mcp', provides: ['mcp', 'mcpEndpoint'], needs: [], optional: ['tools', 'knowledge', 'memory'], start: initMcp }

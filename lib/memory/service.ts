@@ -204,6 +204,15 @@ export class MemoryService {
     return { total: this.liveCount, users: this.totals.size, byCategory: { ...this.byCategory } }
   }
 
+  private readonly presenceListeners = new Set<(userId: string) => void>()
+  /** Calls `fn` when a user gets a first live memory or loses the last (search_memory is offered to users with one). */
+  onPresenceChange (fn: (userId: string) => void): () => void {
+    this.presenceListeners.add(fn)
+    return () => { this.presenceListeners.delete(fn) }
+  }
+
+  private presenceChanged (userId: string): void { for (const fn of this.presenceListeners) fn(userId) }
+
   /** Whether the user has a live memory (the running totals: O(1), asked on every chat turn). */
   hasMemories (userId: string): boolean { return (this.totals.get(userId)?.count ?? 0) > 0 }
 
@@ -355,6 +364,7 @@ export class MemoryService {
       g.add(r.id)
     }
     let t = this.totals.get(r.userId)
+    const first = !t
     if (!t) this.totals.set(r.userId, (t = { count: 0, lastUpdate: 0, byCategory: emptyByCategory() }))
     t.count++
     t.byCategory[r.category]++
@@ -363,6 +373,7 @@ export class MemoryService {
     this.byCategory[r.category]++
     this.liveCount++
     this.usersCache = undefined
+    if (first) this.presenceChanged(r.userId)
   }
 
   private unlink (r: MemoryRecord): void {
@@ -380,6 +391,7 @@ export class MemoryService {
       this.byUser.delete(r.userId)
       this.totals.delete(r.userId)
       this.userOrder?.delete(r.userId)
+      this.presenceChanged(r.userId)
     } else if (r.updatedAt >= t.lastUpdate) { // the newest went: recount over this user's share
       t.lastUpdate = 0
       for (const id of ids) t.lastUpdate = Math.max(t.lastUpdate, this.store.get(id)?.updatedAt ?? 0)

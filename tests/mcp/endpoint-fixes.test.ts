@@ -165,6 +165,27 @@ describe('Our MCP endpoint: what real clients expect', function () {
       await got
       expect((await client.listTools()).tools.map((t) => t.name).includes('draw_image')).to.equal(!drawing)
       await s.lx.rt.config.update({ image: { enabled: drawing } })
+      // the knowledge base's first document offers search_knowledge, its last one's removal withdraws it
+      const kb = s.lx.rt.need('knowledge')
+      expect(kb.size, 'an empty knowledge base to start from').to.equal(0)
+      got = next()
+      const doc = await kb.create({ title: 'MCP', content: 'list_changed when the knowledge base fills' })
+      await got
+      expect((await client.listTools()).tools.map((t) => t.name)).to.include('search_knowledge')
+      got = next()
+      await kb.remove(doc.id)
+      await got
+      expect((await client.listTools()).tools.map((t) => t.name)).to.not.include('search_knowledge')
+      // search_memory: offered to the endpoint's own user ('mcp') once it has a memory, withdrawn with the last
+      const memory = s.lx.rt.need('memory')
+      got = next()
+      const m = await memory.add({ userId: 'mcp', content: 'likes list_changed notifications' })
+      await got
+      expect((await client.listTools()).tools.map((t) => t.name)).to.include('search_memory')
+      got = next()
+      await memory.remove(m.id, true)
+      await got
+      expect((await client.listTools()).tools.map((t) => t.name)).to.not.include('search_memory')
     } finally {
       reg.removeSource(source.id)
       await s.lx.rt.config.update({ mcp: { server: { tools: [] } } })

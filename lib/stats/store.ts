@@ -85,6 +85,7 @@ interface HourRow extends Counters { time: string }
  */
 export interface Summary extends Partial<CostFigures> { summary: Record<string, number>; daily: DailyRow[]; hourly?: HourRow[]; currency?: string }
 interface ModelCost extends CostFigures { inputTokens: number; outputTokens: number; cachedTokens: number; pricedAs: string | null }
+const DAY_MS = 86_400_000
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
 
 export class StatsStore {
@@ -116,8 +117,15 @@ export class StatsStore {
     return new StatsStore(store, days, opts.clock ?? systemClock, opts.flushMs ?? 1000)
   }
 
+  // the UTC day of the last time asked: a chat turn asks two or three times, a date string each was its cost
+  private dayKey = { from: 0, to: -1, key: '' }
+
   private day (time = this.clock.now()): DayBucket {
-    return this.days.bucket(new Date(time).toISOString().slice(0, 10))
+    if (!(time >= this.dayKey.from && time < this.dayKey.to)) {
+      const from = time - (((time % DAY_MS) + DAY_MS) % DAY_MS)
+      this.dayKey = { from, to: from + DAY_MS, key: new Date(from).toISOString().slice(0, 10) }
+    }
+    return this.days.bucket(this.dayKey.key)
   }
 
   private groupOf (day: DayBucket, groupId: string): GroupDay {
@@ -345,7 +353,7 @@ export class StatsStore {
     const out: Array<[string, DayBucket]> = []
     const now = this.clock.now()
     for (let i = n - 1; i >= 0; i--) {
-      const date = new Date(now - i * 86400000).toISOString().slice(0, 10)
+      const date = new Date(now - i * DAY_MS).toISOString().slice(0, 10)
       out.push([date, this.days.get(date) ?? emptyDay()])
     }
     return out

@@ -47,7 +47,8 @@ const idOf = (testid: string, path: string): string => `${testid}-${path.replace
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof BadJson)
 const join = (path: string, k: string | number): string => path ? `${path}.${k}` : String(k)
 
-function rangeHint (node: SchemaNode): string {
+/** A number's range in words ('' when the schema gives none). */
+export function rangeHint (node: SchemaNode): string {
   const { minimum: lo, maximum: hi } = node
   if (lo !== undefined && hi !== undefined) return tv('sf.range', { lo, hi })
   if (lo !== undefined) return tv('sf.atLeast', { n: lo })

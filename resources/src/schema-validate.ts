@@ -177,3 +177,17 @@ export function diff (before: unknown, after: unknown): unknown {
   }
   return JSON.stringify(before) === JSON.stringify(after) ? undefined : after
 }
+
+/** The schema node at a dotted path under `node` (list indexes and record keys walk into items and values). */
+export function nodeAt (node: SchemaNode, keys: string[]): SchemaNode | undefined {
+  let cur: SchemaNode | undefined = node
+  for (const k of keys) {
+    if (!cur) return undefined
+    if (cur.anyOf) cur = cur.anyOf.find(a => a.properties || a.items) ?? cur
+    if (cur.properties?.[k]) cur = cur.properties[k]
+    else if (cur.type === 'array' && cur.items) cur = cur.items
+    else if (typeof cur.additionalProperties === 'object') cur = cur.additionalProperties
+    else return undefined
+  }
+  return cur
+}

@@ -1,14 +1,19 @@
-// Typed settings forms (the chat page): each field is named by its dotted path in the configuration, which
-// also names its label and help text (i18n `bs.<path>`, `bs.<path>.help`). Two modes:
+// Typed settings forms (the chat page and the other settings pages): each field is named by its dotted
+// path in the configuration, which also names its label and help text (i18n `bs.<path>`, `bs.<path>.help`).
+// What control a field gets (switch, select of the enum's values, number with its range, list, masked
+// secret, text) comes from the configuration's schema (GET /api/config/schema, the one owner of those
+// rules); a page says only which paths it shows, and which of them name a channel. Two modes:
 // - global: every field has a value; an emptied number is sent as null, which puts its default back;
 // - per group (`inherited` given): each field either inherits the global value (unset, sent as null) or
 //   is set for the group.
 // Only changed fields are sent. Server validation errors are listed once under the form, by field label.
-import { useState } from 'preact/hooks'
-import { ApiError, errText, fieldMessage } from './api'
+import { useEffect, useState } from 'preact/hooks'
+import { api, ApiError, errText, fieldMessage } from './api'
 import type { Config, GroupConfig } from './contracts'
 import { t } from './i18n'
-import { toast } from './ui'
+import { rangeHint } from './schema-form'
+import { nodeAt, type SchemaNode } from './schema-validate'
+import { ErrorBox, Loading, toast } from './ui'
 
 /** Dotted paths of the leaves of T (lists are leaves). */
 type Leaves<T, P extends string = ''> = T extends readonly unknown[] ? P : T extends object
@@ -20,13 +25,47 @@ type GroupPath = Leaves<Pick<GroupConfig, 'guard' | 'qqActions' | 'delivery' | '
 export interface Field {
   /** where the global setting lives; also the key of its label and help text */
   path: ConfigPath
-  kind: 'bool' | 'enum' | 'int' | 'number' | 'text' | 'list' | 'secret' | 'channel'
-  /** allowed values of an enum */
-  values?: readonly string[]
+  /** the value names a channel (a select of the configured ones): the schema knows it only as text */
+  channel?: true
   /** where a group's override lives (per-group editor) */
   group?: GroupPath
 }
 export interface FieldSection { title?: string, fields: Field[] }
+
+type Kind = 'bool' | 'enum' | 'int' | 'number' | 'text' | 'list' | 'secret' | 'channel'
+/** A field with what the schema says of it. */
+interface Resolved extends Field { kind: Kind, values: readonly string[], range: string }
+
+/** The control of a field, from its schema node (a nullable or a union of constants reads as its values). */
+export function resolveField (schema: SchemaNode, f: Field): Resolved {
+  const node = nodeAt(schema, f.path.split('.'))
+  if (!node) throw new Error(`settings: ${f.path} is not in the configuration schema`)
+  const base = { ...f, values: [] as string[], range: '' }
+  if (f.channel) return { ...base, kind: 'channel' }
+  const branches = node.anyOf ? node.anyOf.filter(b => b.type !== 'null') : [node]
+  const values = branches.flatMap(b => b.enum ?? ('const' in b ? [b.const] : []))
+  if (values.length && branches.every(b => b.enum || 'const' in b)) return { ...base, kind: 'enum', values: values.map(String) }
+  const n = branches[0] ?? node
+  if (n.type === 'boolean') return { ...base, kind: 'bool' }
+  if (n.type === 'integer' || n.type === 'number') return { ...base, kind: n.type === 'integer' ? 'int' : 'number', range: rangeHint(n) }
+  if (n.type === 'array') return { ...base, kind: 'list' }
+  if (n.type === 'string') return { ...base, kind: n['x-secret'] ? 'secret' : 'text' }
+  throw new Error(`settings: no control for ${f.path} (${JSON.stringify(n).slice(0, 80)})`)
+}
+
+// loaded once a page load: it changes only with the plugin's version
+let schemaLoad: Promise<SchemaNode> | undefined
+function useConfigSchema (): { schema?: SchemaNode, error?: string } {
+  const [state, setState] = useState<{ schema?: SchemaNode, error?: string }>({})
+  useEffect(() => {
+    let live = true
+    ;(schemaLoad ??= api<SchemaNode>('/api/config/schema')).then(
+      schema => { if (live) setState({ schema }) },
+      (e: unknown) => { schemaLoad = undefined; if (live) setState({ error: errText(e) }) })
+    return () => { live = false }
+  }, [])
+  return state
+}
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -47,7 +86,7 @@ function setAt (obj: Obj, path: string, value: unknown): void {
 /** A translation, or '' when the dictionary has none (never a raw key on screen). */
 function tr (key: string): string { const s = t(key); return s === key ? '' : s }
 const fieldLabel = (f: Field): string => tr(`bs.${f.path}`) || f.path
-function valueLabel (f: Field, v: string): string { return tr(`bv.${f.path}.${v}`) || tr(`v_${v}`) || v }
+function valueLabel (f: Resolved, v: string): string { return tr(`bv.${f.path}.${v}`) || tr(`v_${v}`) || v }
 
 /** A value as the form holds it: text, 'true'/'false', a comma list; null = unset (inherits). */
 function toDraft (v: unknown): string | null {
@@ -58,7 +97,7 @@ function toDraft (v: unknown): string | null {
 
 class FieldError extends Error {}
 
-function fromDraft (f: Field, d: string): unknown {
+function fromDraft (f: Resolved, d: string): unknown {
   if (f.kind === 'bool') return d === 'true'
   if (f.kind === 'list') return d.split(/[,，、\n]/).map(s => s.trim()).filter(Boolean)
   if (f.kind === 'int' || f.kind === 'number') {
@@ -70,7 +109,7 @@ function fromDraft (f: Field, d: string): unknown {
 }
 
 /** Shown for an inherited value: the global one, in words. */
-function shown (f: Field, v: unknown): string {
+function shown (f: Resolved, v: unknown): string {
   if (typeof v === 'boolean') return t(v ? 'bs.on' : 'bs.off')
   if (f.kind === 'enum' && typeof v === 'string') return valueLabel(f, v)
   if (Array.isArray(v)) return v.length ? v.join(', ') : t('bs.none')
@@ -78,7 +117,7 @@ function shown (f: Field, v: unknown): string {
   return String(v)
 }
 
-export function SettingsForm ({ sections, read, inherited, onSave, testid, channels = [], errorPrefix = '' }: {
+interface FormProps {
   sections: FieldSection[]
   /** the stored value of a field (per group: undefined while it inherits) */
   read: (f: Field) => unknown
@@ -91,7 +130,16 @@ export function SettingsForm ({ sections, read, inherited, onSave, testid, chann
   channels?: string[]
   /** a prefix of the server's error paths to drop (the group route answers `delivery.x`, the config one `groups.<id>.delivery.x`) */
   errorPrefix?: string
-}) {
+}
+
+export function SettingsForm (props: FormProps) {
+  const { schema, error } = useConfigSchema()
+  if (error) return <ErrorBox error={error} />
+  if (!schema) return <Loading />
+  return <Form {...props} sections={props.sections.map(s => ({ ...s, fields: s.fields.map(f => resolveField(schema, f)) }))} />
+}
+
+function Form ({ sections, read, inherited, onSave, testid, channels = [], errorPrefix = '' }: Omit<FormProps, 'sections'> & { sections: Array<{ title?: string, fields: Resolved[] }> }) {
   const perGroup = inherited !== undefined
   const keyOf = (f: Field): string => (perGroup ? f.group : f.path) ?? f.path
   const fields = sections.flatMap(s => s.fields)
@@ -131,7 +179,7 @@ export function SettingsForm ({ sections, read, inherited, onSave, testid, chann
   const labelOfPath = (p: string): string => { const f = fields.find(x => keyOf(x) === p); return f ? fieldLabel(f) : p }
   const errorLine = (e: { path: string, message: string }): string => e.path ? `${labelOfPath(e.path)}${t('bs.colon')}${fieldMessage(e.message)}` : e.message
 
-  const control = (f: Field, id: string) => {
+  const control = (f: Resolved, id: string) => {
     const k = keyOf(f)
     const d = draft[k] ?? null
     const common = { id, name: k, 'aria-invalid': errorOf(k) ? 'true' as const : undefined, 'aria-describedby': `${id}-help` }
@@ -142,7 +190,7 @@ export function SettingsForm ({ sections, read, inherited, onSave, testid, chann
       return <input {...common} type="checkbox" checked={d === 'true'} onChange={e => set(k, String((e.target as HTMLInputElement).checked))} />
     }
     if (f.kind === 'bool' || f.kind === 'enum' || f.kind === 'channel') {
-      const options = f.kind === 'bool' ? ['true', 'false'] : f.kind === 'enum' ? [...(f.values ?? [])] : ['', ...channels]
+      const options = f.kind === 'bool' ? ['true', 'false'] : f.kind === 'enum' ? [...f.values] : ['', ...channels]
       if (d !== null && !options.includes(d)) options.push(d)
       const optLabel = (v: string): string => f.kind === 'bool' ? t(v === 'true' ? 'bs.on' : 'bs.off') : f.kind === 'channel' ? (v || t('bs.auto')) : valueLabel(f, v)
       return <select {...common} value={d ?? ''} onChange={e => { const v = (e.target as HTMLSelectElement).value; set(k, perGroup && v === '' ? null : v) }}>
@@ -171,7 +219,7 @@ export function SettingsForm ({ sections, read, inherited, onSave, testid, chann
       {s.title && <h4>{s.title}</h4>}
       <div class="form">{s.fields.map(f => {
         const id = `${testid}-${keyOf(f).replace(/\./g, '-')}`
-        const help = (perGroup && tr(`bs.${f.path}.grouphelp`)) || tr(`bs.${f.path}.help`)
+        const help = [(perGroup && tr(`bs.${f.path}.grouphelp`)) || tr(`bs.${f.path}.help`), f.range].filter(Boolean).join(' · ')
         // per group, a field set for the group is marked (an unset one inherits)
         const set = perGroup && draft[keyOf(f)] != null
         return <div class={`field${set ? ' set' : ''}${errorOf(keyOf(f)) ? ' invalid' : ''}`} key={keyOf(f)}>

@@ -71,6 +71,20 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390)
   })
 
+  it('takes each control from the configuration schema: an enum\'s values, a number\'s range, a switch, a masked secret', async () => {
+    type Node = { enum?: string[]; minimum?: number; maximum?: number; properties?: Record<string, Node> }
+    const schema = (await s.api('/api/config/schema')).body.data as Node
+    const at = (path: string): Node => path.split('.').reduce<Node>((n, k) => n.properties?.[k] as Node, schema)
+    const values = await page.$$eval(`${delivery} select[name="delivery.markdown"] option`, (os) => os.map((o) => (o as HTMLOptionElement).value))
+    expect(values).to.deep.equal(at('delivery.markdown').enum)
+    const { minimum, maximum } = at('delivery.longAnswerChars')
+    expect(minimum, 'the schema gives the field a range').to.be.a('number')
+    const help = await page.textContent(`${delivery} #cs-delivery-delivery-longAnswerChars-help`)
+    expect(help).to.include(`范围 ${String(minimum)} – ${String(maximum)}`)
+    expect(await page.getAttribute(`${delivery} input[name="delivery.quote"]`, 'type')).to.equal('checkbox')
+    expect(await page.getAttribute('input[name="input.transcription.apiKey"]', 'type')).to.equal('password')
+  })
+
   it('edits global delivery settings and reads them back through the API', async () => {
     await page.selectOption(`${delivery} select[name="delivery.longAnswer"]`, 'image')
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '800')

@@ -9,100 +9,100 @@ import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
 import { Card, ErrorBox, View, useLoad } from '../ui'
 
 const DELIVERY: Field[] = [
-  { path: 'delivery.markdown', kind: 'enum', values: ['plain', 'keep'], group: 'delivery.markdown' },
-  { path: 'delivery.longAnswer', kind: 'enum', values: ['forward', 'image', 'off'], group: 'delivery.longAnswer' },
-  { path: 'delivery.longAnswerChars', kind: 'int', group: 'delivery.longAnswerChars' },
-  { path: 'delivery.splitSentences', kind: 'bool', group: 'delivery.splitSentences' },
-  { path: 'delivery.sentenceDelayMs', kind: 'int', group: 'delivery.sentenceDelayMs' },
-  { path: 'delivery.quote', kind: 'bool', group: 'delivery.quote' },
-  { path: 'delivery.atSender', kind: 'bool', group: 'delivery.atSender' },
-  { path: 'delivery.thinkingNoticeMs', kind: 'int', group: 'delivery.thinkingNoticeMs' },
-  { path: 'delivery.thinkingNoticeText', kind: 'text', group: 'delivery.thinkingNoticeText' }
+  { path: 'delivery.markdown', group: 'delivery.markdown' },
+  { path: 'delivery.longAnswer', group: 'delivery.longAnswer' },
+  { path: 'delivery.longAnswerChars', group: 'delivery.longAnswerChars' },
+  { path: 'delivery.splitSentences', group: 'delivery.splitSentences' },
+  { path: 'delivery.sentenceDelayMs', group: 'delivery.sentenceDelayMs' },
+  { path: 'delivery.quote', group: 'delivery.quote' },
+  { path: 'delivery.atSender', group: 'delivery.atSender' },
+  { path: 'delivery.thinkingNoticeMs', group: 'delivery.thinkingNoticeMs' },
+  { path: 'delivery.thinkingNoticeText', group: 'delivery.thinkingNoticeText' }
 ]
 const CONVERSATION: Field[] = [
-  { path: 'chat.groupConversation', kind: 'enum', values: ['user', 'group'], group: 'conversation' },
-  { path: 'chat.burstWindowMs', kind: 'int', group: 'burstWindowMs' },
-  { path: 'trigger.keywords', kind: 'list', group: 'trigger.keywords' }
+  { path: 'chat.groupConversation', group: 'conversation' },
+  { path: 'chat.burstWindowMs', group: 'burstWindowMs' },
+  { path: 'trigger.keywords', group: 'trigger.keywords' }
 ]
 const INPUT: Field[] = [
-  { path: 'input.quoted', kind: 'bool' },
-  { path: 'input.forwardMaxMessages', kind: 'int' },
-  { path: 'input.captionChannel', kind: 'channel' },
-  { path: 'input.captionModel', kind: 'text' },
-  { path: 'input.transcription.baseUrl', kind: 'text' },
-  { path: 'input.transcription.apiKey', kind: 'secret' },
-  { path: 'input.transcription.model', kind: 'text' }
+  { path: 'input.quoted' },
+  { path: 'input.forwardMaxMessages' },
+  { path: 'input.captionChannel', channel: true },
+  { path: 'input.captionModel' },
+  { path: 'input.transcription.baseUrl' },
+  { path: 'input.transcription.apiKey' },
+  { path: 'input.transcription.model' }
 ]
 const GROUP_LOG: Field[] = [
-  { path: 'groupLog.enabled', kind: 'bool' },
-  { path: 'groupLog.maxMessages', kind: 'int' },
-  { path: 'groupLog.contextMessages', kind: 'int', group: 'contextMessages' },
-  { path: 'groupLog.excludeUsers', kind: 'list' },
-  { path: 'groupLog.excludeGroups', kind: 'list' }
+  { path: 'groupLog.enabled' },
+  { path: 'groupLog.maxMessages' },
+  { path: 'groupLog.contextMessages', group: 'contextMessages' },
+  { path: 'groupLog.excludeUsers' },
+  { path: 'groupLog.excludeGroups' }
 ]
 const PROACTIVE: Field[] = [
-  { path: 'proactive.enabled', kind: 'bool', group: 'proactive.enabled' },
-  { path: 'proactive.probability', kind: 'number', group: 'proactive.probability' },
-  { path: 'proactive.busyMessages', kind: 'int', group: 'proactive.busyMessages' },
-  { path: 'proactive.busyMultiplier', kind: 'number', group: 'proactive.busyMultiplier' },
-  { path: 'proactive.quietMessages', kind: 'int', group: 'proactive.quietMessages' },
-  { path: 'proactive.quietMultiplier', kind: 'number', group: 'proactive.quietMultiplier' },
-  { path: 'proactive.hourlyCap', kind: 'int', group: 'proactive.hourlyCap' },
-  { path: 'proactive.dailyCap', kind: 'int', group: 'proactive.dailyCap' },
-  { path: 'proactive.cooldownSeconds', kind: 'int', group: 'proactive.cooldownSeconds' }
+  { path: 'proactive.enabled', group: 'proactive.enabled' },
+  { path: 'proactive.probability', group: 'proactive.probability' },
+  { path: 'proactive.busyMessages', group: 'proactive.busyMessages' },
+  { path: 'proactive.busyMultiplier', group: 'proactive.busyMultiplier' },
+  { path: 'proactive.quietMessages', group: 'proactive.quietMessages' },
+  { path: 'proactive.quietMultiplier', group: 'proactive.quietMultiplier' },
+  { path: 'proactive.hourlyCap', group: 'proactive.hourlyCap' },
+  { path: 'proactive.dailyCap', group: 'proactive.dailyCap' },
+  { path: 'proactive.cooldownSeconds', group: 'proactive.cooldownSeconds' }
 ]
 const EVENTS: Field[] = [
-  { path: 'tools.eventProbability', kind: 'number' },
-  { path: 'tools.eventProbabilities.poke', kind: 'number', group: 'events.poke' },
-  { path: 'tools.eventProbabilities.join', kind: 'number', group: 'events.join' },
-  { path: 'tools.eventProbabilities.recall', kind: 'number', group: 'events.recall' }
+  { path: 'tools.eventProbability' },
+  { path: 'tools.eventProbabilities.poke', group: 'events.poke' },
+  { path: 'tools.eventProbabilities.join', group: 'events.join' },
+  { path: 'tools.eventProbabilities.recall', group: 'events.recall' }
 ]
 
 // issue 19: who may ask the bot to act on a group (the QQ action tools); the cap and the approval tier are global only
 const QQ_ACTIONS: Field[] = [
-  { path: 'qqActions.enabled', kind: 'bool', group: 'qqActions.enabled' },
-  { path: 'qqActions.allowedUsers', kind: 'list', group: 'qqActions.allowedUsers' },
-  { path: 'qqActions.adminsMayAsk', kind: 'bool', group: 'qqActions.adminsMayAsk' },
-  { path: 'qqActions.membersMaySend', kind: 'bool', group: 'qqActions.membersMaySend' },
-  { path: 'qqActions.maxMuteSeconds', kind: 'int' },
-  { path: 'qqActions.approvalRisk', kind: 'enum', values: ['high', 'medium', 'off'] }
+  { path: 'qqActions.enabled', group: 'qqActions.enabled' },
+  { path: 'qqActions.allowedUsers', group: 'qqActions.allowedUsers' },
+  { path: 'qqActions.adminsMayAsk', group: 'qqActions.adminsMayAsk' },
+  { path: 'qqActions.membersMaySend', group: 'qqActions.membersMaySend' },
+  { path: 'qqActions.maxMuteSeconds' },
+  { path: 'qqActions.approvalRisk' }
 ]
 
 // issue 20: the account-risk guard (lib/guard), globally and per group
 const GUARD: Field[] = [
-  { path: 'guard.enabled', kind: 'bool', group: 'guard.enabled' },
-  { path: 'guard.maxPerMinute', kind: 'int', group: 'guard.maxPerMinute' },
-  { path: 'guard.maxPerHour', kind: 'int', group: 'guard.maxPerHour' },
-  { path: 'guard.longChars', kind: 'int', group: 'guard.longChars' },
-  { path: 'guard.maxLongPerHour', kind: 'int', group: 'guard.maxLongPerHour' },
-  { path: 'guard.repeatWindowMinutes', kind: 'int', group: 'guard.repeatWindowMinutes' },
-  { path: 'guard.maxRepeats', kind: 'int', group: 'guard.maxRepeats' },
-  { path: 'guard.maxLinksPerHour', kind: 'int', group: 'guard.maxLinksPerHour' },
-  { path: 'guard.maxFailuresPerHour', kind: 'int', group: 'guard.maxFailuresPerHour' },
-  { path: 'guard.riskAt', kind: 'int', group: 'guard.riskAt' },
-  { path: 'guard.recoverBelow', kind: 'int', group: 'guard.recoverBelow' },
-  { path: 'guard.coolDownMinutes', kind: 'number', group: 'guard.coolDownMinutes' },
-  { path: 'guard.slowDownMs', kind: 'int', group: 'guard.slowDownMs' },
-  { path: 'guard.forwardAboveChars', kind: 'int', group: 'guard.forwardAboveChars' },
-  { path: 'guard.forwardAs', kind: 'enum', values: ['forward', 'image'], group: 'guard.forwardAs' },
-  { path: 'guard.pauseProactive', kind: 'bool', group: 'guard.pauseProactive' },
-  { path: 'guard.tellMaster', kind: 'bool', group: 'guard.tellMaster' }
+  { path: 'guard.enabled', group: 'guard.enabled' },
+  { path: 'guard.maxPerMinute', group: 'guard.maxPerMinute' },
+  { path: 'guard.maxPerHour', group: 'guard.maxPerHour' },
+  { path: 'guard.longChars', group: 'guard.longChars' },
+  { path: 'guard.maxLongPerHour', group: 'guard.maxLongPerHour' },
+  { path: 'guard.repeatWindowMinutes', group: 'guard.repeatWindowMinutes' },
+  { path: 'guard.maxRepeats', group: 'guard.maxRepeats' },
+  { path: 'guard.maxLinksPerHour', group: 'guard.maxLinksPerHour' },
+  { path: 'guard.maxFailuresPerHour', group: 'guard.maxFailuresPerHour' },
+  { path: 'guard.riskAt', group: 'guard.riskAt' },
+  { path: 'guard.recoverBelow', group: 'guard.recoverBelow' },
+  { path: 'guard.coolDownMinutes', group: 'guard.coolDownMinutes' },
+  { path: 'guard.slowDownMs', group: 'guard.slowDownMs' },
+  { path: 'guard.forwardAboveChars', group: 'guard.forwardAboveChars' },
+  { path: 'guard.forwardAs', group: 'guard.forwardAs' },
+  { path: 'guard.pauseProactive', group: 'guard.pauseProactive' },
+  { path: 'guard.tellMaster', group: 'guard.tellMaster' }
 ]
 
 // issue 19: how many tools go to the model per request, and the reminders' limits (global only)
 const TOOLS: Field[] = [
-  { path: 'tools.maxToolsPerRequest', kind: 'int' },
-  { path: 'tools.alwaysOnTools', kind: 'list' }
+  { path: 'tools.maxToolsPerRequest' },
+  { path: 'tools.alwaysOnTools' }
 ]
 const REMINDERS: Field[] = [
-  { path: 'reminders.enabled', kind: 'bool' },
-  { path: 'reminders.timezone', kind: 'text' },
-  { path: 'reminders.maxPerUser', kind: 'int' },
-  { path: 'reminders.maxPerGroup', kind: 'int' },
-  { path: 'reminders.minIntervalMinutes', kind: 'int' },
-  { path: 'reminders.maxMessageChars', kind: 'int' },
-  { path: 'reminders.groupRecurringNeedsAdmin', kind: 'bool' },
-  { path: 'reminders.lateAfterSeconds', kind: 'int' }
+  { path: 'reminders.enabled' },
+  { path: 'reminders.timezone' },
+  { path: 'reminders.maxPerUser' },
+  { path: 'reminders.maxPerGroup' },
+  { path: 'reminders.minIntervalMinutes' },
+  { path: 'reminders.maxMessageChars' },
+  { path: 'reminders.groupRecurringNeedsAdmin' },
+  { path: 'reminders.lateAfterSeconds' }
 ]
 
 const CARDS: Array<[string, Field[]]> = [['delivery', DELIVERY], ['conversation', CONVERSATION], ['input', INPUT], ['groupLog', GROUP_LOG], ['proactive', PROACTIVE], ['events', EVENTS], ['qqActions', QQ_ACTIONS], ['tools', TOOLS], ['reminders', REMINDERS], ['guard', GUARD]]

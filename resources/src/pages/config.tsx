@@ -8,7 +8,7 @@ import { t, tv } from '../i18n'
 import type { Config, GroupView, ImportResult } from '../contracts'
 import { ObjectForm } from '../form'
 import { helpOf, SchemaForm, titleOf, type Problems } from '../schema-form'
-import { diff, validate, type SchemaNode } from '../schema-validate'
+import { diff, nodeAt, validate, type SchemaNode } from '../schema-validate'
 import { Act, Card, ErrorBox, View, toast, useLoad } from '../ui'
 
 /** Sections first in the list (the rest follow in the schema's order). */
@@ -27,20 +27,6 @@ const PAGES: Record<string, [string, string]> = {
 function PageLink ({ page, path }: { page: string, path: string }) {
   const href = `${BASE}/${path}`
   return <a href={href} data-testid={`open-${path}`} onClick={e => { e.preventDefault(); history.pushState(null, '', href); dispatchEvent(new PopStateEvent('popstate')) }}>{tv('sf.open', { page: t(page) })}</a>
-}
-
-/** The schema node at a dotted path under `node` (list indexes and record keys walk into items and values). */
-function nodeAt (node: SchemaNode, keys: string[]): SchemaNode | undefined {
-  let cur: SchemaNode | undefined = node
-  for (const k of keys) {
-    if (!cur) return undefined
-    if (cur.anyOf) cur = cur.anyOf.find(a => a.properties || a.items) ?? cur
-    if (cur.properties?.[k]) cur = cur.properties[k]
-    else if (cur.type === 'array' && cur.items) cur = cur.items
-    else if (typeof cur.additionalProperties === 'object') cur = cur.additionalProperties
-    else return undefined
-  }
-  return cur
 }
 
 /** A server's word about a field in the page language (a preset that does not exist named as such). */

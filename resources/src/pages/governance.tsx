@@ -11,41 +11,41 @@ import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
 import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
 
 const ACCESS: Field[] = [
-  { path: 'access.userBlacklist', kind: 'list' },
-  { path: 'access.groupBlacklist', kind: 'list' },
-  { path: 'access.userWhitelistOnly', kind: 'bool' },
-  { path: 'access.userWhitelist', kind: 'list' },
-  { path: 'access.groupWhitelistOnly', kind: 'bool' },
-  { path: 'access.groupWhitelist', kind: 'list' },
-  { path: 'access.features.chat', kind: 'list', group: 'access.features.chat' },
-  { path: 'access.features.drawing', kind: 'list', group: 'access.features.drawing' },
-  { path: 'access.features.game', kind: 'list', group: 'access.features.game' },
-  { path: 'access.features.tools', kind: 'list', group: 'access.features.tools' },
-  { path: 'access.features.toolsMedium', kind: 'list', group: 'access.features.toolsMedium' },
-  { path: 'access.features.toolsHigh', kind: 'list', group: 'access.features.toolsHigh' },
-  { path: 'access.refusal', kind: 'enum', values: ['silent', 'reply'] },
-  { path: 'access.refusalText', kind: 'text' }
+  { path: 'access.userBlacklist' },
+  { path: 'access.groupBlacklist' },
+  { path: 'access.userWhitelistOnly' },
+  { path: 'access.userWhitelist' },
+  { path: 'access.groupWhitelistOnly' },
+  { path: 'access.groupWhitelist' },
+  { path: 'access.features.chat', group: 'access.features.chat' },
+  { path: 'access.features.drawing', group: 'access.features.drawing' },
+  { path: 'access.features.game', group: 'access.features.game' },
+  { path: 'access.features.tools', group: 'access.features.tools' },
+  { path: 'access.features.toolsMedium', group: 'access.features.toolsMedium' },
+  { path: 'access.features.toolsHigh', group: 'access.features.toolsHigh' },
+  { path: 'access.refusal' },
+  { path: 'access.refusalText' }
 ]
 const LIMITS = ['messagesPerMinute', 'messagesPerDay', 'tokensPerMinute', 'tokensPerDay'] as const
 const QUOTAS: Field[] = [
-  ...LIMITS.map((l): Field => ({ path: `quotas.user.${l}`, kind: 'int', group: `quotas.user.${l}` })),
-  ...LIMITS.map((l): Field => ({ path: `quotas.group.${l}`, kind: 'int', group: `quotas.group.${l}` })),
-  { path: 'quotas.message', kind: 'text' },
-  { path: 'quotas.resetTime', kind: 'text' },
-  { path: 'quotas.timezone', kind: 'text' }
+  ...LIMITS.map((l): Field => ({ path: `quotas.user.${l}`, group: `quotas.user.${l}` })),
+  ...LIMITS.map((l): Field => ({ path: `quotas.group.${l}`, group: `quotas.group.${l}` })),
+  { path: 'quotas.message' },
+  { path: 'quotas.resetTime' },
+  { path: 'quotas.timezone' }
 ]
 const MODERATION: Field[] = [
-  { path: 'moderation.strictness', kind: 'enum', values: ['off', 'mask', 'refuse'], group: 'moderation.strictness' },
-  { path: 'moderation.checkInput', kind: 'bool' },
-  { path: 'moderation.checkOutput', kind: 'bool' },
-  { path: 'moderation.useDefaultList', kind: 'bool' },
-  { path: 'moderation.keywords', kind: 'list' },
-  { path: 'moderation.notice', kind: 'text' },
-  { path: 'moderation.endpoint.baseUrl', kind: 'text' },
-  { path: 'moderation.endpoint.apiKey', kind: 'secret' },
-  { path: 'moderation.endpoint.model', kind: 'text' },
-  { path: 'moderation.endpoint.timeoutMs', kind: 'int' },
-  { path: 'moderation.logMax', kind: 'int' }
+  { path: 'moderation.strictness', group: 'moderation.strictness' },
+  { path: 'moderation.checkInput' },
+  { path: 'moderation.checkOutput' },
+  { path: 'moderation.useDefaultList' },
+  { path: 'moderation.keywords' },
+  { path: 'moderation.notice' },
+  { path: 'moderation.endpoint.baseUrl' },
+  { path: 'moderation.endpoint.apiKey' },
+  { path: 'moderation.endpoint.model' },
+  { path: 'moderation.endpoint.timeoutMs' },
+  { path: 'moderation.logMax' }
 ]
 const CARDS: Array<[string, Field[]]> = [['access', ACCESS], ['quotas', QUOTAS], ['moderation', MODERATION]]
 
@@ -101,7 +101,7 @@ function UserQuota ({ cfg }: { cfg: Config }) {
   const [uid, setUid] = useState('')
   const [open, setOpen] = useState<string | null>(null)
   const own = (id: string): Record<string, unknown> => (Object.hasOwn(cfg.quotas.users, id) ? cfg.quotas.users[id] : undefined) ?? {}
-  const fields = (id: string): Field[] => LIMITS.map((l): Field => ({ path: `quotas.user.${l}`, kind: 'int', group: `quotas.users.${id}.${l}` as Field['group'] }))
+  const fields = (id: string): Field[] => LIMITS.map((l): Field => ({ path: `quotas.user.${l}`, group: `quotas.users.${id}.${l}` as Field['group'] }))
   return <Card title={t('gv.card.user')} testid="gv-user">
     <p class="muted">{t('gv.userHint')}</p>
     <div class="row">

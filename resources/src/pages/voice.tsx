@@ -10,15 +10,15 @@ import { getAt, SettingsForm, type Field } from '../settings'
 import { Act, Card, ErrorBox, toast, View, useLoad } from '../ui'
 
 const FIELDS: Field[] = [
-  { path: 'tts.mode', kind: 'enum', values: ['off', 'request', 'always'], group: 'tts.mode' },
-  { path: 'tts.baseUrl', kind: 'text' },
-  { path: 'tts.apiKey', kind: 'secret' },
-  { path: 'tts.model', kind: 'text' },
-  { path: 'tts.voice', kind: 'text', group: 'tts.voice' },
-  { path: 'tts.speed', kind: 'number', group: 'tts.speed' },
-  { path: 'tts.format', kind: 'enum', values: ['mp3', 'wav', 'opus', 'aac', 'flac'] },
-  { path: 'tts.maxChars', kind: 'int', group: 'tts.maxChars' },
-  { path: 'tts.timeoutMs', kind: 'int' }
+  { path: 'tts.mode', group: 'tts.mode' },
+  { path: 'tts.baseUrl' },
+  { path: 'tts.apiKey' },
+  { path: 'tts.model' },
+  { path: 'tts.voice', group: 'tts.voice' },
+  { path: 'tts.speed', group: 'tts.speed' },
+  { path: 'tts.format' },
+  { path: 'tts.maxChars', group: 'tts.maxChars' },
+  { path: 'tts.timeoutMs' }
 ]
 
 function GroupVoice ({ cfg }: { cfg: Config }) {

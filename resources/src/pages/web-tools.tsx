@@ -13,18 +13,18 @@ type ProviderType = Provider['type']
 const TYPES: ProviderType[] = ['searxng', 'tavily', 'bing', 'brave']
 
 const SEARCH: Field[] = [
-  { path: 'webTools.search.maxResults', kind: 'int' },
-  { path: 'webTools.search.snippetChars', kind: 'int' },
-  { path: 'webTools.search.timeoutMs', kind: 'int' },
-  { path: 'webTools.search.keyCooldownMs', kind: 'int' }
+  { path: 'webTools.search.maxResults' },
+  { path: 'webTools.search.snippetChars' },
+  { path: 'webTools.search.timeoutMs' },
+  { path: 'webTools.search.keyCooldownMs' }
 ]
 const FETCH: Field[] = [
-  { path: 'webTools.fetch.allowPrivate', kind: 'bool' },
-  { path: 'webTools.fetch.maxBytes', kind: 'int' },
-  { path: 'webTools.fetch.maxChars', kind: 'int' },
-  { path: 'webTools.fetch.timeoutMs', kind: 'int' },
-  { path: 'webTools.fetch.maxRedirects', kind: 'int' },
-  { path: 'webTools.fetch.userAgent', kind: 'text' }
+  { path: 'webTools.fetch.allowPrivate' },
+  { path: 'webTools.fetch.maxBytes' },
+  { path: 'webTools.fetch.maxChars' },
+  { path: 'webTools.fetch.timeoutMs' },
+  { path: 'webTools.fetch.maxRedirects' },
+  { path: 'webTools.fetch.userAgent' }
 ]
 
 const blank = (n: number): Provider => ({ name: `search-${n}`, type: 'searxng', baseUrl: '', apiKeys: [], enabled: true, order: 0 })

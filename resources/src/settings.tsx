@@ -37,7 +37,7 @@ type Kind = 'bool' | 'enum' | 'int' | 'number' | 'text' | 'list' | 'secret' | 'c
 interface Resolved extends Field { kind: Kind, values: readonly string[], range: string }
 
 /** The control of a field, from its schema node (a nullable or a union of constants reads as its values). */
-export function resolveField (schema: SchemaNode, f: Field): Resolved {
+function resolveField (schema: SchemaNode, f: Field): Resolved {
   const node = nodeAt(schema, f.path.split('.'))
   if (!node) throw new Error(`settings: ${f.path} is not in the configuration schema`)
   const base = { ...f, values: [] as string[], range: '' }

@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { basename, join } from 'node:path'
 import jwt from 'jsonwebtoken'
 import { type Clock, systemClock } from '../core/clock.js'
+import { Listeners } from '../core/listeners.js'
 import { moveAside, readPrivateFile, UnsafeFileError, writePrivateFile } from '../core/private-file.js'
 import { Store } from '../core/store.js'
 import type { PluginLogger } from '../core/logger.js'
@@ -45,16 +46,13 @@ export class Sessions {
       for (const [k, exp] of Object.entries(d.revoked)) if (exp * 1000 <= now) delete d.revoked[k]
       d.revoked[claims.jti] = claims.exp
     })
-    for (const fn of [...this.revokeListeners]) { try { fn(claims.jti) } catch { /* one listener must not stop the others */ } }
+    this.revokeListeners.emit(claims.jti)
   }
 
-  private readonly revokeListeners = new Set<(jti: string) => void>()
+  private readonly revokeListeners = new Listeners<[jti: string]>()
 
   /** Calls `fn` with the jti of every session revoked from now on (open event streams end on it). */
-  onRevoke (fn: (jti: string) => void): () => void {
-    this.revokeListeners.add(fn)
-    return () => { this.revokeListeners.delete(fn) }
-  }
+  onRevoke (fn: (jti: string) => void): () => void { return this.revokeListeners.add(fn) }
 }
 
 async function loadOrCreateSecret (file: string, log: PluginLogger | undefined, now: number): Promise<string> {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
+import { Listeners } from '../core/listeners.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Bm25Index } from '../search/bm25.js'
@@ -77,14 +78,9 @@ export class KnowledgeService {
     return d
   }
 
-  private readonly presenceListeners = new Set<() => void>()
+  private readonly presence = new Listeners()
   /** Calls `fn` when the knowledge base turns empty or holds its first document (search_knowledge is offered then). */
-  onPresenceChange (fn: () => void): () => void {
-    this.presenceListeners.add(fn)
-    return () => { this.presenceListeners.delete(fn) }
-  }
-
-  private presenceChanged (): void { for (const fn of this.presenceListeners) fn() }
+  onPresenceChange (fn: () => void): () => void { return this.presence.add(fn) }
 
   /** Documents bound to a preset exist. */
   hasPreset (presetId: string): boolean { return (this.perPreset.get(presetId)?.size ?? 0) > 0 }
@@ -96,7 +92,7 @@ export class KnowledgeService {
     this.index.add(doc.id, indexText(doc))
     this.count(doc, 1)
     this.order.set(doc.id, rankOf(doc))
-    if (this.store.size === 1) this.presenceChanged()
+    if (this.store.size === 1) this.presence.emit()
     await written
     return doc
   }
@@ -126,7 +122,7 @@ export class KnowledgeService {
     this.count(old, -1)
     this.order.delete(id)
     const deleted = this.store.delete(id)
-    if (this.store.size === 0) this.presenceChanged()
+    if (this.store.size === 0) this.presence.emit()
     await deleted
   }
 

@@ -8,6 +8,7 @@
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
+import { Listeners } from '../core/listeners.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Bm25Index } from '../search/bm25.js'
@@ -204,14 +205,9 @@ export class MemoryService {
     return { total: this.liveCount, users: this.totals.size, byCategory: { ...this.byCategory } }
   }
 
-  private readonly presenceListeners = new Set<(userId: string) => void>()
+  private readonly presence = new Listeners<[userId: string]>()
   /** Calls `fn` when a user gets a first live memory or loses the last (search_memory is offered to users with one). */
-  onPresenceChange (fn: (userId: string) => void): () => void {
-    this.presenceListeners.add(fn)
-    return () => { this.presenceListeners.delete(fn) }
-  }
-
-  private presenceChanged (userId: string): void { for (const fn of this.presenceListeners) fn(userId) }
+  onPresenceChange (fn: (userId: string) => void): () => void { return this.presence.add(fn) }
 
   /** Whether the user has a live memory (the running totals: O(1), asked on every chat turn). */
   hasMemories (userId: string): boolean { return (this.totals.get(userId)?.count ?? 0) > 0 }
@@ -373,7 +369,7 @@ export class MemoryService {
     this.byCategory[r.category]++
     this.liveCount++
     this.usersCache = undefined
-    if (first) this.presenceChanged(r.userId)
+    if (first) this.presence.emit(r.userId)
   }
 
   private unlink (r: MemoryRecord): void {
@@ -391,7 +387,7 @@ export class MemoryService {
       this.byUser.delete(r.userId)
       this.totals.delete(r.userId)
       this.userOrder?.delete(r.userId)
-      this.presenceChanged(r.userId)
+      this.presence.emit(r.userId)
     } else if (r.updatedAt >= t.lastUpdate) { // the newest went: recount over this user's share
       t.lastUpdate = 0
       for (const id of ids) t.lastUpdate = Math.max(t.lastUpdate, this.store.get(id)?.updatedAt ?? 0)

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ApprovalState, ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
+import { Listeners } from '../core/listeners.js'
 import { redactDeep } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { ApprovalGate, riskAtMost } from './approval.js'
@@ -29,7 +30,7 @@ export class ToolRegistry implements ToolRegistryApi {
   private sourceOf = new Map<string, ToolSource>()
   /** On/off, dangerous and offerable rules; every write of config `tools` goes through it. */
   readonly switches: ToolSwitches
-  private listeners = new Set<() => void>()
+  private readonly listeners = new Listeners()
 
   constructor (private readonly rt: Runtime) {
     this.approvals = new ApprovalGate(rt.clock)
@@ -55,10 +56,10 @@ export class ToolRegistry implements ToolRegistryApi {
   /** Called when a source's list changed; listeners (aliases, MCP endpoint) are told. */
   invalidate (): void {
     this.cache = undefined
-    for (const fn of this.listeners) { try { fn() } catch { /* a listener never breaks the registry */ } }
+    this.listeners.emit()
   }
 
-  onChange (fn: () => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn) }
+  onChange (fn: () => void): () => void { return this.listeners.add(fn) }
 
   private all (): RegisteredTool[] {
     if (this.cache) {

@@ -23,6 +23,11 @@ export function deepMerge (base: PlainObject, over: PlainObject): PlainObject {
   return out
 }
 
+/** Whether the dotted `path` (a changed leaf, as the bus's `config` event gives them) lies in `section`. */
+export function inSection (path: string, section: string): boolean {
+  return path === section || path.startsWith(`${section}.`)
+}
+
 /** Every leaf path of `obj` (arrays are leaves), as key arrays. */
 export function leafPaths (obj: PlainObject, prefix: string[] = []): string[][] {
   const out: string[][] = []

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs'
 import { ensurePrivateDir } from '../core/private-file.js'
 import { join } from 'node:path'
+import { inSection } from '../config/object-paths.js'
 import type { Config } from '../config/schema.js'
 import { groupQuotaFor, strictnessFor, userQuotaFor } from '../config/group-settings.js'
 import { t, type TextKey } from '../i18n.js'
@@ -39,7 +40,7 @@ export class GovernanceService {
     const counters = await QuotaCounters.open(dir, rt.log)
     const hits = await HitLog.open(dir, () => rt.config.get().moderation.logMax, rt.log)
     const svc = new GovernanceService(rt, counters, hits)
-    const off = rt.bus.on('config', (paths) => { if (paths.some((p) => p === 'moderation' || p.startsWith('moderation.'))) svc.reloadRules() })
+    const off = rt.bus.on('config', (paths) => { if (paths.some((p) => inSection(p, 'moderation'))) svc.reloadRules() })
     rt.onStop.push(async () => { off(); await counters.close(); await hits.close() })
     return svc
   }

@@ -1,6 +1,7 @@
 // Start-up of the MCP domain: the client manager (servers connect in the background, never blocking
 // the plugin's start) and our own endpoint's MCP server over the tool registry (its HTTP transports
 // are in routes/_http/mcp-transport.ts).
+import { inSection } from '../config/object-paths.js'
 import type { Domain, Runtime } from '../runtime.js'
 import type { ToolRegistryApi } from '../tools/types.js'
 import { McpEndpoint } from './endpoint.js'
@@ -36,9 +37,8 @@ function initMcp (rt: Runtime): void {
   // or a change of the exposed list (mcp.server.tools), of the tool switches in the configuration, or
   // of what offers web_search and draw_image (webTools.search, image.enabled: lib/tools/README.md).
   const offRegistry = rt.optional('tools')?.registry.onChange(() => { endpoint.toolsChanged() })
-  const within = (p: string, section: string): boolean => p === section || p.startsWith(`${section}.`) || section.startsWith(`${p}.`)
   const offConfig = rt.bus.on('config', (paths) => {
-    if (paths.some((p) => ['mcp.server', 'tools', 'webTools.search', 'image.enabled'].some((s) => within(p, s)))) endpoint.toolsChanged()
+    if (paths.some((p) => ['mcp.server', 'tools', 'webTools.search', 'image.enabled'].some((s) => inSection(p, s)))) endpoint.toolsChanged()
   })
   // search_memory and search_knowledge are offered where they can find something (lib/tools/builtin/lookup.ts)
   const offKnowledge = rt.optional('knowledge')?.onPresenceChange(() => { endpoint.toolsChanged() })

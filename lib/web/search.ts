@@ -43,12 +43,15 @@ function keysOf (p: ProviderConfig): ChannelKey[] {
   return out
 }
 
+/** A provider that needs a key and has none cannot be asked. */
+const keyless = (p: ProviderConfig, keys: ChannelKey[]): boolean => PROVIDERS[p.type].needsKey && keys.length === 0
+
 /**
  * Whether a search can be tried at all: an enabled provider that needs no key or has one. The tool is
- * offered to the model only then (lib/tools/builtin/web.ts).
+ * offered to the model only then (lib/tools/builtin/web.ts): asked on every chat turn, so no sorting.
  */
 export function searchConfigured (settings: SearchSettings): boolean {
-  return ordered(settings.providers).some((p) => !PROVIDERS[p.type].needsKey || keysOf(p).length > 0)
+  return settings.providers.some((p) => p.enabled && !keyless(p, keysOf(p)))
 }
 
 export class WebSearch {
@@ -67,7 +70,7 @@ export class WebSearch {
     for (const p of providers) {
       const kind = PROVIDERS[p.type]
       const keys = keysOf(p)
-      if (kind.needsKey && keys.length === 0) { failures.push(`${p.name}: no API key`); continue }
+      if (keyless(p, keys)) { failures.push(`${p.name}: no API key`); continue }
       const attempts: Array<ChannelKey | undefined> = keys.length ? this.pool.order(p.name, keys) : [undefined]
       for (const key of attempts) {
         if (signal?.aborted) throw new AppError('TIMEOUT', 'Aborted')

@@ -43,25 +43,18 @@ function customUrl (baseUrl: string, customPath: string): string {
 
 const NO_EXTRA_BODY: Record<string, unknown> = Object.freeze({})
 
-/** A channel with no header, path or body template: nothing to render per request. */
-const untemplated = (ch: ChannelConfig): boolean =>
-  !ch.customPath && Object.keys(ch.headersTemplate).length === 0 && Object.keys(ch.bodyTemplate).length === 0
-
 export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefined, ctx: TemplateContext, now: number, timeoutMs: number): Promise<ChannelClient> {
   const { default: OpenAIClient } = openaiModule ?? await loadOpenAI()
   const base = trimSlash(ch.baseUrl)
   const apiKey = key?.key || 'none'
-  const plain = untemplated(ch)
-  const values: Record<string, unknown> = plain
-    ? {}
-    : {
-        apiKey: key?.key ?? '', model: ctx.model, baseUrl: ch.baseUrl, channel: ch.name,
-        userId: ctx.userId ?? '', groupId: ctx.groupId ?? '', nickname: ctx.nickname ?? ''
-      }
+  const values: Record<string, unknown> = {
+    apiKey: key?.key ?? '', model: ctx.model, baseUrl: ch.baseUrl, channel: ch.name,
+    userId: ctx.userId ?? '', groupId: ctx.groupId ?? '', nickname: ctx.nickname ?? ''
+  }
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(ch.headersTemplate)) headers[k] = renderTemplate(v, values, now)
   const path = ch.customPath ? renderTemplate(ch.customPath, values, now) : ''
-  const cacheKey = plain ? JSON.stringify([base, apiKey, timeoutMs]) : JSON.stringify([base, apiKey, timeoutMs, headers, path])
+  const cacheKey = JSON.stringify([base, apiKey, timeoutMs, headers, path])
   let client = clients.get(cacheKey)
   if (client) {
     clients.delete(cacheKey) // most recently used last
@@ -75,5 +68,6 @@ export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefine
     if (clients.size >= CACHED_CLIENTS) clients.delete(clients.keys().next().value as string)
   }
   clients.set(cacheKey, client)
-  return { client, extraBody: plain ? NO_EXTRA_BODY : renderDeep(ch.bodyTemplate, values, now) }
+  // most channels have no body template: nothing to render
+  return { client, extraBody: Object.keys(ch.bodyTemplate).length ? renderDeep(ch.bodyTemplate, values, now) : NO_EXTRA_BODY }
 }

@@ -87,8 +87,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     fake.enqueue({ toolCalls: [{ name: 'get_group_history', arguments: {} }] }, { content: 'ok' })
     await p.host.sendPrivate('60009', '群里说了啥')
     // not offered in a private chat (lib/tools/README.md, offeredIn): a model naming it anyway is refused
-    const offered = (fake.chatRequests().at(-2)?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []
-    expect(offered.map((t) => t.function.name)).to.not.include('get_group_history')
+    expect(fake.offeredTools(-2)).to.not.include('get_group_history')
     const privateTool = sentMessages(fake.chatRequests().at(-1)?.body).find((m) => m.role === 'tool')?.content ?? ''
     expect(privateTool).to.match(/^Error: Tool get_group_history .*not available in this chat/)
   })
@@ -102,7 +101,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     const system = sentMessages(ask?.body).find((m) => m.role === 'system')?.content ?? ''
     expect(system, 'the skill is active').to.include('daily-summary')
     expect(system).to.include('get_group_history')
-    expect((ask?.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name)).to.include('get_group_history')
+    expect(fake.offeredTools(-2), 'offered in the request that asked').to.include('get_group_history')
     const tool = sentMessages(withTool?.body).find((m) => m.role === 'tool')?.content ?? ''
     for (const t of TOPICS.slice(0, 12)) expect(tool).to.include(t)
   })

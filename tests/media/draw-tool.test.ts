@@ -21,9 +21,6 @@ const images = (fake: FakeOpenAI): Array<{ prompt: string; n: number; model: str
 const toolResult = (fake: FakeOpenAI): string =>
   ((fake.chatRequests()[1]?.body.messages ?? []) as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')?.content ?? ''
 
-const offered = (fake: FakeOpenAI): string[] =>
-  ((fake.chatRequests()[0]?.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name)
-
 describe('draw_image: drawing as a tool (standalone host)', function () {
   this.timeout(60_000)
   let fake: FakeOpenAI
@@ -124,7 +121,7 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
         let since = ph.host.transcript.length
         await ph.host.sendPrivate(id, '画猫')
         expect(sentTo(id, since).map((e) => e.text)).to.deep.equal(['现在画不了'])
-        expect(offered(fake)).to.include('get_current_time').and.not.include('draw_image')
+        expect(fake.offeredTools(0)).to.include('get_current_time').and.not.include('draw_image')
         expect(toolResult(fake)).to.include('draw_image does not exist or is not available')
         expect(images(fake)).to.have.length(0)
 
@@ -135,7 +132,7 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
         since = ph.host.transcript.length
         await ph.host.sendPrivate(id, '画狗')
         expect(sentTo(id, since).map((e) => e.text)).to.deep.equal(['画失败了'])
-        expect(offered(fake)).to.include('draw_image')
+        expect(fake.offeredTools(0)).to.include('draw_image')
         expect(toolResult(fake)).to.include('Error: Drawing failed')
       })
 

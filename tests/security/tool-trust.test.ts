@@ -24,7 +24,6 @@ const KEY = 'tool-trust-mcp-key-0123456789'
 const toolMessages = (fake: FakeOpenAI): string[] =>
   fake.chatRequests().flatMap((r) => (r.body?.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => String(m.content))
 /** The tool names offered to the model in a chat request. */
-const offered = (fake: FakeOpenAI, i: number): string[] => ((fake.chatRequests()[i]?.body?.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name)
 
 describe('security: tool trust (HTTP)', function () {
   this.timeout(90_000)
@@ -67,14 +66,14 @@ describe('security: tool trust (HTTP)', function () {
       expect(r.status, r.text).to.equal(200)
       // offered (the master added the server to be used); through the API the master chats himself,
       // which is his own approval (a chat user's call waits for #lx同意: the host suite below)
-      expect(offered(fake, 0), 'offered to the model').to.include(echo)
+      expect(fake.offeredTools(0), 'offered to the model').to.include(echo)
       expect(toolMessages(fake)).to.deep.equal(['Echo: pwned'])
       // a tool the master listed as dangerous is not offered without allowDangerous, untrusted or not
       await s.lx.rt.config.update({ tools: { dangerousTools: ['mcp:ev:echo'] } })
       fake.reset()
       fake.enqueue({ toolCalls: [{ name: echo, arguments: { message: 'pwned' } }] }, { content: 'done' })
       expect((await chat('use the tool')).status).to.equal(200)
-      expect(offered(fake, 0), 'listed dangerous: not offered').to.not.include(echo)
+      expect(fake.offeredTools(0), 'listed dangerous: not offered').to.not.include(echo)
       expect(toolMessages(fake).join('\n')).to.include('not available').and.not.include('Echo: pwned')
       await s.lx.rt.config.update({ tools: { dangerousTools: [] } })
 
@@ -90,7 +89,7 @@ describe('security: tool trust (HTTP)', function () {
       fake.enqueue({ toolCalls: [{ name: echo, arguments: { message: 'hello' } }] }, { content: 'done' })
       r = await chat('use the tool')
       expect(r.status, r.text).to.equal(200)
-      expect(offered(fake, 0)).to.include(echo)
+      expect(fake.offeredTools(0)).to.include(echo)
       expect(toolMessages(fake)).to.deep.equal(['Echo: hello'])
     })
 
@@ -154,7 +153,7 @@ describe('security: tool trust (HTTP)', function () {
       fake.enqueue({ toolCalls: [{ name: 'doubler', arguments: { n: 21 } }] }, { content: 'done' })
       const c = await chat('double 21')
       expect(c.status, c.text).to.equal(200)
-      expect(offered(fake, 0)).to.not.include('doubler')
+      expect(fake.offeredTools(0)).to.not.include('doubler')
       expect(toolMessages(fake).join('\n')).to.include('not available').and.not.include('42')
       const call = await s.api('/api/tools/call', { method: 'POST', json: { name: 'doubler', args: { n: 1 } } })
       expect(call.status).to.equal(403)
@@ -166,7 +165,7 @@ describe('security: tool trust (HTTP)', function () {
       expect(r.body.data).to.include({ enabled: true, risk: 'high' })
       fake.enqueue({ toolCalls: [{ name: 'doubler', arguments: { n: 21 } }] }, { content: 'done' })
       const c = await chat('double 21')
-      expect(offered(fake, 0)).to.include('doubler')
+      expect(fake.offeredTools(0)).to.include('doubler')
       expect(toolMessages(fake)).to.deep.equal(['42'])
 
       const low = await s.api('/api/tools/js/doubler', { method: 'PUT', json: { risk: 'low', dangerous: true } })

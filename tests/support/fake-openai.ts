@@ -43,6 +43,8 @@ export interface FakeOpenAI {
   /** Decides the behavior per request when the queue is empty (default: echo the last user message). */
   respond: (body: any, req: RecordedRequest) => Behavior
   chatRequests(): RecordedRequest[]
+  /** The names of the tools offered in chat request `index` (an index of chatRequests(), -1: the last). */
+  offeredTools(index?: number): string[]
   /**
    * A relay that echoes secrets: while true, the models list, every chat request without a queued
    * behavior and any other path fail with an error text holding the request's Authorization header
@@ -86,6 +88,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     enqueue: (...b) => { queue.push(...b) },
     respond: defaultBehavior,
     chatRequests: () => fake.requests.filter((r) => r.path.endsWith('/chat/completions')),
+    offeredTools: (index = -1) => ((fake.chatRequests().at(index)?.body?.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name),
     echoErrors: false,
     reset: () => { queue.length = 0; fake.requests.length = 0; fake.respond = defaultBehavior; fake.echoErrors = false },
     close: () => new Promise((resolve) => { server.close(() => resolve()); for (const s of sockets) s.destroy() })

@@ -16,8 +16,7 @@ describe('tools: look-ups offered only when they can find something', function (
     env.fake.reset()
     const r = await env.s.api('/api/chat', { method: 'POST', json: { message: 'hello', userId } })
     expect(r.status, r.text).to.equal(200)
-    const tools = (env.fake.chatRequests().at(-1)?.body.tools ?? []) as Array<{ function: { name: string } }>
-    return tools.map((t) => t.function.name)
+    return env.fake.offeredTools()
   }
 
   it('search_memory: only to a user who has a memory, and no longer once it is gone', async () => {

@@ -245,17 +245,15 @@ for (const profile of PROFILES) describe(`QQ actions through the standalone host
 
   it('offered to the model in group chats only: a request from a private chat has none of them, and a call of one there reaches nothing', async () => {
     const groupOnly = ['qq_mute_member', 'qq_kick_member', 'qq_recall_message', 'qq_poke', 'qq_send_music', 'get_group_history', 'get_group_info']
-    const toolNames = (): string[] => ((fake.chatRequests().at(-1)?.body as { tools?: Array<{ function: { name: string } }> } | undefined)?.tools ?? []).map((t) => t.function.name)
     fake.enqueue({ content: '群里好' })
     await p.host.sendGroup(g, MASTER, '你好', { at: true })
     await p.host.waitForSend((e) => e.targetId === g && e.text.includes('群里好'))
-    const inGroup = toolNames()
+    const inGroup = fake.offeredTools()
     for (const name of groupOnly) expect(inGroup, `${name} in a group`).to.include(name)
     fake.enqueue({ toolCalls: [{ name: 'qq_mute_member', arguments: { user_id: MEMBER, seconds: 300 } }] }, { content: '私聊里做不到' })
     await p.host.sendPrivate(MASTER, `把 ${MEMBER} 禁言五分钟`)
     await p.host.waitForSend((e) => e.text.includes('私聊里做不到'))
-    const first = fake.chatRequests().at(-2)?.body as { tools?: Array<{ function: { name: string } }> }
-    const inPrivate = (first.tools ?? []).map((t) => t.function.name)
+    const inPrivate = fake.offeredTools(-2)
     for (const name of groupOnly) expect(inPrivate, `${name} in a private chat`).to.not.include(name)
     expect(inPrivate).to.include.members(['get_current_time', 'send_message', 'set_reminder']) // the others stay: a QQ chat
     expect(inGroup).to.include.members(['send_message', 'set_reminder'])

@@ -48,7 +48,7 @@ describe('web tools in a chat turn (standalone host, fake model)', function () {
     await p.host.sendPrivate('20001', '帮我查一下狐狸的资料')
     const requests = fake.chatRequests()
     expect(requests.length).to.equal(3)
-    const offered = (requests[0]?.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name)
+    const offered = fake.offeredTools(0)
     expect(offered).to.include('web_search').and.include('fetch_url')
     const [searchResult, pageText] = toolMessages()
     expect(JSON.parse(searchResult!)).to.deep.equal({ query: 'fox facts', provider: 'searx', results: [{ title: 'Fox Facts', url: `${pages.url}/article`, snippet: 'All about foxes' }] })
@@ -73,7 +73,7 @@ describe('web tools in a chat turn (standalone host, fake model)', function () {
       fake.reset()
       fake.enqueue({ content: 'ok' })
       await p.host.sendPrivate('20002', '你好')
-      return (fake.chatRequests()[0]?.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name)
+      return fake.offeredTools(0)
     }
     try {
       expect(await offeredWith([])).to.include('fetch_url').and.not.include('web_search')

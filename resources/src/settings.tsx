@@ -53,13 +53,15 @@ function resolveField (schema: SchemaNode, f: Field): Resolved {
   throw new Error(`settings: no control for ${f.path} (${JSON.stringify(n).slice(0, 80)})`)
 }
 
-// loaded once a page load: it changes only with the plugin's version
+// loaded once a page load: it changes only with the plugin's version; once here, a form renders at once
 let schemaLoad: Promise<SchemaNode> | undefined
+let schemaLoaded: SchemaNode | undefined
 function useConfigSchema (): { schema?: SchemaNode, error?: string } {
-  const [state, setState] = useState<{ schema?: SchemaNode, error?: string }>({})
+  const [state, setState] = useState<{ schema?: SchemaNode, error?: string }>(() => ({ schema: schemaLoaded }))
   useEffect(() => {
+    if (schemaLoaded) return
     let live = true
-    ;(schemaLoad ??= api<SchemaNode>('/api/config/schema')).then(
+    ;(schemaLoad ??= api<SchemaNode>('/api/config/schema').then(s => (schemaLoaded = s))).then(
       schema => { if (live) setState({ schema }) },
       (e: unknown) => { schemaLoad = undefined; if (live) setState({ error: errText(e) }) })
     return () => { live = false }

@@ -40,6 +40,10 @@ describe('dashboard: governance (chromium e2e)', function () {
   it('opens from the menu with its cards, in zh-CN, no raw keys; the endpoint key is shown masked', async () => {
     await goTo(page, 'governance')
     await page.waitForSelector('[data-testid="gv-card-access"]')
+    // the settings forms render once the configuration schema has come
+    for (const f of ['gv-access"] input[name="access.userBlacklist', 'gv-quotas"] input[name="quotas.user.messagesPerDay', 'gv-moderation"] select[name="moderation.strictness']) {
+      await page.waitForSelector(`[data-testid="${f}"]`)
+    }
     expect(await page.textContent('nav a[data-page="governance"]')).to.equal('访问与内容')
     const text = await page.textContent('main') ?? ''
     expect(text).to.include('用户黑名单').and.include('每人每日消息数').and.include('审核严格度').and.include('审核命中记录')

@@ -44,6 +44,8 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
   it('opens from the menu in zh-CN with a label and help for every field, no raw keys, fitting the phone', async () => {
     await goTo(page, 'webTools')
     await page.waitForSelector('[data-testid="wt-none"]')
+    // the settings forms render once the configuration schema has come
+    await page.waitForSelector('[data-testid="wt-fetch"] input[name="webTools.fetch.allowPrivate"]')
     expect(await page.textContent('nav a[data-page="webTools"]')).to.equal('网络工具')
     const text = await page.textContent('main') ?? ''
     expect(text).to.include('搜索服务').and.include('允许读取内网地址').and.include('最多下载字节数')
@@ -112,6 +114,7 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
     await page.click('[data-testid="lang"]')
     await goTo(page, 'webTools')
     await page.waitForSelector('[data-testid="wt-provider-0"]')
+    await page.waitForSelector('[data-testid="wt-fetch"] input[name="webTools.fetch.allowPrivate"]')
     const text = await page.textContent('main') ?? ''
     expect(text).to.include('Search providers').and.include('Allow private addresses')
     expect(text).to.not.match(/\b(wt|bs|bv)\.\w/)

@@ -14,10 +14,43 @@
 // (a web stream over the Node stream, its reader, the copies) on the chat turn's busiest thread.
 // Deciding by the request, not by the answer's Content-Type, keeps a stream a stream whatever a relay
 // labels it.
+// No answer is read past MAX_ANSWER_BYTES (whole, streamed, or an error's body): a relay that sends
+// without end is broken or hostile, and reading on would cost the bot its memory (README, Security model).
 import { Agent, interceptors, request, type Dispatcher } from 'undici'
 import { asksWholeAnswer } from './request-body.js'
 
 const NO_BODY = new Set([204, 205, 304])
+
+/** The most bytes read of one answer. A chat completion is a few MiB at the most (a long answer streamed with its tool calls and reasoning). */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
+/** An answer larger than MAX_ANSWER_BYTES: its reading stopped there and the connection was closed. */
+export class AnswerTooLarge extends Error {
+  constructor () { super(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; it was not read further`) }
+}
+
+type AnswerBody = Dispatcher.ResponseData['body']
+
+/** The whole body, refused once it passes the limit (at once when its Content-Length says it will). */
+async function readWhole (body: AnswerBody, declared: number): Promise<Uint8Array> {
+  // undici never reads past a Content-Length, so a declared length within the limit bounds the read
+  if (declared <= MAX_ANSWER_BYTES) return await body.bytes()
+  if (Number.isFinite(declared)) { body.destroy(); throw new AnswerTooLarge() }
+  const chunks: Buffer[] = []
+  let n = 0
+  for await (const c of capped(body)) { chunks.push(c); n += c.length }
+  return Buffer.concat(chunks, n)
+}
+
+/** The body's chunks as they come, ended with AnswerTooLarge (and the connection closed) past the limit. */
+async function * capped (body: AnswerBody): AsyncGenerator<Buffer> {
+  let n = 0
+  for await (const c of body as AsyncIterable<Buffer>) {
+    n += c.length
+    if (n > MAX_ANSWER_BYTES) { body.destroy(); throw new AnswerTooLarge() }
+    yield c
+  }
+}
 
 // one pool of connections for every channel, like the global fetch's (idle connections close by themselves)
 let dispatcher: Dispatcher | undefined
@@ -54,9 +87,12 @@ export const channelFetch: typeof fetch = async (input, init = {}) => {
     res.body.resume() // nothing to read; frees the connection
     return new Response(null, { status: res.statusCode, headers })
   }
-  if (asksWholeAnswer(body)) return new WholeResponse(await res.body.bytes(), { status: res.statusCode, headers })
+  if (asksWholeAnswer(body)) {
+    const length = res.headers['content-length']
+    return new WholeResponse(await readWhole(res.body, typeof length === 'string' ? Number(length) : Infinity), { status: res.statusCode, headers })
+  }
   // a Response takes an async iterable of bytes (undici's fetch does); the DOM typing lists only web streams
-  const stream: AsyncIterable<Uint8Array> = res.body
+  const stream: AsyncIterable<Uint8Array> = capped(res.body)
   return new Response(stream as ReadableStream<Uint8Array>, { status: res.statusCode, headers })
 }
 

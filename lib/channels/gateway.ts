@@ -10,6 +10,7 @@ import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { monthKey } from '../stats/cost.js'
 import { buildClient, openaiModule, type TemplateContext } from './client.js'
+import { AnswerTooLarge } from './fetch.js'
 import { loadInputImage } from './image-input.js'
 import { jsonBodyOptions } from './request-body.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
@@ -284,6 +285,9 @@ export class ChannelGateway implements ModelGateway {
 
 function toFailure (err: unknown): Failure {
   if (err instanceof Failure) return err
+  // read up to its limit (fetch.ts), thrown by the read or by the client around it: the channel is broken
+  const tooLarge = err instanceof AnswerTooLarge ? err : (err as { cause?: unknown } | null)?.cause
+  if (tooLarge instanceof AnswerTooLarge) return new Failure('connection', `Channel answer refused: ${tooLarge.message}`)
   // Errors of the openai client can only exist once it was loaded by buildClient.
   if (!openaiModule) return new Failure('model', errorText(err))
   const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openaiModule

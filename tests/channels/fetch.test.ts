@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { channelFetch } from '../../lib/channels/fetch.js'
+import { AnswerTooLarge, channelFetch, MAX_ANSWER_BYTES } from '../../lib/channels/fetch.js'
 import { jsonBodyOptions } from '../../lib/channels/request-body.js'
 
 const read = async (req: IncomingMessage): Promise<string> => {
@@ -44,6 +44,7 @@ describe('channels: the fetch under the openai client', () => {
         return
       }
       if (path === '/hang') return // never answers
+      if (path === '/declared-huge') { res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(MAX_ANSWER_BYTES + 1) }); res.write('{"choices":['); return } // then nothing
       if (path === '/partial') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.write('{"choices":['); return } // then nothing
       if (path === '/bom') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"text":"多字节"}')])); return }
       res.writeHead(404); res.end('no')
@@ -160,6 +161,11 @@ describe('channels: the fetch under the openai client', () => {
       const pending = channelFetch(`${main.url}/partial`, { ...whole(), signal: ac.signal }).then(() => 'answered', (e: unknown) => (e as Error).name)
       setTimeout(() => { ac.abort() }, 50)
       expect(await pending).to.equal('AbortError')
+    })
+
+    it('an answer that says it is larger than MAX_ANSWER_BYTES is refused at its headers, without waiting for its body', async () => {
+      const outcome = await channelFetch(`${main.url}/declared-huge`, whole()).then(() => 'answered', (e: unknown) => e)
+      expect(outcome).to.be.instanceOf(AnswerTooLarge)
     })
 
     it('a request that asks for a stream still streams, whatever the answer is labelled', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { AppError } from '../../lib/core/errors.js'
+import { MAX_ANSWER_BYTES } from '../../lib/channels/fetch.js'
 import type { ModelRequest } from '../../lib/chat/contracts.js'
 import { addChannel, removeAllChannels, startEnv, waitFor, type Env } from './helpers.js'
 
@@ -222,6 +223,54 @@ describe('channels: model gateway', () => {
     const e2 = await rejects(gw().complete(hello({ channel: 'off' })))
     expect(e2.code).to.equal('CHANNEL_UNAVAILABLE')
     expect(env.fake.chatRequests()).to.have.length(0)
+  })
+
+  describe('an answer without end (a broken or hostile relay) is read up to MAX_ANSWER_BYTES, never further', () => {
+    const slack = 16 * 1024 * 1024 // what the sockets' buffers hold besides what was read
+    const readUpToTheLimit = (): void => {
+      const sent = env.fake.chatRequests()[0]?.sentBytes ?? 0
+      expect(sent).to.be.greaterThan(MAX_ANSWER_BYTES)
+      expect(sent).to.be.lessThan(MAX_ANSWER_BYTES + slack)
+    }
+    const refused = (e: AppError): void => {
+      expect(e.code).to.equal('CHANNEL_UNAVAILABLE')
+      expect(e.message).to.include(`larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`)
+      readUpToTheLimit()
+    }
+
+    it('a whole answer: refused, the channel marked', async () => {
+      await addChannel(env.s, { name: 'broken', baseUrl: env.fake.url, model: 'gpt-4o' })
+      env.fake.enqueue({ endless: true })
+      refused(await rejects(gw().complete(hello())))
+      const svc = env.s.lx.rt.need('channels').service
+      expect(svc.status(svc.get('broken')!)).to.equal('error')
+      expect(svc.view(svc.get('broken')!).lastError).to.include('MiB')
+    })
+
+    it('a whole answer: the next channel answers', async () => {
+      await addChannel(env.s, { name: 'broken', baseUrl: env.fake.url, model: 'gpt-4o', priority: 9 })
+      await addChannel(env.s, { name: 'spare', baseUrl: env.fake.url, model: 'gpt-4o', priority: 1 })
+      env.fake.enqueue({ endless: true })
+      expect((await gw().complete(hello())).channel).to.equal('spare')
+      readUpToTheLimit()
+    })
+
+    it('a stream: the text so far reached the caller, then refused', async () => {
+      await addChannel(env.s, { name: 'broken', baseUrl: env.fake.url, model: 'gpt-4o' })
+      env.fake.enqueue({ endless: true })
+      let got = 0
+      refused(await rejects(gw().stream(hello(), (t) => { got += t.length })))
+      expect(got).to.be.greaterThan(0).and.at.most(MAX_ANSWER_BYTES)
+    })
+
+    it("an error's body on a stream request: ends with the error, not a read without end", async () => {
+      await addChannel(env.s, { name: 'broken', baseUrl: env.fake.url, model: 'gpt-4o' })
+      env.fake.enqueue({ endless: true, status: 400 })
+      const e = await rejects(gw().stream(hello(), () => {}))
+      expect(e.code).to.equal('MODEL_ERROR')
+      expect(e.message).to.include(`larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`)
+      expect(env.fake.chatRequests()[0]?.sentBytes).to.be.lessThan(MAX_ANSWER_BYTES + slack)
+    })
   })
 
   it('stops when the caller aborts', async () => {

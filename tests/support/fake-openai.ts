@@ -20,6 +20,12 @@ export interface Behavior {
   usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } }
   /** Fail (with `status`, default 401) with an error message that echoes the request's headers (redaction tests). */
   echoRequest?: boolean
+  /**
+   * A broken relay: the answer never ends (a JSON body, or content chunks of a stream, and with
+   * `status` an error's body), sent as fast as the client reads until it closes the connection.
+   * The bytes sent are counted in the request's `sentBytes`.
+   */
+  endless?: boolean
 }
 
 /** One request the fake server received (`fake.requests`). @public (for tests that type them) */
@@ -29,6 +35,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers']
   body: any
   time: number
+  /** what an `endless` answer sent before the client closed the connection */
+  sentBytes?: number
 }
 
 export interface FakeOpenAI {
@@ -56,6 +64,27 @@ export interface FakeOpenAI {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** An answer without end (Behavior.endless), written as fast as the client reads, until it closes the connection. */
+async function flood (res: ServerResponse, rec: RecordedRequest, status: number, stream: boolean): Promise<void> {
+  res.writeHead(status, { 'Content-Type': stream ? 'text/event-stream' : 'application/json' })
+  const piece = 'x'.repeat(64 * 1024)
+  const chunk = Buffer.from(stream
+    ? `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`
+    : piece)
+  if (!stream) res.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"')
+  rec.sentBytes = 0
+  while (!res.destroyed && !res.closed && !res.writableEnded) {
+    rec.sentBytes += chunk.length
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => { res.off('drain', done); res.off('close', done); resolve() }
+        res.on('drain', done)
+        res.on('close', done)
+      })
+    }
+  }
+}
 
 function lastUser (body: any): string {
   const msgs: Array<{ role: string; content: unknown }> = Array.isArray(body?.messages) ? body.messages : []
@@ -147,6 +176,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     const b = queue.shift() ?? fake.respond(body, rec)
     if (b.delayMs) await sleep(b.delayMs)
     if (b.echoRequest) { echo(b.status ?? 401); return }
+    if (b.endless) { await flood(res, rec, b.status ?? 200, body?.stream && !b.status); return }
     if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}`, type: 'fake' } }); return }
     const model = String(body?.model ?? 'fake')
     const content = b.content ?? ''

@@ -70,7 +70,7 @@ function headerList (h: RequestInit['headers']): string[] | Record<string, strin
 export const channelFetch: typeof fetch = async (input, init = {}) => {
   const body = init.body ?? undefined
   const bytes = body === undefined || typeof body === 'string' || body instanceof Uint8Array
-  if (!bytes || !(typeof input === 'string' || input instanceof URL)) return await fetch(input, init)
+  if (!bytes || !(typeof input === 'string' || input instanceof URL)) return limited(await fetch(input, init))
   const res = await request(input, {
     method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
     headers: headerList(init.headers),
@@ -94,6 +94,20 @@ export const channelFetch: typeof fetch = async (input, init = {}) => {
   // a Response takes an async iterable of bytes (undici's fetch does); the DOM typing lists only web streams
   const stream: AsyncIterable<Uint8Array> = capped(res.body)
   return new Response(stream as ReadableStream<Uint8Array>, { status: res.statusCode, headers })
+}
+
+/** The global fetch's answer, its body read no further than MAX_ANSWER_BYTES. */
+function limited (res: Response): Response {
+  if (!res.body) return res
+  let n = 0
+  const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform (chunk, out) {
+      n += chunk.length
+      if (n > MAX_ANSWER_BYTES) out.error(new AnswerTooLarge())
+      else out.enqueue(chunk)
+    }
+  }))
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers })
 }
 
 /**

@@ -2,6 +2,7 @@
 // images edit API. Accepted: http(s) URLs (what the hosts put in e.img), data: URLs and the hosts'
 // base64:// form. Never local paths: the source comes from a chat message.
 import { AppError } from '../core/errors.js'
+import { readLimited } from '../core/read-body.js'
 
 const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024
 
@@ -41,17 +42,6 @@ export async function loadInputImage (src: string, signal?: AbortSignal): Promis
     throw new AppError('INVALID_ARGS', `Could not download the image: ${err instanceof Error ? err.message : String(err)}`)
   }
   if (!res.ok || !res.body) throw new AppError('INVALID_ARGS', `Could not download the image: HTTP ${res.status}`)
-  const declared = Number(res.headers.get('content-length') ?? 0)
-  if (declared > MAX_INPUT_IMAGE_BYTES) {
-    await res.body.cancel()
-    throw new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of res.body) {
-    size += chunk.length
-    if (size > MAX_INPUT_IMAGE_BYTES) throw new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
-    chunks.push(Buffer.from(chunk))
-  }
-  return image(Buffer.concat(chunks), res.headers.get('content-type')?.split(';')[0]?.trim())
+  const data = await readLimited(res, MAX_INPUT_IMAGE_BYTES, () => new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`))
+  return image(data, res.headers.get('content-type')?.split(';')[0]?.trim())
 }

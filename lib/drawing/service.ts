@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import type { SectionPatch } from '../config/service.js'
 import { AppError, errorText } from '../core/errors.js'
+import { readLimited } from '../core/read-body.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
 import { BUILTIN_IMAGE_PRESETS } from './builtin.js'
@@ -70,8 +71,7 @@ export class DrawingService {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/json' } })
       if (!res.ok) throw new Error(`HTTP ${res.status}`)
-      const text = await res.text()
-      if (text.length > MAX_REMOTE_BYTES) throw new Error('response too large')
+      const text = (await readLimited(res, MAX_REMOTE_BYTES, () => new Error('response too large'))).toString('utf8')
       const presets = parseRemote(JSON.parse(text) as unknown)
       await this.store.update((d) => { d.remote = { url, presets, updatedAt: this.now(), lastAttemptAt: this.now(), error: null } })
       this.rt.log.info('Remote image presets refreshed', { count: presets.length })

@@ -5,6 +5,10 @@
 // masked in answers, redacted from logs).
 import { errorText } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
+import { errorDetail, readLimited } from '../core/read-body.js'
+
+/** A moderation result is a few hundred bytes for one text */
+const MAX_ANSWER_BYTES = 1024 * 1024
 
 export interface EndpointSettings { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
 
@@ -18,8 +22,9 @@ export async function moderationCategories (ep: EndpointSettings, input: string,
       body: JSON.stringify({ ...(ep.model ? { model: ep.model } : {}), input }),
       signal: AbortSignal.timeout(ep.timeoutMs)
     })
-    if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`)
-    const body = await res.json() as { results?: Array<{ flagged?: boolean; categories?: Record<string, boolean> }> }
+    if (!res.ok) throw new Error(`HTTP ${res.status}: ${await errorDetail(res)}`)
+    const text = (await readLimited(res, MAX_ANSWER_BYTES, () => new Error('the answer is larger than 1 MiB'))).toString('utf8')
+    const body = JSON.parse(text) as { results?: Array<{ flagged?: boolean; categories?: Record<string, boolean> }> }
     const out: string[] = []
     for (const r of body.results ?? []) {
       if (!r.flagged) continue

@@ -6,6 +6,7 @@ import { basename, extname, isAbsolute } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/schema.js'
 import { AppError } from '../core/errors.js'
+import { readLimited } from '../core/read-body.js'
 import type { Seg } from '../host/types.js'
 
 const MAX_AUDIO_BYTES = 20 * 1024 * 1024
@@ -20,15 +21,7 @@ const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The voice message
 async function download (url: string, signal: AbortSignal): Promise<Buffer> {
   const res = await fetch(url, { signal, redirect: 'follow' })
   if (!res.ok || !res.body) throw new AppError('INVALID_ARGS', `Could not download the voice message: HTTP ${res.status}`)
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_AUDIO_BYTES) { await res.body.cancel(); throw tooLarge() }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of res.body) {
-    size += chunk.length
-    if (size > MAX_AUDIO_BYTES) throw tooLarge()
-    chunks.push(Buffer.from(chunk))
-  }
-  return Buffer.concat(chunks)
+  return await readLimited(res, MAX_AUDIO_BYTES, tooLarge)
 }
 
 /** A file the host wrote (icqq, a local protocol implementation): absolute, a regular audio file. */

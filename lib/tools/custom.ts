@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { ToolResult } from '../chat/contracts.js'
 import { notReserved, own } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
+import { readStart } from '../core/read-body.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
 import type { RegisteredTool, ToolSource } from './types.js'
@@ -53,7 +54,8 @@ async function runAction (c: CustomToolConfig, args: Record<string, unknown>, si
     body: a.method === 'GET' || a.body === undefined ? null : fill(a.body, args),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout
   })
-  const body = (await res.text()).slice(0, MAX_REPLY)
+  // a UTF-8 character is at most 4 bytes: MAX_REPLY characters are within the first MAX_REPLY * 4 bytes
+  const body = (await readStart(res, MAX_REPLY * 4)).body.toString('utf8').slice(0, MAX_REPLY)
   return { content: [{ type: 'text', text: res.ok ? body : `HTTP ${res.status}: ${body}` }], isError: !res.ok }
 }
 

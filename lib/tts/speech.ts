@@ -4,6 +4,7 @@
 // endpoint echoing the key shows none).
 import { systemClock, type Clock } from '../core/clock.js'
 import { AppError } from '../core/errors.js'
+import { errorDetail, readLimited } from '../core/read-body.js'
 import type { TtsSettings } from '../config/schema.js'
 
 /** What QQ takes as one voice message at most (TRSS's OneBot adapter reads up to 10 MB). */
@@ -14,22 +15,6 @@ const MAX_SPEECH_CHARS = 4096
 export interface Voice { voice: string; speed: number }
 
 type Endpoint = Pick<TtsSettings, 'baseUrl' | 'apiKey' | 'model' | 'format' | 'timeoutMs'>
-
-async function readBody (res: Response): Promise<Buffer> {
-  if (!res.body) return Buffer.alloc(0)
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_AUDIO_BYTES) {
-    await res.body.cancel()
-    throw new AppError('MODEL_ERROR', 'The speech endpoint answered more than 10 MB of audio')
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of res.body) {
-    size += chunk.length
-    if (size > MAX_AUDIO_BYTES) throw new AppError('MODEL_ERROR', 'The speech endpoint answered more than 10 MB of audio')
-    chunks.push(Buffer.from(chunk))
-  }
-  return Buffer.concat(chunks)
-}
 
 /** The audio of `text` spoken with `voice`. */
 export async function synthesize (cfg: Endpoint, text: string, voice: Voice, clock: Pick<Clock, 'setTimeout' | 'clearTimeout'> = systemClock): Promise<Buffer> {
@@ -60,12 +45,12 @@ async function request (cfg: Endpoint, input: string, voice: Voice, signal: Abor
   }
   try {
     if (!res.ok) {
-      const detail = (await res.text().catch(() => '')).slice(0, 200)
+      const detail = await errorDetail(res)
       throw new AppError('MODEL_ERROR', `The speech endpoint answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`)
     }
     const type = res.headers.get('content-type') ?? ''
     if (/json|text\//i.test(type)) throw new AppError('MODEL_ERROR', `The speech endpoint answered ${type.split(';')[0] ?? type}, not audio`)
-    const audio = await readBody(res)
+    const audio = await readLimited(res, MAX_AUDIO_BYTES, () => new AppError('MODEL_ERROR', 'The speech endpoint answered more than 10 MB of audio'))
     if (!audio.length) throw new AppError('MODEL_ERROR', 'The speech endpoint answered no audio')
     return audio
   } catch (err) {

@@ -6,6 +6,7 @@
 import { KeyPool, type ChannelKey } from '../channels/keys.js'
 import type { Clock } from '../core/clock.js'
 import { AppError } from '../core/errors.js'
+import { readLimited } from '../core/read-body.js'
 import { redact } from '../core/redact.js'
 import type { WebToolsConfig } from '../config/schema.js'
 import { PROVIDERS, plainSnippet, type SearchResult } from './providers.js'
@@ -111,7 +112,7 @@ export class WebSearch {
         await res.body?.cancel().catch(() => undefined)
         throw new ProviderFailure(`HTTP ${res.status}`, KEY_STATUSES.has(res.status))
       }
-      const text = await readBounded(res)
+      const text = (await readLimited(res, MAX_ANSWER_BYTES, () => new ProviderFailure('the answer is too large'))).toString('utf8')
       try { return JSON.parse(text) as unknown } catch { throw new ProviderFailure('the answer is not JSON') }
     } catch (err) {
       if (timedOut) throw new ProviderFailure(`no answer within ${timeoutMs} ms`)
@@ -124,20 +125,3 @@ export class WebSearch {
   }
 }
 
-async function readBounded (res: Response): Promise<string> {
-  if (!res.body) return ''
-  const reader = res.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.length
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => undefined)
-      throw new ProviderFailure('the answer is too large')
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}

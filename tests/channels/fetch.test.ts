@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AnswerTooLarge, channelFetch, MAX_ANSWER_BYTES } from '../../lib/channels/fetch.js'
 import { jsonBodyOptions } from '../../lib/channels/request-body.js'
+import { startEndlessServer } from '../support/endless.js'
+import { waitFor } from './helpers.js'
 
 const read = async (req: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = []
@@ -128,6 +130,23 @@ describe('channels: the fetch under the openai client', () => {
     ac.abort()
     const rest = await (async () => { try { for (;;) { const x = await reader.read(); if (x.done) return 'ended' } } catch (e) { return (e as Error).name } })()
     expect(rest).to.equal('AbortError')
+  })
+
+  it('reads no answer past MAX_ANSWER_BYTES: streamed, or through the global fetch (a multipart upload)', async () => {
+    const endless = await startEndlessServer()
+    try {
+      const streamed = await channelFetch(endless.url, { method: 'POST', body: '{}' })
+      let read = 0
+      const end = await (async () => { for await (const c of streamed.body as unknown as AsyncIterable<Uint8Array>) read += c.length })().then(() => 'ended', (e: unknown) => e)
+      expect(end).to.be.instanceOf(AnswerTooLarge)
+      expect(read).to.be.at.most(MAX_ANSWER_BYTES)
+      const form = new FormData()
+      form.append('image', new Blob([Buffer.from('png')]), 'a.png')
+      const uploaded = await channelFetch(endless.url, { method: 'POST', body: form })
+      expect(await uploaded.arrayBuffer().then(() => 'read', (e: unknown) => e)).to.be.instanceOf(AnswerTooLarge)
+      await waitFor(() => endless.sent.length === 2)
+      expect(Math.max(...endless.sent)).to.be.lessThan(MAX_ANSWER_BYTES + 16 * 1024 * 1024)
+    } finally { await endless.close() }
   })
 
   describe('an answer asked for whole (a request body of jsonBodyOptions without stream)', () => {

@@ -227,21 +227,23 @@ describe('channels: model gateway', () => {
 
   describe('an answer without end (a broken or hostile relay) is read up to MAX_ANSWER_BYTES, never further', () => {
     const slack = 16 * 1024 * 1024 // what the sockets' buffers hold besides what was read
-    const readUpToTheLimit = (): void => {
+    const readUpToTheLimit = async (): Promise<void> => {
+      // counted when the server sees the connection closed
+      await waitFor(() => env.fake.chatRequests()[0]?.sentBytes !== undefined)
       const sent = env.fake.chatRequests()[0]?.sentBytes ?? 0
       expect(sent).to.be.greaterThan(MAX_ANSWER_BYTES)
       expect(sent).to.be.lessThan(MAX_ANSWER_BYTES + slack)
     }
-    const refused = (e: AppError): void => {
+    const refused = async (e: AppError): Promise<void> => {
       expect(e.code).to.equal('CHANNEL_UNAVAILABLE')
       expect(e.message).to.include(`larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`)
-      readUpToTheLimit()
+      await readUpToTheLimit()
     }
 
     it('a whole answer: refused, the channel marked', async () => {
       await addChannel(env.s, { name: 'broken', baseUrl: env.fake.url, model: 'gpt-4o' })
       env.fake.enqueue({ endless: true })
-      refused(await rejects(gw().complete(hello())))
+      await refused(await rejects(gw().complete(hello())))
       const svc = env.s.lx.rt.need('channels').service
       expect(svc.status(svc.get('broken')!)).to.equal('error')
       expect(svc.view(svc.get('broken')!).lastError).to.include('MiB')
@@ -252,14 +254,14 @@ describe('channels: model gateway', () => {
       await addChannel(env.s, { name: 'spare', baseUrl: env.fake.url, model: 'gpt-4o', priority: 1 })
       env.fake.enqueue({ endless: true })
       expect((await gw().complete(hello())).channel).to.equal('spare')
-      readUpToTheLimit()
+      await readUpToTheLimit()
     })
 
     it('a stream: the text so far reached the caller, then refused', async () => {
       await addChannel(env.s, { name: 'broken', baseUrl: env.fake.url, model: 'gpt-4o' })
       env.fake.enqueue({ endless: true })
       let got = 0
-      refused(await rejects(gw().stream(hello(), (t) => { got += t.length })))
+      await refused(await rejects(gw().stream(hello(), (t) => { got += t.length })))
       expect(got).to.be.greaterThan(0).and.at.most(MAX_ANSWER_BYTES)
     })
 
@@ -269,6 +271,7 @@ describe('channels: model gateway', () => {
       const e = await rejects(gw().stream(hello(), () => {}))
       expect(e.code).to.equal('MODEL_ERROR')
       expect(e.message).to.include(`larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`)
+      await waitFor(() => env.fake.chatRequests()[0]?.sentBytes !== undefined)
       expect(env.fake.chatRequests()[0]?.sentBytes).to.be.lessThan(MAX_ANSWER_BYTES + slack)
     })
   })

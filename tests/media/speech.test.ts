@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { AppError } from '../../lib/core/errors.js'
 import { synthesize } from '../../lib/tts/speech.js'
+import { waitFor } from '../channels/helpers.js'
+import { startEndlessServer } from '../support/endless.js'
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void
 
@@ -66,6 +68,22 @@ describe('tts: synthesize (the speech request)', () => {
       expect(await code(synthesize(cfg(), 'x', { voice: 'a', speed: 1 }))).to.equal('MODEL_ERROR')
     } finally { handler = saved }
     expect(await code(synthesize(cfg({ baseUrl: 'http://127.0.0.1:1/v1' }), 'x', { voice: 'a', speed: 1 }))).to.equal('CONNECTION_FAILED')
+  })
+
+  it('an endpoint that sends without end: audio refused past 10 MB, an error answer said in 200 characters', async () => {
+    const endless = await startEndlessServer()
+    try {
+      const failure = async (path: string): Promise<AppError> => {
+        try { await synthesize(cfg({ baseUrl: `${endless.url}${path}` }), 'x', { voice: 'a', speed: 1 }) } catch (err) { return err as AppError }
+        throw new Error('expected a failure')
+      }
+      const big = await failure('/v1')
+      expect({ code: big.code, message: big.message }).to.deep.equal({ code: 'MODEL_ERROR', message: 'The speech endpoint answered more than 10 MB of audio' })
+      const error = await failure('/status/500')
+      expect(error.message).to.equal(`The speech endpoint answered HTTP 500: ${'x'.repeat(200)}`)
+      await waitFor(() => endless.sent.length === 2)
+      expect(Math.max(...endless.sent)).to.be.lessThan(10 * 1024 * 1024 + 16 * 1024 * 1024)
+    } finally { await endless.close() }
   })
 
   it('gives up after tts.timeoutMs on the clock it is given (an endpoint that never answers): TIMEOUT', async () => {

@@ -3,6 +3,7 @@
 // and stalled streams.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { writeWithoutEnd } from './endless.js'
 
 export interface Behavior {
   /** HTTP error status to answer with (401, 429, 500...). */
@@ -73,17 +74,7 @@ async function flood (res: ServerResponse, rec: RecordedRequest, status: number,
     ? `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`
     : piece)
   if (!stream) res.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"')
-  rec.sentBytes = 0
-  while (!res.destroyed && !res.closed && !res.writableEnded) {
-    rec.sentBytes += chunk.length
-    if (!res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => { res.off('drain', done); res.off('close', done); resolve() }
-        res.on('drain', done)
-        res.on('close', done)
-      })
-    }
-  }
+  rec.sentBytes = await writeWithoutEnd(res, chunk)
 }
 
 function lastUser (body: any): string {

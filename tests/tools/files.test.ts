@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { startEndlessServer } from '../support/endless.js'
 import { frames } from './helpers.js'
 
 async function until (cond: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
@@ -70,6 +71,17 @@ describe('tools: custom and script tools', function () {
       const r = await run('failing', { a: 1 })
       expect(r.result.isError).to.equal(true)
       expect(seen.at(-1)?.body).to.equal('{"a":"1"}')
+    })
+    it('a URL that answers without end: the first 20,000 characters, and the reading stops', async () => {
+      const endless = await startEndlessServer()
+      try {
+        await api('/custom', 'POST', { name: 'flood', description: 'Floods', action: { type: 'http', url: `${endless.url}/?type=text/plain` } })
+        const r = await run('flood')
+        expect({ isError: r.result.isError, text: r.result.content[0].text }).to.deep.equal({ isError: false, text: 'x'.repeat(20_000) })
+        await until(() => endless.sent.length === 1)
+        expect(endless.sent[0]).to.be.lessThan(16 * 1024 * 1024)
+        expect((await api('/custom/flood', 'DELETE')).status).to.equal(200)
+      } finally { await endless.close() }
     })
     it('refuses bad configurations with 400, duplicates with 409, unknown names with 404', async () => {
       for (const body of [{}, { name: 'bad name', description: 'x', action: { type: 'text', text: '' } }, { name: 'x', description: 'x' },

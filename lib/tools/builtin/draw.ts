@@ -4,6 +4,7 @@
 // Medium risk: a drawing costs money (approvalMode manual asks the master). Offered only while drawing
 // is on (image.enabled, off by default): the model is not tempted to promise a picture it cannot make.
 import { AppError, errorText } from '../../core/errors.js'
+import { readLimited } from '../../core/read-body.js'
 import { drawImages } from '../../drawing/draw.js'
 import type { ImagePreset } from '../../drawing/types.js'
 import type { ToolResult } from '../../chat/contracts.js'
@@ -29,14 +30,7 @@ function sniff (data: Buffer): string {
 async function download (url: string): Promise<Buffer> {
   const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' })
   if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`)
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of res.body) {
-    size += chunk.length
-    if (size > MAX_IMAGE_BYTES) throw new Error('larger than 10 MB')
-    chunks.push(Buffer.from(chunk))
-  }
-  return Buffer.concat(chunks)
+  return await readLimited(res, MAX_IMAGE_BYTES, () => new Error('larger than 10 MB'))
 }
 
 /** One drawn image as a tool image part, or, when a link cannot be fetched, the link to show. */

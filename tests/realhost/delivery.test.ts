@@ -5,15 +5,14 @@
 // configured the way users do (renderers/puppeteer/config.yaml chromiumPath), as an image;
 // short markdown as plain text; quote and @ switches; an image URL as an image segment; a group's
 // override over the global settings. Set-up as in trss.test.ts (tests/realhost/README.md).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import type { HostProcess } from './support/trss-host.js'
 import { longMarkdownAnswer, MARKDOWN_SYNTAX } from '../delivery/fixtures.js'
 
 const BOT = 3000000001
@@ -41,22 +40,16 @@ function expectPlain (text: string): void {
 
 describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
   this.timeout(60_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
+  const prepared = (): PreparedHost => { if (!p) throw new Error('the host is not prepared'); return p }
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
 
   async function startHost (): Promise<void> {
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
     bot = new FakeOneBot(BOT, worldOf([MASTER, FRIEND, MEMBER], [GROUP_IMAGE, GROUP_QUOTE, GROUP_BARE, GROUP_OFF], BOT_NAME))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(prepared(), bot)
   }
 
   async function stopHost (): Promise<void> {
@@ -69,7 +62,8 @@ describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'delivery', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'delivery', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // what the model answers depends on the question (background calls, e.g. memory, get the echo)
     fake.respond = (body) => {
@@ -79,8 +73,7 @@ describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
       if (last.includes('PICTURE')) return { content: '给你看：![猫](https://img.example.com/cat.png) 很可爱' }
       return defaultBehavior(body)
     }
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       memory: { enabled: false },
       delivery: { quote: false, atSender: false },
@@ -89,26 +82,21 @@ describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
         [String(GROUP_QUOTE)]: { delivery: { quote: true, atSender: true } },
         [String(GROUP_OFF)]: { delivery: { longAnswer: 'off' } }
       }
-    }), { mode: 0o600 })
+    })
     // first a renderer that cannot start: the user's chromiumPath names no browser
-    writeRendererConfig(join(work, 'no-such-chromium'))
+    writeRendererConfig(join(prepared().work, 'no-such-chromium'))
     await startHost()
   })
 
   /** The user's renderer config: config_default.yaml's settings with this chromium. */
   function writeRendererConfig (chromiumPath: string): void {
-    writeFileSync(join(root, 'renderers', 'puppeteer', 'config.yaml'), `chromiumPath: ${chromiumPath}\nheadless: "new"\nargs:\n  - --disable-gpu\n  - --disable-setuid-sandbox\n  - --no-sandbox\n  - --no-zygote\n`)
+    writeFileSync(join(prepared().root, 'renderers', 'puppeteer', 'config.yaml'), `chromiumPath: ${chromiumPath}\nheadless: "new"\nargs:\n  - --disable-gpu\n  - --disable-setuid-sandbox\n  - --no-sandbox\n  - --no-zygote\n`)
   }
 
   after(async function () {
     this.timeout(60_000)
     await stopHost()
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { servers: [p?.redis, fake] })
   })
 
   /** Everything the bot sent to this chat from `since` on, once `settle` ms passed without more. */

@@ -4,16 +4,14 @@
 // and in one whose are 0 (groups.<id>.events), with the fake model. The host's own example plugin
 // also greets newcomers ("欢迎新人！"): the plugin's answers are told apart by the fake model's echo.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { groupLogged, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import { groupLogged, pluginProblems, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -23,48 +21,33 @@ const NEWCOMER = 12002
 const AUTHOR = 12003
 const ON = 21001
 const OFF = 21002
-const START_MS = 120_000
 
 describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', function () {
   this.timeout(60_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'events', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'events', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // the plugin's own settings, as a user writes them: every reaction on in one group, off in the other
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       tools: { eventProbability: 0 },
       groups: { [String(ON)]: { events: { poke: 1, join: 1, recall: 1 } }, [String(OFF)]: { events: { poke: 0, join: 0, recall: 0 } } }
-    }), { mode: 0o600 })
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    })
     bot = new FakeOneBot(BOT, worldOf([MASTER, MEMBER, AUTHOR], [ON, OFF]))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(p, bot)
   })
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { bot, host, servers: [p?.redis, fake] })
   })
 
   /** The plugin's answers in a group since `since` (the fake model echoes; the host's own greeting does not). */

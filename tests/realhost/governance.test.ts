@@ -6,16 +6,14 @@
 // as the group's setting says and the hit is in the log (GET /api/governance/hits with the master's
 // session), a banned word in the input is refused before any model call.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import type { HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -29,54 +27,39 @@ const SPENDER = 13005
 const MASKED = 22001
 const REFUSING = 22002
 const UNLISTED = 22003
-const START_MS = 120_000
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
   this.timeout(60_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let serverPort = 0
   let lingxiPort = 0
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const p = await prepareHost(this, 'governance', { botId: BOT, masterId: MASTER })
-    ;({ tc, work, root, redis, serverPort, lingxiPort } = p)
+    p = await prepareHost(this, 'governance', { botId: BOT, masterId: MASTER })
+    lingxiPort = p.lingxiPort
     const dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // asked to "say the word", the fake model answers with banned words; else it echoes
     fake.respond = (body) => sentMessages(body).at(-1)?.content.includes('说那个词') ? { content: '好的：禁词甲就是冰毒' } : defaultBehavior(body)
     // the owner's settings, as written in config.yaml
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       access: { userBlacklist: [String(BLOCKED), String(MASTER)], groupWhitelistOnly: true, groupWhitelist: [String(MASKED), String(REFUSING)], refusal: 'silent' },
       quotas: { user: { messagesPerDay: 4 }, users: { [String(SPENDER)]: { tokensPerDay: 1 } } },
       moderation: { strictness: 'mask', keywords: ['禁词甲'] },
       groups: { [String(REFUSING)]: { moderation: { strictness: 'refuse' } } }
-    }), { mode: 0o600 })
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    })
     bot = new FakeOneBot(BOT, worldOf([MASTER, BLOCKED, MEMBER, COUNTED, ASKER, SPENDER], [MASKED, REFUSING, UNLISTED]))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(p, bot)
   })
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { bot, host, servers: [p?.redis, fake] })
   })
 
   /** model calls whose user message holds `text` (the group log context may quote refused messages) */

@@ -6,16 +6,15 @@
 // TRSS drops a group message that comes within groupCD (500 ms) of the group's previous one or within
 // singleCD (2 s) of the same user's, before any plugin sees it: the test paces its messages like
 // people do, and the burst groups have the host's cooldowns off (what an owner who wants bursts sets).
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { groupLogged, groupLogText, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import { groupLogged, groupLogText, pluginProblems, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -33,22 +32,16 @@ const MEMBERS = [11001, 11002, 11003, 11004, 11005]
 
 describe('real TRSS-Yunzai host: group awareness and bursts', function () {
   this.timeout(60_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
+  const prepared = (): PreparedHost => { if (!p) throw new Error('the host is not prepared'); return p }
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
 
   async function startHost (): Promise<void> {
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
     bot = new FakeOneBot(BOT, worldOf([MASTER, ASKER, SHY, ...MEMBERS], [GROUP, BURST_GROUP, SHARED_GROUP, QUIET_GROUP, ZERO_GROUP]))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(prepared(), bot)
   }
 
   async function stopHost (): Promise<void> {
@@ -88,31 +81,26 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'group', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'group', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     // the host's cooldowns off in the burst groups (group.yaml: the defaults, then per-group entries)
-    const groupYaml = join(root, 'config', 'config', 'group.yaml')
-    writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))
+    const groupYaml = join(p.root, 'config', 'config', 'group.yaml')
+    writeFileSync(groupYaml, readFileSync(join(p.root, 'config', 'default_config', 'group.yaml'), 'utf8'))
     appendFileSync(groupYaml, `\n${stringify({ [String(BURST_GROUP)]: { groupCD: 0, singleCD: 0 }, [String(ZERO_GROUP)]: { groupCD: 0, singleCD: 0 } })}`)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // the plugin's own settings, as a user writes them (LINGXI_DATA_DIR holds config.yaml)
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       groupLog: { contextMessages: 40, excludeUsers: [String(SHY)], excludeGroups: [String(QUIET_GROUP)] },
       groups: { [String(BURST_GROUP)]: { burstWindowMs: 1500 }, [String(SHARED_GROUP)]: { conversation: 'group' } }
-    }), { mode: 0o600 })
+    })
     await startHost()
   })
 
   after(async function () {
     this.timeout(60_000)
     await stopHost()
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { servers: [p?.redis, fake] })
   })
 
   it('30 unaddressed messages are in the model\'s context when the bot is asked about them', async function () {

@@ -6,16 +6,15 @@
 // group answers at once, plainly, and joins in proactively. Sends the protocol refuses count as failures
 // (a group whose sends fail tells the master too). After the per-minute signal falls and the cool-down,
 // the group is back to its own delivery. Set-up as in trss.test.ts (tests/realhost/README.md).
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import type { HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -23,7 +22,6 @@ const MEMBERS = [11001, 11002, 11003, 11004, 11005]
 const HOT = 22001 // the burst group
 const CALM = 22002 // same settings, little traffic
 const BROKEN = 22003 // every send refused by the protocol
-const START_MS = 120_000
 const SLOW_MS = 2000
 const LONG = '长'.repeat(400)
 const PROMPT = '下面是群里最近的聊天记录'
@@ -39,24 +37,20 @@ class RefusingOneBot extends FakeOneBot {
 
 describe('real TRSS-Yunzai host: the account-risk guard', function () {
   this.timeout(120_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: RefusingOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
   let n = 0
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'guard', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'guard', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     // the host's own cooldowns off in these groups: the burst must reach the plugin
-    const groupYaml = join(root, 'config', 'config', 'group.yaml')
-    writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))
+    const groupYaml = join(p.root, 'config', 'config', 'group.yaml')
+    writeFileSync(groupYaml, readFileSync(join(p.root, 'config', 'default_config', 'group.yaml'), 'utf8'))
     appendFileSync(groupYaml, `\n${stringify(Object.fromEntries([HOT, CALM, BROKEN].map((g) => [String(g), { groupCD: 0, singleCD: 0 }])))}`)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     fake.respond = (body) => {
@@ -69,8 +63,7 @@ describe('real TRSS-Yunzai host: the account-risk guard', function () {
       guard: { maxPerMinute: 30, maxPerHour: 10000, riskAt: 100, recoverBelow: 30, coolDownMinutes: 0.05, slowDownMs: SLOW_MS, forwardAboveChars: 200 },
       delivery: { longAnswer: 'off' }
     }
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       memory: { enabled: false },
       delivery: { quote: false, atSender: false },
@@ -81,23 +74,14 @@ describe('real TRSS-Yunzai host: the account-risk guard', function () {
         [String(CALM)]: groupSettings,
         [String(BROKEN)]: { guard: { maxFailuresPerHour: 2, riskAt: 100 } }
       }
-    }), { mode: 0o600 })
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    })
     bot = new RefusingOneBot(BOT, worldOf([MASTER, ...MEMBERS], [HOT, CALM, BROKEN], '灵犀风控测试'))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(p, bot)
   })
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { bot, host, servers: [p?.redis, fake] })
   })
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -15,7 +15,8 @@ import { expect } from 'chai'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai.js'
 import { HistoryOneBot, type Segment } from './support/onebot-history.js'
 import { ensureToolchain, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import { endHostSuite } from './support/prepare.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000002
 const MASTER = 10001
@@ -104,16 +105,7 @@ describe('real TRSS-Yunzai host: what the bot reads of a message (OneBot v11)', 
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await chat?.close()
-    await eyes?.close()
-    audio?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, { root, work }, { bot, host, servers: [redis, chat, eyes, audio] })
   })
 
   async function configure (patch: Record<string, unknown>): Promise<void> {

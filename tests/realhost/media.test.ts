@@ -4,16 +4,14 @@
 // text; with tts always-on a short answer lands as a record segment carrying the audio (the group's
 // voice in the speech request); a failed synthesis lands as the text; the speech key never appears in
 // the host's output. Set-up as in delivery.test.ts (tests/realhost/README.md).
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { startFakeSpeech, type FakeSpeech } from '../media/fake-speech.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import type { HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -22,7 +20,6 @@ const MEMBER = 10003
 const GROUP_DRAW = 22001
 const GROUP_VOICE = 22002 // tts.mode always here (the global mode is request)
 const GROUP_VOICE_FAIL = 22003 // the same, its own group: TRSS drops a group's messages within its cooldowns
-const START_MS = 120_000
 const KEY = 'sk-speech-realhost-0123456789abcdef'
 const FAKE_IMAGE = `base64://${Buffer.from('fake-png').toString('base64')}`
 
@@ -39,21 +36,17 @@ function turnOf (body: { messages?: Array<{ role: string; content: unknown }> })
 
 describe('real TRSS-Yunzai host: media (draw_image, voice replies)', function () {
   this.timeout(60_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
   let fake: FakeOpenAI | undefined
   let speech: FakeSpeech | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'media', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'media', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     speech = await startFakeSpeech()
     // the model draws when asked to (DRAWCAT), then answers; everything else is echoed
@@ -64,32 +57,21 @@ describe('real TRSS-Yunzai host: media (draw_image, voice replies)', function ()
       if (last.includes('SAYNIGHT')) return { content: '晚安，好梦' }
       return defaultBehavior(body)
     }
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'], image: { enabled: true, model: 'dall-e-3' } }],
       memory: { enabled: false },
       delivery: { quote: false, atSender: false },
       image: { enabled: true },
       tts: { mode: 'request', baseUrl: speech.url, apiKey: KEY, format: 'wav', voice: 'alloy' },
       groups: { [String(GROUP_VOICE)]: { tts: { mode: 'always', voice: 'shimmer' } }, [String(GROUP_VOICE_FAIL)]: { tts: { mode: 'always' } } }
-    }), { mode: 0o600 })
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    })
     bot = new FakeOneBot(BOT, worldOf([MASTER, FRIEND, MEMBER], [GROUP_DRAW, GROUP_VOICE, GROUP_VOICE_FAIL]))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(p, bot)
   })
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await fake?.close()
-    await speech?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { bot, host, servers: [p?.redis, fake, speech] })
   })
 
   it('the model\'s draw_image call lands as send_private_msg with an image segment and the answer', async () => {

@@ -6,16 +6,15 @@
 // for the master's #lx同意; a member asking to mute an admin, and any action where the bot is no admin,
 // are refused before anything reaches the host.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { groupLogged, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import { groupLogged, pluginProblems, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -26,7 +25,6 @@ const MEMBER2 = 12003
 const GROUP = 22001
 /** the bot is a plain member here */
 const PLAIN = 22002
-const START_MS = 120_000
 /** the management actions the client records (everything else is answered by FakeOneBot) */
 const MANAGEMENT = new Set(['set_group_ban', 'set_group_whole_ban', 'set_group_kick', 'delete_msg', 'set_group_card', 'set_group_special_title', 'set_essence_msg', '_send_group_notice', 'group_poke', 'send_poke'])
 
@@ -56,49 +54,35 @@ class ModerationOneBot extends FakeOneBot {
 
 describe('real TRSS-Yunzai host: QQ actions as tools through the OneBot adapter', function () {
   this.timeout(90_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: ModerationOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'qq', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'qq', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     // the host's cooldowns off in these groups: each scenario is several messages in a row
-    const groupYaml = join(root, 'config', 'config', 'group.yaml')
-    writeFileSync(groupYaml, readFileSync(join(root, 'config', 'default_config', 'group.yaml'), 'utf8'))
+    const groupYaml = join(p.root, 'config', 'config', 'group.yaml')
+    writeFileSync(groupYaml, readFileSync(join(p.root, 'config', 'default_config', 'group.yaml'), 'utf8'))
     appendFileSync(groupYaml, `\n${stringify({ [String(GROUP)]: { groupCD: 0, singleCD: 0 }, [String(PLAIN)]: { groupCD: 0, singleCD: 0 } })}`)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       tools: { eventProbability: 0 }
-    }), { mode: 0o600 })
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    })
     bot = new ModerationOneBot(BOT, worldOf([MASTER, ADMIN, MEMBER, MEMBER2], [GROUP, PLAIN]))
     bot.setRole(GROUP, BOT, 'admin')
     bot.setRole(GROUP, ADMIN, 'admin')
     bot.setRole(PLAIN, ADMIN, 'admin')
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(p, bot)
   })
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { bot, host, servers: [p?.redis, fake] })
   })
 
   beforeEach(() => { bot!.actions.length = 0 })

@@ -4,47 +4,37 @@
 // host restart (hosts call no stop hook: it is on disk from the moment it is set) and arrives once after
 // the restart, also when its time passed while the host was down or its adapter not yet connected.
 // Set-up as in trss.test.ts (tests/realhost/README.md).
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import type { HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
 const FRIEND = 10002
 const MEMBER = 10003
 const GROUP = 22001
-const START_MS = 120_000
 
 interface Seg { type: string; data: Record<string, unknown> }
 const isReminder = (s: Sent): boolean => s.text.includes('⏰')
 
 describe('real TRSS-Yunzai host: reminders', function () {
   this.timeout(120_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
+  const prepared = (): PreparedHost => { if (!p) throw new Error('the host is not prepared'); return p }
   let fake: FakeOpenAI | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let serverPort = 0
-  let lingxiPort = 0
   /** what the host's bots sent over all starts (each start has its own FakeOneBot) */
   const allSent: Sent[] = []
 
   async function startHost (): Promise<void> {
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
     const b = new FakeOneBot(BOT, worldOf([MASTER, FRIEND, MEMBER], [GROUP]))
     bot = b
-    await b.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(prepared(), b)
   }
 
   async function stopHost (): Promise<void> {
@@ -58,7 +48,8 @@ describe('real TRSS-Yunzai host: reminders', function () {
 
   before(async function () {
     this.timeout(15 * 60_000)
-    ;({ tc, work, root, dataDir, redis, serverPort, lingxiPort } = await prepareHost(this, 'reminders', { botId: BOT, masterId: MASTER }))
+    p = await prepareHost(this, 'reminders', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // "REMIND <when> | <message>": the model calls set_reminder with them, then answers after the tool result
     fake.respond = (body) => {
@@ -69,25 +60,19 @@ describe('real TRSS-Yunzai host: reminders', function () {
       if (m && body?.tools) return { toolCalls: [{ name: 'set_reminder', arguments: { when: m[1], message: m[2] } }] }
       return defaultBehavior(body)
     }
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       memory: { enabled: false },
       delivery: { quote: false, atSender: false },
       reminders: { timezone: 'Asia/Shanghai' }
-    }), { mode: 0o600 })
+    })
     await startHost()
   })
 
   after(async function () {
     this.timeout(60_000)
     await stopHost()
-    await redis?.stop()
-    await fake?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { servers: [p?.redis, fake] })
   })
 
   it('a reminder set in a group turn arrives there as send_group_msg @-mentioning its owner, once', async () => {

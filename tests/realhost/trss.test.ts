@@ -13,7 +13,8 @@ import { parseFrame, type SseFrame } from '../support/sse.js'
 import { ensureDashboardBuilt } from '../../routes/_http/dashboard-build.js'
 import { FakeOneBot } from './support/onebot.js'
 import { ensureToolchain, REPO_ROOT, type Toolchain } from './support/toolchain.js'
-import { copyPlugin, freePort, installHost, outputLines, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
+import { endHostSuite } from './support/prepare.js'
+import { copyPlugin, freePort, installHost, outputLines, PLUGIN_KEY, pluginProblems, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
@@ -101,14 +102,8 @@ describe('real TRSS-Yunzai host with the plugin (OneBot v11)', function () {
   after(async function () {
     this.timeout(60_000)
     await stopHost()
-    await redis?.stop()
-    await fake?.close()
     if (timings.length) console.log(`    real host timings: ${timings.join(', ')}`)
-    // a failed run keeps the host copy and its log (lingxi-realhost.log) for a look
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, { root, work }, { servers: [redis, fake] })
   })
 
   /** The login links of a fresh `#lx面板` from the master, keyed by where they point. */

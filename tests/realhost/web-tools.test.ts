@@ -4,70 +4,48 @@
 // server), the model gets the results and the page's readable text, and the answer reaches QQ as a
 // private message. (The refusal of non-public addresses: tests/web-tools.)
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { expect } from 'chai'
-import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { sentMessages } from '../chat/helpers.js'
 import { startFakeProvider, startPageServer, type FakeProvider, type PageServer } from '../web-tools/fakes.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
-import type { Toolchain } from './support/toolchain.js'
-import { prepareHost } from './support/prepare.js'
-import { PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, waitForHttp, type HostProcess } from './support/trss-host.js'
+import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import type { HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
 const MASTER = 10001
 const USER = 12001
-const START_MS = 120_000
 
 describe('real TRSS-Yunzai host: web_search and fetch_url in a chat', function () {
   this.timeout(60_000)
-  let tc: Toolchain
-  let work = ''
-  let root = ''
   let dataDir = ''
-  let redis: { port: number; stop(): Promise<void> } | undefined
+  let p: PreparedHost | undefined
   let fake: FakeOpenAI | undefined
   let searx: FakeProvider | undefined
   let pages: PageServer | undefined
   let host: HostProcess | undefined
   let bot: FakeOneBot | undefined
-  let lingxiPort = 0
   const toolMessages = (): string[] => sentMessages(fake!.chatRequests().at(-1)?.body).filter((m) => m.role === 'tool').map((m) => m.content)
 
   before(async function () {
     this.timeout(15 * 60_000)
-    const p = await prepareHost(this, 'web', { botId: BOT, masterId: MASTER })
-    ;({ tc, work, root, dataDir, redis, lingxiPort } = p)
-    const serverPort = p.serverPort
+    p = await prepareHost(this, 'web', { botId: BOT, masterId: MASTER })
+    dataDir = p.dataDir
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     searx = await startFakeProvider('searxng')
     pages = await startPageServer()
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     // the page server is on 127.0.0.1: reading it needs the switch
-    writeFileSync(join(dataDir, 'config.yaml'), stringify({
+    writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       webTools: { search: { providers: [{ name: 'searx', type: 'searxng', baseUrl: searx.url }] }, fetch: { allowPrivate: true } }
-    }), { mode: 0o600 })
-    host = spawnHost(tc, root, { LINGXI_DATA_DIR: dataDir, LINGXI_PORT: String(lingxiPort) })
-    await waitForHttp(`http://127.0.0.1:${lingxiPort}/api/system/health`, host, START_MS)
+    })
     bot = new FakeOneBot(BOT, worldOf([MASTER, USER], []))
-    await bot.connectToHost(serverPort, () => host?.output() ?? '')
+    host = await startHostWith(p, bot)
   })
 
   after(async function () {
     this.timeout(60_000)
-    bot?.close()
-    await host?.stop('SIGTERM')
-    await redis?.stop()
-    await fake?.close()
-    await searx?.close()
-    await pages?.close()
-    const failed = this.test?.parent?.tests.some((t) => t.state === 'failed')
-    if (root) removePluginBundles(join(root, 'plugins', PLUGIN_KEY))
-    if (failed && work && !process.env.CI) console.log(`    kept for inspection: ${work}`)
-    else if (work) removeTree(work)
+    await endHostSuite(this, p, { bot, host, servers: [p?.redis, fake, searx, pages] })
   })
 
   it('the model searches, reads the page, and the answer reaches QQ', async () => {

@@ -1,12 +1,19 @@
-// The common start of a real-host suite (in its `before` hook): the toolchain, a copy of the real
-// TRSS-Yunzai installed in a temp folder with this checkout as its plugin, a redis, two free ports (the
-// host's, the plugin's own) and the host's config. Skips the suite, saying why, where it cannot run
-// (no snapshot beside the repository, no toolchain, the host's packages out of reach).
-import { mkdtempSync } from 'node:fs'
+// The common start and end of a real-host suite. prepareHost (in its `before` hook): the toolchain, a
+// copy of the real TRSS-Yunzai installed in a temp folder with this checkout as its plugin, a redis, two
+// free ports (the host's, the plugin's own) and the host's config; it skips the suite, saying why, where
+// it cannot run (no snapshot beside the repository, no toolchain, the host's packages out of reach).
+// writePluginConfig and startHost then set the plugin up as a user does and start the host with the fake
+// OneBot client connected; endHostSuite (its `after` hook) stops and removes it all.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stringify } from 'yaml'
+import type { FakeOneBot } from './onebot.js'
 import { ensureToolchain, type Toolchain } from './toolchain.js'
-import { copyPlugin, freePort, installHost, PLUGIN_KEY, startRedis, writeHostConfig } from './trss-host.js'
+import { copyPlugin, freePort, installHost, PLUGIN_KEY, removePluginBundles, removeTree, spawnHost, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './trss-host.js'
+
+/** How long the host may take to start with the plugin (its first start bundles the plugin). */
+const START_MS = 120_000
 
 export interface PreparedHost {
   tc: Toolchain
@@ -44,4 +51,46 @@ export async function prepareHost (ctx: Mocha.Context, suite: string, ids: { bot
   do lingxiPort = await freePort(); while (lingxiPort === serverPort)
   writeHostConfig(root, { botId: String(ids.botId), masterId: String(ids.masterId), serverPort, redisPort: redis.port })
   return { tc, work, root, dataDir: join(work, 'lingxi-data'), redis, serverPort, lingxiPort }
+}
+
+/** The plugin's own settings, as a user writes them: <data>/config.yaml, private. */
+export function writePluginConfig (dataDir: string, config: Record<string, unknown>): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  writeFileSync(join(dataDir, 'config.yaml'), stringify(config), { mode: 0o600 })
+}
+
+/**
+ * Starts `node .` in the host copy with the plugin's data folder and port, waits for the plugin's
+ * health, then connects `bot` to the host's OneBot adapter. A host that does not come up is stopped.
+ */
+export async function startHostWith (p: PreparedHost, bot: FakeOneBot): Promise<HostProcess> {
+  const host = spawnHost(p.tc, p.root, { LINGXI_DATA_DIR: p.dataDir, LINGXI_PORT: String(p.lingxiPort) })
+  try {
+    await waitForHttp(`http://127.0.0.1:${p.lingxiPort}/api/system/health`, host, START_MS)
+    await bot.connectToHost(p.serverPort, () => host.output())
+  } catch (err) {
+    bot.close()
+    await host.stop('SIGTERM')
+    throw err
+  }
+  return host
+}
+
+/** Anything a suite started besides the host: stopped or closed at its end. */
+type Closable = { close(): unknown } | { stop(): Promise<unknown> } | undefined
+
+/**
+ * The end of a suite (its `after` hook): the fake client and the host stopped, then the other servers;
+ * the host copy removed, or kept for a look (with its log, lingxi-realhost.log) when a test failed
+ * outside CI.
+ */
+export async function endHostSuite (ctx: Mocha.Context, p: Pick<PreparedHost, 'root' | 'work'> | undefined, parts: { bot?: FakeOneBot | undefined; host?: HostProcess | undefined; servers: Closable[] }): Promise<void> {
+  parts.bot?.close()
+  await parts.host?.stop('SIGTERM')
+  for (const s of parts.servers) await (s && 'stop' in s ? s.stop() : s?.close())
+  if (!p?.work) return
+  const failed = ctx.test?.parent?.tests.some((t) => t.state === 'failed')
+  removePluginBundles(join(p.root, 'plugins', PLUGIN_KEY))
+  if (failed && !process.env.CI) console.log(`    kept for inspection: ${p.work}`)
+  else removeTree(p.work)
 }

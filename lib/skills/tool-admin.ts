@@ -61,7 +61,7 @@ export class ToolAdmin {
       ...(t.server ? { server: t.server } : {}),
       enabled: this.enabled(t.name),
       dangerous: this.switches.isDangerous(t),
-      risk: t.risk,
+      risk: this.switches.riskOf(t),
       inputSchema: t.inputSchema
     }
   }

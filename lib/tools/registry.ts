@@ -117,14 +117,8 @@ export class ToolRegistry implements ToolRegistryApi {
   /** Offered in chat: see ToolSwitches.offerable. */
   offerable (t: RegisteredTool, allowDangerous: boolean): boolean { return this.switches.offerable(t, allowDangerous) }
 
-  /** Effective risk: the configured risk lists override the tool's own; dangerous tools are at least medium. */
-  riskOf (t: RegisteredTool): ToolRisk {
-    const c = this.config
-    if (c.approvalHighRiskTools.includes(t.name)) return 'high'
-    if (c.approvalMediumRiskTools.includes(t.name)) return 'medium'
-    if (c.approvalLowRiskTools.includes(t.name)) return 'low'
-    return this.isDangerous(t) && t.risk === 'low' ? 'medium' : t.risk
-  }
+  /** Effective risk: see ToolSwitches.riskOf. */
+  riskOf (t: RegisteredTool): ToolRisk { return this.switches.riskOf(t) }
 
   /** The categories of every tool (or of the tools `which` picks), by name, with their tool counts. */
   categories (which: (t: RegisteredTool) => boolean = () => true): Array<{ key: string; name: string; toolCount: number; enabled: boolean }> {

@@ -12,7 +12,7 @@ import type { EventKind } from '../config/group-settings.js'
 import type { Config } from '../config/schema.js'
 import { AppError, errorText, notFound } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
-import type { RegisteredTool, SourceSwitch } from './types.js'
+import type { RegisteredTool, SourceSwitch, ToolRisk } from './types.js'
 
 export type ToolsConfig = Config['tools']
 export type ToolsPatch = Partial<ToolsConfig>
@@ -85,6 +85,15 @@ export class ToolSwitches {
 
   /** Dangerous by itself or listed by the master in `tools.dangerousTools`. */
   isDangerous (t: RegisteredTool): boolean { return t.dangerous || this.d().dangerous.has(t.name) }
+
+  /** Effective risk: the configured risk lists override the tool's own; dangerous tools are at least medium. */
+  riskOf (t: RegisteredTool): ToolRisk {
+    const c = this.d().cfg
+    if (c.approvalHighRiskTools.includes(t.name)) return 'high'
+    if (c.approvalMediumRiskTools.includes(t.name)) return 'medium'
+    if (c.approvalLowRiskTools.includes(t.name)) return 'low'
+    return this.isDangerous(t) && t.risk === 'low' ? 'medium' : t.risk
+  }
 
   /** Offered in chat: not dangerous, or dangerous only for its untrusted server (asks the master), or allowed. */
   offerable (t: RegisteredTool, allowDangerous: boolean): boolean {

@@ -341,7 +341,12 @@ describe('skills: HTTP routes and stream', function () {
 
     it('GET /tools/:name/detail for a tool, a skill and a missing one', async () => {
       let r = await get('/tools/get_time/detail')
-      expect(r.body.data).to.include({ type: 'tool', name: 'get_time', category: 'time', enabled: true })
+      expect(r.body.data).to.include({ type: 'tool', name: 'get_time', category: 'time', enabled: true, risk: 'low' })
+      // the risk the approvals use, as the tools routes show it: the master's risk lists win
+      await s.lx.rt.config.update({ tools: { approvalHighRiskTools: ['get_time'] } })
+      try {
+        expect((await get('/tools/get_time/detail')).body.data.risk).to.equal('high')
+      } finally { await s.lx.rt.config.update({ tools: { approvalHighRiskTools: [] } }) }
       r = await get(`/tools/${encodeURIComponent('mcp:web:fetch')}/detail`)
       expect(r.body.data).to.include({ name: 'mcp:web:fetch', server: 'web' })
       r = await get('/tools/translator/detail')

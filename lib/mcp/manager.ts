@@ -216,15 +216,9 @@ export class McpManager {
 
   private async connectEntry (e: Entry, mode: 'connect' | 'reconnect'): Promise<void> {
     if (!e.config) throw new AppError('INVALID_ARGS', e.invalid ?? 'Invalid config')
-    if (e.retryTimer) { this.o.clock.clearTimeout(e.retryTimer); e.retryTimer = undefined }
     // Bumped first: a stale attempt closed below must see that it was superseded.
     const gen = ++e.generation
-    const old = e.conn
-    const stale = e.pending
-    e.conn = undefined
-    e.pending = undefined
-    this.detachSource(e)
-    await Promise.all([old?.close(), stale?.close()])
+    await this.dropConnection(e)
     if (gen !== e.generation) throw new AppError('CONFLICT', `Server ${e.name} was changed while connecting`)
     e.status = 'connecting'
     e.fatal = false
@@ -293,15 +287,19 @@ export class McpManager {
     e.retryTimer.unref?.()
   }
 
-  private async closeEntry (e: Entry, status: ServerStatus): Promise<void> {
-    e.generation++
+  /** The entry's connection and any attempt under way closed, its tools withdrawn, no retry pending. */
+  private async dropConnection (e: Entry): Promise<void> {
     if (e.retryTimer) { this.o.clock.clearTimeout(e.retryTimer); e.retryTimer = undefined }
-    const conn = e.conn
-    const pending = e.pending
+    const conns = [e.conn, e.pending]
     e.conn = undefined
     e.pending = undefined
     this.detachSource(e)
-    await Promise.all([conn?.close(), pending?.close()])
+    await Promise.all(conns.map((c) => c?.close()))
+  }
+
+  private async closeEntry (e: Entry, status: ServerStatus): Promise<void> {
+    e.generation++
+    await this.dropConnection(e)
     e.status = status
     e.connectedAt = null
     if (status === 'disconnected') e.error = undefined

@@ -12,9 +12,15 @@ import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Bm25Index } from '../search/bm25.js'
 import { snippet } from '../search/snippet.js'
+import { pack, unpack, type StoredText } from './packed-text.js'
 import { LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem } from './types.js'
 
-const indexText = (d: KnowledgeDoc): string => `${d.title}\n${d.title}\n${d.content}`
+/** A document as held: its content packed where that saves memory (packed-text.ts). */
+type StoredDoc = Omit<KnowledgeDoc, 'content'> & { content: StoredText }
+
+const indexText = (d: StoredDoc): string => `${d.title}\n${d.title}\n${unpack(d.content)}`
+const stored = (d: KnowledgeDoc): StoredDoc => ({ ...d, content: pack(d.content) })
+const plain = (d: StoredDoc): KnowledgeDoc => ({ ...d, content: unpack(d.content) })
 
 /** Characters a search scores directly while the index is being built (a few milliseconds of work). */
 const SCAN_CHARS = 150_000
@@ -27,14 +33,14 @@ export class KnowledgeService {
   /** ids by creation time, kept on write: list pages never sort the store */
   private readonly order = new RecencyOrder<string>()
 
-  private constructor (private readonly store: JournalStore<KnowledgeDoc, string>, private readonly clock: Clock, log: PluginLogger) {
+  private constructor (private readonly store: JournalStore<StoredDoc, string>, private readonly clock: Clock, log: PluginLogger) {
     for (const d of store.values()) {
       this.count(d, 1)
       this.order.set(d.id, rankOf(d))
     }
     // documents written meanwhile are indexed by the write itself (and skipped here)
     const index = this.index
-    const docs = (function * (s: JournalStore<KnowledgeDoc, string>): Generator<[string, string]> {
+    const docs = (function * (s: JournalStore<StoredDoc, string>): Generator<[string, string]> {
       for (const d of s.values()) if (!index.has(d.id)) yield [d.id, indexText(d)]
     })(store)
     this.indexReady = this.index.addManyAsync(docs)
@@ -43,7 +49,10 @@ export class KnowledgeService {
   }
 
   static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<KnowledgeService> {
-    const store = await JournalStore.open<KnowledgeDoc, string>(file, { key: (d) => d.id, log: deps.log, now: () => deps.clock.now() })
+    const store = await JournalStore.open<StoredDoc, string>(file, {
+      key: (d) => d.id, log: deps.log, now: () => deps.clock.now(),
+      revive: (d) => { if (typeof d.content === 'string') d.content = pack(d.content); return d }
+    })
     return new KnowledgeService(store, deps.clock, deps.log)
   }
 
@@ -67,12 +76,14 @@ export class KnowledgeService {
     const out: KnowledgeListItem[] = []
     for (const id of ids) {
       const d = this.store.get(id)
-      if (d) out.push({ ...d, content: head(d.content, LIST_CHARS), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS })
+      if (d) out.push({ ...d, content: head(typeof d.content === 'string' ? d.content : d.content.start(LIST_CHARS), LIST_CHARS), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS })
     }
     return out
   }
 
-  get (id: string): KnowledgeDoc {
+  get (id: string): KnowledgeDoc { return plain(this.held(id)) }
+
+  private held (id: string): StoredDoc {
     const d = this.store.get(id)
     if (!d) throw notFound('Document not found')
     return d
@@ -88,7 +99,7 @@ export class KnowledgeService {
   async create (input: { title: string; content: string; presetId?: string }): Promise<KnowledgeDoc> {
     const now = new Date(this.clock.now()).toISOString()
     const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), createdAt: now, updatedAt: now }
-    const written = this.store.put(doc)
+    const written = this.store.put(stored(doc))
     this.index.add(doc.id, indexText(doc))
     this.count(doc, 1)
     this.order.set(doc.id, rankOf(doc))
@@ -104,7 +115,7 @@ export class KnowledgeService {
       ...checked(patch.title ?? old.title, patch.content ?? old.content, patch.presetId ?? old.presetId),
       updatedAt: new Date(this.clock.now()).toISOString()
     }
-    const written = this.store.put(next)
+    const written = this.store.put(stored(next))
     // (a document the start-up build has not reached yet is indexed here; the build skips it)
     if (next.title !== old.title || next.content !== old.content || !this.index.has(id)) {
       this.index.remove(id, indexText(old))
@@ -117,7 +128,7 @@ export class KnowledgeService {
   }
 
   async remove (id: string): Promise<void> {
-    const old = this.get(id)
+    const old = this.held(id)
     this.index.remove(id, indexText(old))
     this.count(old, -1)
     this.order.delete(id)
@@ -138,7 +149,7 @@ export class KnowledgeService {
     for (const h of hits) {
       const d = this.store.get(h.id)
       if (!d) continue
-      const s = snippet(d.content, query, opts.snippetChars ?? 160)
+      const s = snippet(unpack(d.content), query, opts.snippetChars ?? 160)
       out.push({ id: d.id, title: d.title, presetId: d.presetId, score: Math.round(h.score * 1000) / 1000, snippet: s.snippet, highlighted: s.highlighted, contentLength: d.content.length, createdAt: d.createdAt })
     }
     return out
@@ -146,7 +157,7 @@ export class KnowledgeService {
 
   /** While the index is being built: a throwaway index of a preset's documents, if they are few enough. */
   private presetIndex (presetId: string): Bm25Index<string> | undefined {
-    const docs: KnowledgeDoc[] = []
+    const docs: StoredDoc[] = []
     let chars = 0
     for (const id of this.perPreset.get(presetId) ?? []) {
       const d = this.store.get(id)
@@ -160,7 +171,7 @@ export class KnowledgeService {
     return idx
   }
 
-  private count (d: KnowledgeDoc, delta: 1 | -1): void {
+  private count (d: StoredDoc, delta: 1 | -1): void {
     if (!d.presetId) return
     let ids = this.perPreset.get(d.presetId)
     if (!ids) this.perPreset.set(d.presetId, (ids = new Set()))
@@ -171,7 +182,7 @@ export class KnowledgeService {
 }
 
 /** A document's place in the list: its creation time (an unparsable one sorts oldest). */
-function rankOf (d: KnowledgeDoc): number {
+function rankOf (d: StoredDoc): number {
   const t = Date.parse(d.createdAt)
   return Number.isNaN(t) ? -Infinity : t
 }

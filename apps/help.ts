@@ -14,6 +14,7 @@ const LINES: Line[] = [
   { zh: '人设列表', en: 'presets', what: 'help.cmd.presets' },
   { zh: '当前人设', en: 'preset', what: 'help.cmd.preset' },
   { zh: '切换人设 <id>', en: 'use <id>', what: 'help.cmd.use' },
+  { zh: '结束对话', en: 'reset', what: 'help.cmd.reset' },
   { zh: '我的记忆', en: 'my memories', what: 'help.cmd.myMemories' },
   { zh: '忘记我', en: 'forget me', what: 'help.cmd.forgetMe' },
   { zh: '语音 <文字>', en: 'say <text>', what: 'tts.help' },

@@ -101,6 +101,11 @@ const TEXTS = {
   'game.silent': { 'zh-CN': '（角色陷入了沉默……请稍后再试）', en: '(the character falls silent... please try again later)' },
 
   // memory (apps/memory.ts)
+  // conversation reset (apps/conversation.ts)
+  'conversation.reset': { 'zh-CN': '好的，我们重新开始吧：之前的对话我不再参考了（记得的事还在，发送「{p}忘记我」可删除）。', en: 'Done, a fresh start: I no longer go by our earlier conversation (what I remember about you stays; "{p}forget me" erases it).' },
+  'conversation.resetShared': { 'zh-CN': '好的，群里的共同对话已重新开始。', en: 'Done: the group\'s shared conversation starts afresh.' },
+  'conversation.nothingToReset': { 'zh-CN': '我们还没有进行中的对话，直接和我聊吧。', en: 'We have no conversation going yet: just talk to me.' },
+  'conversation.sharedNeedsAdmin': { 'zh-CN': '这个群大家共用一个对话，只有群主、管理员或主人可以重新开始。', en: 'This group shares one conversation: only its owner, its admins or the master can start it afresh.' },
   'memory.forgot': { 'zh-CN': '好的，我已经忘记了关于你的 {n} 条记忆。', en: 'Done: I forgot the {n} things I remembered about you.' },
   'memory.nothingToForget': { 'zh-CN': '我这里没有关于你的记忆。', en: 'I have no memories about you.' },
   'memory.empty': { 'zh-CN': '我还没有记住关于你的事情。', en: 'I have not remembered anything about you yet.' },
@@ -129,6 +134,7 @@ const TEXTS = {
   'why.approval.denied': { 'zh-CN': '不允许', en: 'not allowed' },
   'why.nothingUsed': { 'zh-CN': '没有用到记忆、知识库、技能或工具。', en: 'No memories, knowledge, skills or tools were used.' },
   'why.cost': { 'zh-CN': 'token：输入 {prompt}，输出 {completion}；用时 {secs} 秒', en: 'Tokens: {prompt} in, {completion} out; took {secs} s' },
+  'help.cmd.reset': { 'zh-CN': '结束当前对话，重新开始', en: 'end the conversation and start afresh' },
   'help.cmd.why': { 'zh-CN': '我上一次回答你时用到了什么', en: 'what shaped my last answer to you' },
 
   // reminders (lib/reminders: the delivered reminder; apps/reminders.ts: list and cancel)

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import type { Browser } from 'playwright-core'
 import { CHROMIUM, launch } from '../dashboard/browser.js'
+import { sentMessages } from '../chat/helpers.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { parseFrame, type SseFrame } from '../support/sse.js'
 import { ensureDashboardBuilt } from '../../routes/_http/dashboard-build.js'
@@ -226,6 +227,18 @@ describe('real TRSS-Yunzai host with the plugin (OneBot v11)', function () {
     const reply = await bot!.waitForSent((s) => s.userId === String(FRIEND) && s.text.includes('天空为什么是蓝的'), 30_000, since)
     expect(reply.action).to.match(/^send_/)
     expect(fake!.chatRequests().length).to.be.greaterThan(before)
+  })
+
+  it('#lx结束对话 starts the private conversation afresh: the next request carries no earlier turn', async () => {
+    let since = Date.now()
+    await bot!.privateMessage(FRIEND, '#lx结束对话')
+    const reply = await bot!.waitForSent((s) => s.userId === String(FRIEND) && s.text.includes('重新开始'), 20_000, since)
+    expect(reply.action).to.match(/^send_/)
+    since = Date.now()
+    await bot!.privateMessage(FRIEND, '重置之后的第一句')
+    await bot!.waitForSent((s) => s.userId === String(FRIEND) && s.text.includes('重置之后的第一句'), 30_000, since)
+    const asked = sentMessages(fake!.chatRequests().at(-1)?.body).filter((m) => m.role !== 'system').map((m) => m.content)
+    expect(asked).to.deep.equal(['重置之后的第一句'])
   })
 
   it('answers an @bot group chat through the fake model', async () => {

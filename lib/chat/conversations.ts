@@ -18,11 +18,17 @@ export function conversationIdParam (raw: string | undefined): string {
 /** The chat domain parts clearing touches (rt.need('conversations')). */
 export interface ConversationParts { store: ConversationStore; pipeline: ChatPipeline }
 
-/** Clears one conversation; false when neither stored messages nor an in-memory context existed. */
+/**
+ * Clears one conversation once the turns asked before it have ended (an answer still on its way is
+ * forgotten too, not stored after the clear); false when neither stored messages nor an in-memory
+ * context existed.
+ */
 export async function clearConversation (c: ConversationParts, conversationId: string): Promise<boolean> {
-  const forgotten = c.pipeline.forget(conversationId)
-  const [deleted] = await Promise.all([c.store.delete(conversationId), c.pipeline.forgetRecords(conversationId)])
-  return deleted || forgotten
+  return await c.pipeline.afterTurns(conversationId, async () => {
+    const forgotten = c.pipeline.forget(conversationId)
+    const [deleted] = await Promise.all([c.store.delete(conversationId), c.pipeline.forgetRecords(conversationId)])
+    return deleted || forgotten
+  })
 }
 
 /** Clears every conversation and resets the pipeline's in-memory state; the number of stored ones removed. */

@@ -75,6 +75,9 @@ export class ChatPipeline implements ChatService {
     if (why) await (conversationId === undefined ? why.store.clear() : why.store.forget(conversationId))
   }
 
+  /** Runs `fn` once the conversation's turns queued before it have ended (a clear then covers them too). */
+  afterTurns<T> (conversationId: string, fn: () => Promise<T>): Promise<T> { return this.queue.run(conversationId, fn) }
+
   /** Forgets a conversation's in-memory context; true when there was one. */
   forget (conversationId: string): boolean { return this.active.delete(conversationId) }
 

@@ -2,6 +2,7 @@
 // model: the next turn carries none of the earlier conversation, memories stay, the conversation is
 // gone from disk too; a group's shared conversation only its owner, admins or the master may reset.
 import { expect } from 'chai'
+import { waitFor } from '../channels/helpers.js'
 import { sentMessages } from './helpers.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host.js'
@@ -41,6 +42,21 @@ for (const profile of ['miao', 'trss'] as const) {
       await p.host.sendPrivate(user, '#lx reset')
       await p.host.sendPrivate(user, '#lx reset')
       expect(said()).to.include('还没有进行中的对话')
+    })
+
+    it('a reset sent while an answer is on its way waits for it and forgets it too', async () => {
+      const user = '40007'
+      fake.enqueue({ delayMs: 300, content: '慢慢的回答' })
+      const asked = fake.chatRequests().length
+      const slow = p.host.sendPrivate(user, '慢一点的问题')
+      await waitFor(() => fake.chatRequests().length > asked) // the question is with the model
+      await p.host.sendPrivate(user, '#lx结束对话')
+      await slow
+      expect(p.host.transcript.map((m) => m.text)).to.include('慢慢的回答')
+      expect(said()).to.include('重新开始') // after the answer, not before it
+      expect(stored(`private:${user}`)).to.equal(undefined)
+      await p.host.sendPrivate(user, '之后')
+      expect(lastAsked()).to.deep.equal(['之后'])
     })
 
     it('in a group, a member resets only their own conversation there', async () => {

@@ -38,16 +38,19 @@ async function readWhole (body: AnswerBody, declared: number): Promise<Uint8Arra
   if (Number.isFinite(declared)) { body.destroy(); throw new AnswerTooLarge() }
   const chunks: Buffer[] = []
   let n = 0
-  for await (const c of capped(body)) { chunks.push(c); n += c.length }
+  for await (const c of capped(body as AsyncIterable<Buffer>)) { chunks.push(c); n += c.length }
   return Buffer.concat(chunks, n)
 }
 
-/** The body's chunks as they come, ended with AnswerTooLarge (and the connection closed) past the limit. */
-async function * capped (body: AnswerBody): AsyncGenerator<Buffer> {
+/**
+ * A body's chunks as they come (undici's Node stream or a web stream), ended with AnswerTooLarge past the
+ * limit; leaving the loop closes the body (a Node stream is destroyed, a web stream cancelled).
+ */
+async function * capped<C extends Uint8Array> (body: AsyncIterable<C>): AsyncGenerator<C> {
   let n = 0
-  for await (const c of body as AsyncIterable<Buffer>) {
+  for await (const c of body) {
     n += c.length
-    if (n > MAX_ANSWER_BYTES) { body.destroy(); throw new AnswerTooLarge() }
+    if (n > MAX_ANSWER_BYTES) throw new AnswerTooLarge()
     yield c
   }
 }
@@ -92,22 +95,15 @@ export const channelFetch: typeof fetch = async (input, init = {}) => {
     return new WholeResponse(await readWhole(res.body, typeof length === 'string' ? Number(length) : Infinity), { status: res.statusCode, headers })
   }
   // a Response takes an async iterable of bytes (undici's fetch does); the DOM typing lists only web streams
-  const stream: AsyncIterable<Uint8Array> = capped(res.body)
+  const stream: AsyncIterable<Uint8Array> = capped(res.body as AsyncIterable<Buffer>)
   return new Response(stream as ReadableStream<Uint8Array>, { status: res.statusCode, headers })
 }
 
 /** The global fetch's answer, its body read no further than MAX_ANSWER_BYTES. */
 function limited (res: Response): Response {
   if (!res.body) return res
-  let n = 0
-  const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform (chunk, out) {
-      n += chunk.length
-      if (n > MAX_ANSWER_BYTES) out.error(new AnswerTooLarge())
-      else out.enqueue(chunk)
-    }
-  }))
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers })
+  const body: AsyncIterable<Uint8Array> = capped(res.body)
+  return new Response(body as ReadableStream<Uint8Array>, { status: res.status, statusText: res.statusText, headers: res.headers })
 }
 
 /**

@@ -16,11 +16,12 @@ import { LingxiReminders } from './apps/reminders.js'
 import { LingxiTts } from './apps/tts.js'
 import { LingxiQuota } from './apps/quota.js'
 import { LingxiWhy } from './apps/why.js'
+import { LingxiUpdate } from './apps/update.js'
 import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
 
 // The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
 // the first plugin class's init(), or the standalone host and the tests call lingxi.start().
-export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiConversation, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTts, LingxiQuota, LingxiWhy, LingxiChat }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiConversation, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTts, LingxiQuota, LingxiWhy, LingxiUpdate, LingxiChat }
 
 export const lingxi = {
   start: () => ensureStarted(),

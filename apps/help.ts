@@ -22,6 +22,7 @@ const LINES: Line[] = [
   { zh: '为什么', en: 'why', what: 'help.cmd.why' },
   { zh: '提醒列表', en: 'reminders', what: 'help.cmd.reminders' },
   { zh: '取消提醒 <编号>', en: 'cancel reminder <id>', what: 'help.cmd.cancelReminder' },
+  { zh: '版本', en: 'version', what: 'help.cmd.version' },
   { zh: '游戏角色', en: 'game list', what: 'help.cmd.gameList' },
   { zh: '开始游戏 <角色>', en: 'game start <name>', what: 'help.cmd.gameStart' },
   { zh: '游戏状态', en: 'game status', what: 'help.cmd.gameStatus' },
@@ -29,7 +30,9 @@ const LINES: Line[] = [
   { zh: '面板', en: 'panel', what: 'help.cmd.panel', master: true },
   { zh: '待批准', en: 'approvals', what: 'help.cmd.approvals', master: true },
   { zh: '同意 <id> [会话]', en: 'approve <id> [session]', what: 'help.cmd.approve', master: true },
-  { zh: '拒绝 <id>', en: 'deny <id>', what: 'help.cmd.deny', master: true }
+  { zh: '拒绝 <id>', en: 'deny <id>', what: 'help.cmd.deny', master: true },
+  { zh: '更新', en: 'update', what: 'help.cmd.update', master: true },
+  { zh: '强制更新', en: 'force update', what: 'help.cmd.forceUpdate', master: true }
 ]
 
 /** The help text for a user (master lines only for masters), with the configured prefixes. */

@@ -13,10 +13,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { ensureDependencies, INLINE, installedVersion, REPORT_KEY } from './deps.mjs'
+import { rescuePlugin } from './rescue.mjs'
 
+export { INLINE }
 const SOURCE_DIRS = ['apps', 'lib', 'routes']
-/** Packages bundled in (with what they import); pure JavaScript that reads no files of its own. */
-export const INLINE = ['zod', 'yaml', 'koa', 'koa-compose', '@koa/router', 'koa-jwt', 'jsonwebtoken', 'lowdb', 'gray-matter']
 const LOCKFILES = ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock']
 // CommonJS inside an ES module bundle needs a `require` for Node's builtins
 const REQUIRE_BANNER = "import { createRequire as __lingxiCreateRequire } from 'node:module'; const require = __lingxiCreateRequire(import.meta.url);"
@@ -103,10 +104,28 @@ export async function bundleFor (root) {
   return file
 }
 
-/** The plugin module (index.ts): from the bundle, or through tsx when bundling is off or fails. */
+/** The host's logger (or the console): the lines about packages must reach the host's log. */
+function bootLog (line) {
+  const log = globalThis.logger
+  if (log && typeof log.mark === 'function') log.mark(line)
+  else console.log(line)
+}
+
+/**
+ * The plugin module (index.ts): its dependencies checked (and installed where missing, boot/deps.mjs),
+ * then from the bundle, or through tsx when bundling is off or fails. When a package every start needs
+ * is still missing, a stand-in that tells the master why (boot/rescue.mjs) is loaded instead.
+ */
 export async function loadPlugin (entryUrl) {
   const root = dirname(fileURLToPath(entryUrl))
-  if (process.env.LINGXI_BUNDLE !== '0') {
+  const report = await ensureDependencies(root, { log: bootLog })
+  globalThis[REPORT_KEY] = report
+  const startMissing = report.missing.filter((m) => INLINE.includes(m.name))
+  const canBuild = installedVersion(root, 'esbuild') !== undefined || installedVersion(root, 'tsx') !== undefined
+  if (startMissing.length || !canBuild) {
+    return rescuePlugin(root, { ...report, missing: startMissing.length ? startMissing : report.missing.filter((m) => m.name === 'esbuild' || m.name === 'tsx') }, bootLog)
+  }
+  if (process.env.LINGXI_BUNDLE !== '0' && installedVersion(root, 'esbuild') !== undefined) {
     let file
     try {
       file = await bundleFor(root)

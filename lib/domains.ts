@@ -19,6 +19,7 @@ import { ttsDomain } from './tts/index.js'
 import { governanceDomain } from './governance/index.js'
 import { guardDomain } from './guard/index.js'
 import { whyDomain } from './why/index.js'
+import { updateDomain } from './update/index.js'
 
 export const DOMAINS: readonly Domain[] = [
   channelsDomain,
@@ -37,7 +38,8 @@ export const DOMAINS: readonly Domain[] = [
   governanceDomain,
   guardDomain,
   whyDomain,
-  mcpDomain
+  mcpDomain,
+  updateDomain
 ]
 
 /** A start order of the domains that is impossible: a need nobody provides, or needs in a circle. */

@@ -184,6 +184,9 @@ const TEXTS = {
   'help.cmd.approvals': { 'zh-CN': '等待批准的工具调用', en: 'tool calls waiting for approval' },
   'help.cmd.approve': { 'zh-CN': '批准工具调用', en: 'approve a tool call' },
   'help.cmd.deny': { 'zh-CN': '拒绝工具调用', en: 'refuse a tool call' },
+  'help.cmd.version': { 'zh-CN': '灵犀的版本与提交', en: "Lingxi's version and commit" },
+  'help.cmd.update': { 'zh-CN': '拉取更新、安装依赖并重启', en: 'pull the update, install packages, restart' },
+  'help.cmd.forceUpdate': { 'zh-CN': '放弃本地修改后更新', en: 'drop local changes, then update' },
 
   // QQ actions (lib/tools/builtin/qq-*.ts): what the tools answer the model, which relays it
   'qq.onlyGroup': { 'zh-CN': '只能在 QQ 群聊中执行群操作。', en: 'QQ actions work only in a QQ group chat.' },
@@ -217,6 +220,32 @@ const TEXTS = {
   'qq.noticeSent': { 'zh-CN': '群公告已发布。', en: 'The group notice is posted.' },
   'qq.poked': { 'zh-CN': '已戳了戳 {id}。', en: 'Poked {id}.' },
   'qq.sent': { 'zh-CN': '已发送{what}。', en: 'Sent the {what}.' },
+  // updates and packages (apps/update.ts, lib/update)
+  'update.start': { 'zh-CN': '开始{force}更新灵犀…', en: 'Updating Lingxi{force}…' },
+  'update.forced': { 'zh-CN': '强制', en: ' (forced)' },
+  'update.upToDate': { 'zh-CN': '灵犀已是最新（{commit}，{date}）。', en: 'Lingxi is up to date ({commit}, {date}).' },
+  'update.done': { 'zh-CN': '灵犀已更新：{before} → {after}，共 {total} 个提交：\n{log}', en: 'Lingxi updated: {before} → {after}, {total} commit(s):\n{log}' },
+  'update.more': { 'zh-CN': '……另有 {n} 个提交', en: '… and {n} more' },
+  'update.installing': { 'zh-CN': '依赖有变化，正在安装：{command}', en: 'The packages changed; installing: {command}' },
+  'update.installed': { 'zh-CN': '依赖已安装。', en: 'Packages installed.' },
+  'update.installFailed': { 'zh-CN': '依赖安装失败：{error}\n请在机器人所在的电脑上运行：\n{command}\n然后发送 #重启。新代码已下载，下次启动时会再次尝试安装；在此之前灵犀继续以旧版本运行。', en: 'Installing the packages failed: {error}\nRun on the bot\'s computer:\n{command}\nthen send #重启. The new code is downloaded and the next start tries the install again; until then Lingxi keeps running the old version.' },
+  'update.restarting': { 'zh-CN': '即将通过宿主重启以应用更新…', en: 'Restarting through the host to apply the update…' },
+  'update.noRestart': { 'zh-CN': '这个宿主没有重启命令，请手动重启机器人以应用更新。', en: 'This host has no restart command: restart the bot by hand to apply the update.' },
+  'update.refused.dirty': { 'zh-CN': '插件文件有本地修改，未更新：\n{files}\n如要放弃这些修改并更新，发送 {p}强制更新', en: 'The plugin\'s files were changed locally; not updated:\n{files}\nTo drop those changes and update, send {p}强制更新' },
+  'update.refused.diverged': { 'zh-CN': '本地有远程没有的提交，未更新。如要放弃本地提交，发送 {p}强制更新', en: 'The checkout has commits the remote does not; not updated. To drop them, send {p}强制更新' },
+  'update.refused.noGit': { 'zh-CN': '灵犀不是用 git clone 安装的，无法在 QQ 里更新；请重新用 git clone 安装。', en: 'Lingxi was not installed with git clone, so it cannot update from QQ; reinstall it with git clone.' },
+  'update.refused.noUpstream': { 'zh-CN': '当前分支没有跟踪远程分支，无法更新。', en: 'The current branch follows no remote branch; cannot update.' },
+  'update.refused.fetchFailed': { 'zh-CN': '连接远程仓库失败：{error}', en: 'Could not reach the remote repository: {error}' },
+  'update.refused.busy': { 'zh-CN': '已有更新在进行中，请稍候。', en: 'An update is already running; wait a moment.' },
+  'update.failed': { 'zh-CN': '更新失败：{error}', en: 'The update failed: {error}' },
+  'version.line': { 'zh-CN': '灵犀 {version}', en: 'Lingxi {version}' },
+  'version.commit': { 'zh-CN': '提交 {commit}（{date}），分支 {branch}', en: 'Commit {commit} ({date}), branch {branch}' },
+  'version.dirty': { 'zh-CN': '有本地修改', en: 'changed locally' },
+  'version.noGit': { 'zh-CN': '（不是 git 安装，无法在 QQ 里更新）', en: '(not a git checkout: cannot update from QQ)' },
+  'version.featuresOff': { 'zh-CN': '缺少依赖，以下功能已关闭：\n{lines}\n安装命令：{command}', en: 'Missing packages turn these features off:\n{lines}\nInstall with: {command}' },
+  'deps.master': { 'zh-CN': '灵犀：缺少依赖 {names}（{why}）。以下功能已关闭：\n{lines}\n请在机器人所在的电脑上运行：\n{command}\n然后发送 #重启。', en: 'Lingxi: missing packages {names} ({why}). These features are off:\n{lines}\nRun on the bot\'s computer:\n{command}\nthen send #重启.' },
+  'deps.why.failed': { 'zh-CN': '自动安装失败：{error}', en: 'the automatic install failed: {error}' },
+  'deps.why.off': { 'zh-CN': '自动安装已关闭', en: 'the automatic install is off' },
 } as const satisfies Record<string, Record<Language, string>>
 
 export type TextKey = keyof typeof TEXTS

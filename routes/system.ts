@@ -1,10 +1,34 @@
-// System (docs/api.md, Groups of routes: system; style A): status, info, health (public) and the live event stream.
+// System (docs/api.md, Groups of routes: system; style A): status, info, health (public), the live event
+// stream, and the plugin's version: its checkout, the packages the loader found missing, and on demand
+// what the remote has that this checkout does not (lib/update).
 import Router from '@koa/router'
+import { z } from 'zod'
 import type { LogEntry } from '../lib/core/event-bus.js'
 import type { Runtime } from '../lib/runtime.js'
 import { systemHealth, systemInfo, systemStatus, systemStatusJson } from '../lib/system/status.js'
 import { A, JsonText, styledRouter } from './_http/envelope.js'
+import { routeDoc } from './_http/route-docs.js'
 import { openSse } from './_http/sse.js'
+
+const commit = z.object({ hash: z.string(), date: z.string(), subject: z.string() })
+const remoteCheck = z.object({ checkedAt: z.string(), upstream: z.string(), behind: z.number(), ahead: z.number(), commits: z.array(commit) })
+const versionData = z.object({
+  version: z.string(),
+  git: z.boolean(),
+  commit: z.string().optional(),
+  shortCommit: z.string().optional(),
+  date: z.string().optional(),
+  branch: z.string().optional(),
+  upstream: z.string().optional(),
+  dirty: z.boolean().optional(),
+  dependencies: z.object({
+    missing: z.array(z.object({ name: z.string(), range: z.string(), installed: z.string().optional() })),
+    command: z.string(),
+    install: z.object({ attempted: z.boolean(), ok: z.boolean(), error: z.string().optional(), seconds: z.number() }).optional(),
+    featuresOff: z.array(z.object({ feature: z.string(), packages: z.array(z.string()), text: z.string() }))
+  }),
+  lastCheck: remoteCheck.optional()
+})
 
 export const METRIC_INTERVAL_MS = 5000
 export const HEARTBEAT_MS = 15000
@@ -15,6 +39,18 @@ export function systemRoutes (rt: Runtime): Router {
   r.get('/status', A(() => new JsonText(systemStatusJson(rt))))
   r.get('/info', A(() => systemInfo(rt)))
   r.get('/health', A(() => systemHealth(rt)))
+
+  r.get('/version', A(async () => {
+    const svc = rt.need('update')
+    const { install, ...deps } = svc.dependencies()
+    // the install's output stays in the log: it names local paths the dashboard has no use for
+    const installView = install ? { attempted: install.attempted, ok: install.ok, seconds: install.seconds, ...(install.error ? { error: install.error } : {}) } : undefined
+    return { ...(await svc.version()), dependencies: { ...deps, ...(installView ? { install: installView } : {}) }, ...(svc.lastCheck ? { lastCheck: svc.lastCheck } : {}) }
+  }))
+  routeDoc(r, 'GET', '/version', { summary: "The plugin's version, commit, date and branch, the packages missing at start with the features they turn off, and the last remote check", data: versionData })
+
+  r.post('/version/check', A(() => rt.need('update').check()))
+  routeDoc(r, 'POST', '/version/check', { summary: 'Fetches the remote branch the checkout follows and answers how many commits it has that this checkout has not (no update is made)', data: remoteCheck })
 
   r.get('/events', (ctx) => {
     const sse = openSse(ctx, rt.bus)

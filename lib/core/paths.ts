@@ -4,7 +4,9 @@ import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensurePrivateDirSync } from './private-file.js'
 
-const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+/** The plugin's own folder (its package.json, sources and bundled files). */
+export const PLUGIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const pluginDir = PLUGIN_DIR
 
 export interface Paths {
   pluginDir: string

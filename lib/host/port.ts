@@ -299,3 +299,23 @@ export async function renderImage (name: string, data: Record<string, unknown>):
 }
 
 export type { HostEvent, Id, Sendable }
+
+type RestartCtor = new (e: HostEvent) => { restart(): Promise<unknown> | unknown }
+
+/**
+ * Restarts the bot the way the host's own `#重启` does, through its `plugins/other/restart.js` (both
+ * Miao-Yunzai and TRSS-Yunzai export `Restart`: TRSS replaces its process, Miao asks its runner, pm2 or
+ * `pnpm run ksr`, for a new one), answering in the chat of `e` as that command would. False when the
+ * host has no such module (the standalone host).
+ */
+export async function restartHost (e: HostEvent): Promise<boolean> {
+  let Restart: unknown
+  try {
+    Restart = (await import(pathToFileURL(join(hostRoot(), 'plugins/other/restart.js')).href) as { Restart?: unknown }).Restart
+  } catch {
+    return false
+  }
+  if (typeof Restart !== 'function') return false
+  await new (Restart as RestartCtor)(e).restart()
+  return true
+}

@@ -49,10 +49,13 @@ export function installedVersion (root, name) {
   return undefined
 }
 
-/** semver's `satisfies` when it is installed (it is a dependency too); without it only presence counts. */
-function rangeCheck (root) {
+/**
+ * semver's `satisfies` when it is installed (a dependency of the plugin too, found from this file, which
+ * lives in the plugin); without it only presence counts.
+ */
+function rangeCheck () {
   try {
-    const satisfies = createRequire(join(root, 'package.json'))('semver/functions/satisfies')
+    const satisfies = createRequire(import.meta.url)('semver/functions/satisfies')
     return (version, range) => {
       try { return satisfies(version, range, { includePrerelease: true }) } catch { return true }
     }
@@ -66,7 +69,7 @@ function rangeCheck (root) {
  * raised it): `{ name, range, installed? }`. Ranges that name no version (git, file, link) count as present.
  */
 export function missingDependencies (root) {
-  const accepts = rangeCheck(root)
+  const accepts = rangeCheck()
   const missing = []
   for (const [name, range] of declaredDependencies(root)) {
     const version = installedVersion(root, name)

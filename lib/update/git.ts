@@ -21,7 +21,8 @@ export function git (cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): P
       windowsHide: true,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', LC_ALL: 'C' }
     }, (err, stdout, stderr) => {
-      resolve({ ok: !err, stdout: String(stdout).trim(), stderr: withoutCredentials(String(stderr).trim() || (err ? err.message : '')) })
+      // trimEnd: the first line of `git status --porcelain` starts with a status column that may be a space
+      resolve({ ok: !err, stdout: String(stdout).trimEnd(), stderr: withoutCredentials(String(stderr).trim() || (err ? err.message : '')) })
     })
   })
 }

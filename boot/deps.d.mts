@@ -6,7 +6,6 @@ export interface InstallPlan { manager: 'pnpm' | 'npm'; cwd: string; args: strin
 export interface InstallResult { ok: boolean; error?: string; output: string[] }
 export declare const INLINE: string[]
 export declare const REPORT_KEY: unique symbol
-export declare function declaredDependencies (root: string): Array<[string, string]>
 export declare function installedVersion (root: string, name: string): string | undefined
 export declare function missingDependencies (root: string): MissingPackage[]
 export declare function hostFolder (root: string): { root: string; name: string; pnpm: boolean; prodOnly: boolean } | undefined

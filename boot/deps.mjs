@@ -26,7 +26,7 @@ function readJson (file) {
 }
 
 /** The plugin's declared runtime dependencies: name -> range. */
-export function declaredDependencies (root) {
+function declaredDependencies (root) {
   const deps = readJson(join(root, 'package.json'))?.dependencies
   return deps && typeof deps === 'object' ? Object.entries(deps).filter(([, range]) => typeof range === 'string') : []
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 const POLL_MS = 5000
 const GIVE_UP_MS = 30 * 60 * 1000
 
-export function rescueText (report) {
+function rescueText (report) {
   const names = report.missing.map((m) => m.installed ? `${m.name}@${m.installed} (需要 ${m.range})` : m.name).join(', ')
   const why = report.install?.attempted ? `自动安装失败：${report.install.error ?? 'unknown'}` : report.install?.error === 'LINGXI_INSTALL=0' ? '自动安装已关闭 (LINGXI_INSTALL=0)' : '未能自动安装'
   return `灵犀插件未加载：缺少依赖 ${names}（${why}）。\n请在机器人所在的电脑上运行：\n${report.command}\n然后重启机器人（#重启）。\n` +

@@ -3,7 +3,7 @@
 // could not install is read here. The packages bundled into the plugin (INLINE) are what every start
 // needs; every other dependency is imported where it is used, never at start, so a missing one turns
 // off the features listed below and nothing else (README, Updating).
-import { INLINE, installPlan, missingDependencies, REPORT_KEY, type DependencyReport } from '../../boot/deps.mjs'
+import { installPlan, missingDependencies, REPORT_KEY, type DependencyReport } from '../../boot/deps.mjs'
 import { PLUGIN_DIR } from './paths.js'
 
 export type { DependencyReport }
@@ -73,11 +73,6 @@ export function featuresOff (): Array<{ feature: Feature; packages: string[] }> 
     for (const f of PACKAGE_FEATURES.get(m.name) ?? []) off.set(f, [...(off.get(f) ?? []), m.name])
   }
   return [...off].map(([feature, packages]) => ({ feature, packages }))
-}
-
-/** Whether `name` is bundled into the plugin (every start needs it). */
-export function isStartPackage (name: string): boolean {
-  return INLINE.includes(name)
 }
 
 /**

@@ -10,7 +10,7 @@ export interface GitResult { ok: boolean; stdout: string; stderr: string }
 const GIT_TIMEOUT_MS = 120_000
 
 /** A remote URL's user and token (`https://user:token@host/…`) never reach a reply or the log. */
-export const withoutCredentials = (text: string): string => text.replace(/(\w+:\/\/)[^/\s@]+@/g, '$1')
+const withoutCredentials = (text: string): string => text.replace(/(\w+:\/\/)[^/\s@]+@/g, '$1')
 
 export function git (cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Promise<GitResult> {
   return new Promise((resolve) => {

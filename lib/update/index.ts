@@ -16,7 +16,7 @@ const ONLINE_POLL_MS = 5000
 const ONLINE_WAIT_MS = 30 * 60 * 1000
 
 /** The masters' message about missing packages, or undefined when nothing is missing. */
-export function missingPackagesText (rt: Runtime, service: UpdateService): string | undefined {
+function missingPackagesText (rt: Runtime, service: UpdateService): string | undefined {
   const deps = service.dependencies()
   if (!deps.missing.length) return undefined
   const lang = rt.config.get().language

@@ -35,7 +35,7 @@ export interface RemoteCheck {
 /** Commits listed in a check or an update report. */
 export const MAX_LISTED = 20
 
-export function packageVersion (root: string): string {
+function packageVersion (root: string): string {
   try {
     const v = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version
     return typeof v === 'string' ? v : ''

@@ -11,4 +11,6 @@ export declare function missingDependencies (root: string): MissingPackage[]
 export declare function hostFolder (root: string): { root: string; name: string; pnpm: boolean; prodOnly: boolean } | undefined
 export declare function installPlan (root: string): InstallPlan
 export declare function runInstall (plan: InstallPlan, opts?: { log?: (line: string) => void; timeoutMs?: number }): Promise<InstallResult>
+export interface CheckedInstall extends InstallResult { seconds: number; missing: MissingPackage[] }
+export declare function installAndCheck (root: string, plan: InstallPlan, opts?: { log?: (line: string) => void; timeoutMs?: number }): Promise<CheckedInstall>
 export declare function ensureDependencies (root: string, opts?: { log?: (line: string) => void }): Promise<DependencyReport>

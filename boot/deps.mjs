@@ -6,7 +6,7 @@
 // Plain JavaScript with Node built-ins only: it runs before anything can compile TypeScript, and before
 // any dependency is known to be there. lib/core/packages.ts reads the outcome.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 
@@ -65,16 +65,39 @@ function rangeCheck () {
 }
 
 /**
+ * Out-of-range versions an install left as they were (a host's `overrides` pinning its own version, as
+ * the TRSS notes pin compression): `name@installed for range` lines, kept beside the bundles so later
+ * starts use them as they are instead of installing again every time.
+ */
+const acceptedFile = (root) => join(root, 'node_modules', '.cache', 'lingxi-plugin', 'accepted-versions.json')
+const acceptedKey = (m) => `${m.name}@${m.installed} for ${m.range}`
+
+function acceptedVersions (root) {
+  const list = readJson(acceptedFile(root))
+  return new Set(Array.isArray(list) ? list.filter((x) => typeof x === 'string') : [])
+}
+
+function acceptVersions (root, list) {
+  try {
+    const file = acceptedFile(root)
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, JSON.stringify([...new Set([...acceptedVersions(root), ...list.map(acceptedKey)])]))
+  } catch { /* not writable: the next start installs again, no worse */ }
+}
+
+/**
  * Every declared dependency that does not resolve, or resolves to a version outside its range (an update
- * raised it): `{ name, range, installed? }`. Ranges that name no version (git, file, link) count as present.
+ * raised it) unless an earlier install left that version as it is: `{ name, range, installed? }`.
+ * Ranges that name no version (git, file, link) count as present.
  */
 export function missingDependencies (root) {
   const accepts = rangeCheck()
+  const accepted = acceptedVersions(root)
   const missing = []
   for (const [name, range] of declaredDependencies(root)) {
     const version = installedVersion(root, name)
     if (version === undefined) missing.push({ name, range })
-    else if (version && /^[\^~<>=\d]/.test(range.trim()) && !accepts(version, range)) missing.push({ name, range, installed: version })
+    else if (version && /^[\^~<>=\d]/.test(range.trim()) && !accepts(version, range) && !accepted.has(acceptedKey({ name, installed: version, range }))) missing.push({ name, range, installed: version })
   }
   return missing
 }
@@ -181,6 +204,27 @@ function timeoutFromEnv () {
 }
 
 /**
+ * Runs the install of `plan` and checks again: `{ ok, error?, output, seconds, missing }`, `missing` being
+ * what still does not resolve. A package the install left installed in a version outside the range (the
+ * host pins it) is accepted from then on and not counted. Used at start and by `#lx更新` (lib/update).
+ */
+export async function installAndCheck (root, plan, { log = () => {}, timeoutMs = timeoutFromEnv() } = {}) {
+  const t0 = Date.now()
+  const result = await runInstall(plan, { log, timeoutMs })
+  const seconds = Math.round((Date.now() - t0) / 100) / 10
+  let still = missingDependencies(root)
+  const pinned = result.ok ? still.filter((m) => m.installed !== undefined) : []
+  if (pinned.length) {
+    acceptVersions(root, pinned)
+    log(`using ${pinned.map((m) => `${m.name}@${m.installed}`).join(', ')} as installed: the install keeps that version (the host pins it), outside the plugin's range ${pinned.map((m) => m.range).join(', ')}`)
+    still = still.filter((m) => m.installed === undefined)
+  }
+  const ok = result.ok && still.length === 0
+  const error = result.ok && !ok ? `${plan.manager} finished but ${still.map((m) => m.name).join(', ')} still do not resolve` : result.error
+  return { ok, ...(error ? { error } : {}), output: result.output, seconds, missing: still }
+}
+
+/**
  * The check at start, and the install when something is missing (unless LINGXI_INSTALL=0). Resolves the
  * report `{ missing, command, install? }` that lib/core/packages.ts reads; `install` says what was tried:
  * `{ attempted, ok, error?, output, seconds }`.
@@ -196,12 +240,7 @@ export async function ensureDependencies (root, { log = () => {} } = {}) {
     return { ...report, install: { attempted: false, ok: false, error: 'LINGXI_INSTALL=0', output: [], seconds: 0 } }
   }
   log(`[灵犀] 缺少依赖 (missing packages): ${names}; installing them: ${plan.display}`)
-  const t0 = Date.now()
-  const result = await runInstall(plan, { log: (line) => log(`[灵犀] [${plan.manager}] ${line}`), timeoutMs: timeoutFromEnv() })
-  const seconds = Math.round((Date.now() - t0) / 100) / 10
-  const still = missingDependencies(root)
-  const ok = result.ok && still.length === 0
-  const error = result.ok && !ok ? `${plan.manager} finished but ${still.map((m) => m.name).join(', ')} still do not resolve` : result.error
-  log(ok ? `[灵犀] packages installed in ${seconds} s` : `[灵犀] the install failed (${error}); run by hand: ${plan.display}`)
-  return { missing: still, command: plan.display, install: { attempted: true, ok, ...(error ? { error } : {}), output: result.output, seconds } }
+  const r = await installAndCheck(root, plan, { log: (line) => log(`[灵犀] [${plan.manager}] ${line}`) })
+  log(r.ok ? `[灵犀] packages installed in ${r.seconds} s` : `[灵犀] the install failed (${r.error}); run by hand: ${plan.display}`)
+  return { missing: r.missing, command: plan.display, install: { attempted: true, ok: r.ok, ...(r.error ? { error: r.error } : {}), output: r.output, seconds: r.seconds } }
 }

@@ -2,7 +2,7 @@
 // package.json or a lockfile changed (or one is missing), and say what came. The restart that applies it
 // is the host's own (apps/update.ts). Refuses a checkout with local changes unless forced; forced, the
 // tracked files are reset to the remote (the user's config.yaml and data/ are not tracked: they stay).
-import { installPlan, missingDependencies, runInstall, type InstallResult } from '../../boot/deps.mjs'
+import { installAndCheck, installPlan, missingDependencies, type CheckedInstall } from '../../boot/deps.mjs'
 import { commitsOf, git, gitValue, type Commit } from './git.js'
 import { fetchUpstream, firstLine, localChanges, MAX_LISTED, UpdateRefused } from './version.js'
 
@@ -17,7 +17,7 @@ export interface UpdateResult {
   /** how many commits came in all */
   total: number
   /** the install run because packages changed or were missing; undefined when none was needed */
-  install?: InstallResult & { command: string }
+  install?: CheckedInstall & { command: string }
 }
 
 export interface UpdateOptions {
@@ -63,11 +63,8 @@ async function run (root: string, opts: UpdateOptions): Promise<UpdateResult> {
   if (changed.length || missingDependencies(root).length) {
     const plan = installPlan(root)
     await opts.onInstall?.(plan.display)
-    const installed = await runInstall(plan, { ...(opts.log ? { log: opts.log } : {}), ...(opts.installTimeoutMs ? { timeoutMs: opts.installTimeoutMs } : {}) })
-    const still = missingDependencies(root)
-    result.install = installed.ok && still.length
-      ? { ok: false, error: `${plan.manager} finished but ${still.map((m) => m.name).join(', ')} still do not resolve`, output: installed.output, command: plan.display }
-      : { ...installed, command: plan.display }
+    const installed = await installAndCheck(root, plan, { ...(opts.log ? { log: opts.log } : {}), ...(opts.installTimeoutMs ? { timeoutMs: opts.installTimeoutMs } : {}) })
+    result.install = { ...installed, command: plan.display }
   }
   return result
 }

@@ -4,7 +4,7 @@ import { expect } from 'chai'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { hostFolder, installPlan, missingDependencies, runInstall, type InstallPlan } from '../../boot/deps.mjs'
+import { hostFolder, installAndCheck, installPlan, missingDependencies, runInstall, type InstallPlan } from '../../boot/deps.mjs'
 
 const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true } catch { return false } }
 
@@ -69,6 +69,28 @@ describe('update: the install plan and run (boot/deps.mjs)', function () {
     const missing = await runInstall({ manager: 'no-such-package-manager-here' as 'npm', cwd: dir, args: [], display: 'x' })
     expect(missing.ok).to.equal(false)
     expect(missing.error).to.match(/not installed or not on PATH/)
+  })
+
+  it('a version the install keeps (the host pins it) is used from then on, not installed again at every start', async () => {
+    const plugin = layout({ 'package.json': '{}' })
+    const mod = join(plugin, 'node_modules', 'compression')
+    mkdirSync(mod, { recursive: true })
+    writeFileSync(join(mod, 'package.json'), '{"name":"compression","version":"1.8.1"}')
+    writeFileSync(join(plugin, 'package.json'), JSON.stringify({ dependencies: { compression: '^1.8.2', gone: '^1.0.0' } }))
+    expect(missingDependencies(plugin).map((m) => m.name)).to.deep.equal(['compression', 'gone'])
+    const lines: string[] = []
+    // an install that ends well but changes nothing (pnpm keeping the host's override)
+    const r = await installAndCheck(plugin, { ...node(''), cwd: plugin }, { log: (l) => lines.push(l) })
+    expect(r.ok, 'gone is still missing').to.equal(false)
+    expect(r.missing).to.deep.equal([{ name: 'gone', range: '^1.0.0' }])
+    expect(lines.join('\n')).to.include('compression@1.8.1 as installed')
+    expect(missingDependencies(plugin), 'the next start does not install for it again').to.deep.equal([{ name: 'gone', range: '^1.0.0' }])
+    // a new range (an update raised it again) is checked afresh
+    writeFileSync(join(plugin, 'package.json'), JSON.stringify({ dependencies: { compression: '^1.9.0' } }))
+    expect(missingDependencies(plugin)).to.deep.equal([{ name: 'compression', range: '^1.9.0', installed: '1.8.1' }])
+    // a failed install accepts nothing
+    const failed = await installAndCheck(plugin, { ...node('process.exit(1)'), cwd: plugin })
+    expect(failed.missing).to.deep.equal([{ name: 'compression', range: '^1.9.0', installed: '1.8.1' }])
   })
 
   it('past its time limit the install and the processes it started are ended', async function () {

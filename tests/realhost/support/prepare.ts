@@ -62,9 +62,10 @@ export function writePluginConfig (dataDir: string, config: Record<string, unkno
 /**
  * Starts `node .` in the host copy with the plugin's data folder and port, waits for the plugin's
  * health, then connects `bot` to the host's OneBot adapter. A host that does not come up is stopped.
+ * `env` adds to (or overrides) the host's environment (support/upgrade.ts: pnpm on PATH, not a CI).
  */
-export async function startHostWith (p: PreparedHost, bot: FakeOneBot): Promise<HostProcess> {
-  const host = spawnHost(p.tc, p.root, { LINGXI_DATA_DIR: p.dataDir, LINGXI_PORT: String(p.lingxiPort) })
+export async function startHostWith (p: PreparedHost, bot: FakeOneBot, env: Record<string, string> = {}): Promise<HostProcess> {
+  const host = spawnHost(p.tc, p.root, { ...env, LINGXI_DATA_DIR: p.dataDir, LINGXI_PORT: String(p.lingxiPort) })
   try {
     await waitForHttp(`http://127.0.0.1:${p.lingxiPort}/api/system/health`, host, START_MS)
     await bot.connectToHost(p.serverPort, () => host.output())

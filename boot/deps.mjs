@@ -135,14 +135,16 @@ function pnpmProdOnly (hostRoot) {
  * The install the README gives for where the plugin is: in a pnpm host, `pnpm install` at the host's
  * root (its workspace covers plugins/*, so the plugin's packages come with it); elsewhere (the plugin's
  * own checkout, an npm host) `npm install` in the plugin folder. `display` is the command for a person.
+ * Offline-safe: `--prefer-offline` takes what the package store already has without asking the registry
+ * (both managers still fetch what is missing), and runInstall's time limit bounds a network that hangs.
  */
 export function installPlan (root) {
   const host = hostFolder(root)
   if (host?.pnpm) {
-    const args = ['install', '--no-frozen-lockfile', ...(host.prodOnly ? ['--prod'] : [])]
+    const args = ['install', '--no-frozen-lockfile', '--prefer-offline', ...(host.prodOnly ? ['--prod'] : [])]
     return { manager: 'pnpm', cwd: host.root, args, display: `cd "${host.root}" && pnpm install${host.prodOnly ? ' -P' : ''}` }
   }
-  return { manager: 'npm', cwd: root, args: ['install', '--no-audit', '--no-fund'], display: `cd "${root}" && npm install` }
+  return { manager: 'npm', cwd: root, args: ['install', '--no-audit', '--no-fund', '--prefer-offline'], display: `cd "${root}" && npm install` }
 }
 
 /** Stops the install and every process it started (Windows has no process groups: taskkill /T). */

@@ -28,15 +28,15 @@ describe('update: the install plan and run (boot/deps.mjs)', function () {
   it('a pnpm host (workspace): pnpm install at the host root; -P when its node_modules was installed without dev packages', () => {
     const plugin = layout({ 'package.json': '{"name":"miao-yunzai"}', 'pnpm-workspace.yaml': "packages:\n  - 'plugins/**'\n" })
     expect(hostFolder(plugin)).to.deep.equal({ root: dir, name: 'miao-yunzai', pnpm: true, prodOnly: false })
-    expect(installPlan(plugin)).to.deep.equal({ manager: 'pnpm', cwd: dir, args: ['install', '--no-frozen-lockfile'], display: `cd "${dir}" && pnpm install` })
+    expect(installPlan(plugin)).to.deep.equal({ manager: 'pnpm', cwd: dir, args: ['install', '--no-frozen-lockfile', '--prefer-offline'], display: `cd "${dir}" && pnpm install` })
     mkdirSync(join(dir, 'node_modules'))
     writeFileSync(join(dir, 'node_modules', '.modules.yaml'), 'hoistPattern:\n  - \'*\'\nincluded:\n  dependencies: true\n  devDependencies: false\n  optionalDependencies: true\nlayoutVersion: 5\n')
-    expect(installPlan(plugin)).to.deep.include({ args: ['install', '--no-frozen-lockfile', '--prod'], display: `cd "${dir}" && pnpm install -P` })
+    expect(installPlan(plugin)).to.deep.include({ args: ['install', '--no-frozen-lockfile', '--prefer-offline', '--prod'], display: `cd "${dir}" && pnpm install -P` })
   })
 
   it('outside a host, or in a host without pnpm: npm install in the plugin folder', () => {
     const plugin = layout({ 'package.json': '{"name":"some-host"}' })
-    expect(installPlan(plugin)).to.deep.equal({ manager: 'npm', cwd: plugin, args: ['install', '--no-audit', '--no-fund'], display: `cd "${plugin}" && npm install` })
+    expect(installPlan(plugin)).to.deep.equal({ manager: 'npm', cwd: plugin, args: ['install', '--no-audit', '--no-fund', '--prefer-offline'], display: `cd "${plugin}" && npm install` })
     expect(hostFolder(dir)).to.equal(undefined)
   })
 

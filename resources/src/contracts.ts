@@ -19,6 +19,9 @@ import type { PresetView } from '../../lib/presets/types'
 import type { StatsStore } from '../../lib/stats/store'
 import type { McpToolInfo, ServerView } from '../../lib/mcp/types'
 import type { ImportResult as McpImportResult } from '../../lib/mcp/manager'
+import type { RemoteCheck, VersionInfo } from '../../lib/update/version'
+import type { DependencyView } from '../../lib/update/service'
+import type { InstallOutcome } from '../../boot/deps.mjs'
 
 export type { ChannelView, ChannelInput, Config, GroupConfig, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry, StoredMessage, ScriptFile, SkillDocument, CharacterPreset, ImagePreset, PresetView, McpToolInfo, ServerView, McpImportResult }
 
@@ -86,3 +89,13 @@ export type StatsSummary = ReturnType<StatsStore['summary']>
 export interface SystemStatus { status: string, version: string, uptime?: number, memory?: { percentage?: number }, bot?: { connected: boolean, platform?: string } }
 /** GET /api/system/health: each check's state (the server builds it untyped, lib/system/status.ts). */
 export interface SystemHealth { healthy: boolean, checks?: Record<string, { status?: string, latency?: number, available?: number | string }> }
+/** POST /api/system/version/check (also `lastCheck` below): what the remote branch has that this checkout has not. */
+export type { RemoteCheck }
+/**
+ * GET /api/system/version: the checkout (lib/update/version.ts), the packages the loader found missing with
+ * the features they turn off (lib/update/service.ts; the install's output stays in the log), the last check.
+ */
+export interface SystemVersion extends VersionInfo {
+  dependencies: Omit<DependencyView, 'install'> & { install?: Omit<InstallOutcome, 'output'> }
+  lastCheck?: RemoteCheck
+}

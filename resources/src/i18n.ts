@@ -10,6 +10,7 @@ import { feedbackEn, feedbackZh } from './i18n-feedback'
 import { formsEn, formsZh } from './i18n-forms'
 import { capabilitiesEn, capabilitiesZh } from './i18n-capabilities'
 import { chatPageEn, chatPageZh } from './i18n-chatpage'
+import { versionEn, versionZh } from './i18n-version'
 import { signal } from './state'
 
 type Dict = Record<string, string>
@@ -106,6 +107,8 @@ Object.assign(zh, capabilitiesZh)
 Object.assign(en, capabilitiesEn)
 Object.assign(zh, chatPageZh)
 Object.assign(en, chatPageEn)
+Object.assign(zh, versionZh)
+Object.assign(en, versionEn)
 
 export const lang = signal<'zh' | 'en'>(localStorage.getItem('lingxi.lang') === 'en' ? 'en' : 'zh')
 document.documentElement.lang = lang.get() === 'zh' ? 'zh-CN' : 'en'

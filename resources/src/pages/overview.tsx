@@ -6,6 +6,7 @@ import { Card, Table, View, useLoad, word } from '../ui'
 import { LineChart } from '../chart'
 import { FirstRun } from './first-run'
 import { GuardCard } from '../guard-card'
+import { VersionCard } from '../version-card'
 
 type StatRow = Counters & { label: string, title: string }
 interface Counters { messages: number, responses: number, toolCalls: number, tokens: number }
@@ -106,6 +107,7 @@ export default function Overview () {
         <div class="stat">{t('bot')}<b class={s.bot?.connected ? 'ok' : 'bad'}>{s.bot?.connected ? s.bot.platform || word('connected') : word('off')}</b></div>
       </div>}</View>
     </Card>
+    <VersionCard />
     <Card title={t('health')}>
       <View load={health}>{h => <div class="grid">
         <div class="stat">{t('health')}<b class={h.healthy ? 'ok' : 'bad'}>{h.healthy ? word('ok') : word('error')}</b></div>

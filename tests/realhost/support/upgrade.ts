@@ -31,7 +31,7 @@ export interface InstalledHost extends PreparedHost {
 }
 
 /** A folder with `pnpm` (pnpm 11 under Node 24), as a user has it on PATH. */
-function pnpmOnPath (tc: Toolchain, work: string): string {
+export function pnpmOnPath (tc: Pick<Toolchain, 'node' | 'pnpm'>, work: string): string {
   const bin = join(work, 'bin')
   mkdirSync(bin, { recursive: true })
   const q = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`

@@ -4,8 +4,9 @@
 // localhost round trip); a template with per-request values simply gets a fresh client.
 import type OpenAI from 'openai'
 import type { ChannelConfig } from '../config/schema.js'
+import { importOptional } from '../core/packages.js'
 import { renderDeep, renderTemplate } from '../templates/placeholders.js'
-import { channelFetch } from './fetch.js'
+import { channelFetch, loadUndici } from './fetch.js'
 import type { ChannelKey } from './keys.js'
 
 export interface TemplateContext {
@@ -21,13 +22,18 @@ export interface ChannelClient {
   extraBody: Record<string, unknown>
 }
 
-// The openai package is loaded with the first model request, not at plugin start (start time).
+// The openai package (and undici, fetch.ts) is loaded with the first model request, not at plugin start
+// (start time; and a package that may be missing is never imported at start, lib/core/packages.ts).
+// Without one of them a model request fails as a channel error naming the package and its install.
 type OpenAIModule = typeof import('openai')
 let loading: Promise<OpenAIModule> | undefined
 /** The loaded module once a client was built (error classes for classifying failures). */
 export let openaiModule: OpenAIModule | undefined
 function loadOpenAI (): Promise<OpenAIModule> {
-  return (loading ??= import('openai').then((m) => (openaiModule = m)))
+  return (loading ??= Promise.all([importOptional('openai', () => import('openai')), loadUndici()]).then(
+    ([m]) => (openaiModule = m),
+    (err: unknown) => { loading = undefined; throw err } // tried again on the next request
+  ))
 }
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '')

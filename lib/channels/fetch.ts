@@ -16,7 +16,10 @@
 // labels it.
 // No answer is read past MAX_ANSWER_BYTES (whole, streamed, or an error's body): a relay that sends
 // without end is broken or hostile, and reading on would cost the bot its memory (README, Security model).
-import { Agent, interceptors, request, type Dispatcher } from 'undici'
+// undici is loaded with the first request (lib/core/packages.ts: a package that may be missing is never
+// imported at start); without it a request fails with the text naming the package and its install.
+import type { Dispatcher } from 'undici'
+import { importOptional } from '../core/packages.js'
 import { asksWholeAnswer } from './request-body.js'
 
 const NO_BODY = new Set([204, 205, 304])
@@ -55,9 +58,20 @@ async function * capped<C extends Uint8Array> (body: AsyncIterable<C>): AsyncGen
   }
 }
 
+type Undici = typeof import('undici')
+let undici: Undici | undefined
+let loadingUndici: Promise<Undici> | undefined
+/** undici, loaded once; a failed load is tried again on the next request (installed meanwhile). */
+export function loadUndici (): Promise<Undici> {
+  return (loadingUndici ??= importOptional('undici', () => import('undici')).then(
+    (m) => (undici = m),
+    (err: unknown) => { loadingUndici = undefined; throw err }
+  ))
+}
+
 // one pool of connections for every channel, like the global fetch's (idle connections close by themselves)
 let dispatcher: Dispatcher | undefined
-const redirecting = (): Dispatcher => (dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 20 })))
+const redirecting = ({ Agent, interceptors }: Undici): Dispatcher => (dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: 20 })))
 
 /** A flat [name, value, ...] list: what request() takes for a Headers object or a list of pairs. */
 function headerList (h: RequestInit['headers']): string[] | Record<string, string> | undefined {
@@ -74,12 +88,13 @@ export const channelFetch: typeof fetch = async (input, init = {}) => {
   const body = init.body ?? undefined
   const bytes = body === undefined || typeof body === 'string' || body instanceof Uint8Array
   if (!bytes || !(typeof input === 'string' || input instanceof URL)) return limited(await fetch(input, init))
-  const res = await request(input, {
+  const u = undici ?? await loadUndici()
+  const res = await u.request(input, {
     method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
     headers: headerList(init.headers),
     body,
     ...(init.signal ? { signal: init.signal } : {}),
-    dispatcher: redirecting()
+    dispatcher: redirecting(u)
   })
   const headers = new Headers()
   for (const [k, v] of Object.entries(res.headers)) {

@@ -5,7 +5,8 @@ import { stat, readFile } from 'node:fs/promises'
 import { basename, extname, isAbsolute } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/schema.js'
-import { AppError } from '../core/errors.js'
+import { AppError, errorText } from '../core/errors.js'
+import { importOptional } from '../core/packages.js'
 import { readLimited } from '../core/read-body.js'
 import type { Seg } from '../host/types.js'
 
@@ -15,6 +16,15 @@ const TRANSCRIBE_TIMEOUT_MS = 60_000
 const AUDIO_EXT = new Set(['.amr', '.silk', '.slk', '.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.webm', '.mp4', '.mpga', '.mpeg', '.pcm'])
 
 interface Audio { data: Buffer; name: string }
+
+/** The openai package, loaded with the first voice message (it may be missing: lib/core/packages.ts). */
+async function loadOpenAI (): Promise<typeof import('openai')> {
+  try {
+    return await importOptional('openai', () => import('openai'))
+  } catch (err) {
+    throw new AppError('SERVICE_UNAVAILABLE', `Transcription is unavailable: ${errorText(err)}`)
+  }
+}
 
 const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The voice message is larger than ${MAX_AUDIO_BYTES / 1048576} MB`)
 
@@ -60,7 +70,7 @@ export async function transcribe (cfg: Config['input']['transcription'], seg: Se
   const signal = AbortSignal.timeout(TRANSCRIBE_TIMEOUT_MS)
   const audio = await loadAudio(seg, signal)
   if (!audio.data.length) throw new AppError('INVALID_ARGS', 'The voice message is empty')
-  const { default: OpenAI, toFile } = await import('openai')
+  const { default: OpenAI, toFile } = await loadOpenAI()
   const client = new OpenAI({ apiKey: cfg.apiKey || 'none', baseURL: cfg.baseUrl.replace(/\/+$/, ''), timeout: TRANSCRIBE_TIMEOUT_MS, maxRetries: 0 })
   try {
     const res = await client.audio.transcriptions.create({ file: await toFile(audio.data, audio.name), model: cfg.model }, { signal })

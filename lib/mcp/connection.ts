@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.js'
 import { AppError, errorText } from '../core/errors.js'
 import { redact } from '../core/redact.js'
 import { requireCommand } from './command.js'
+import { loadSdk, mcpOff, SdkMissing } from './sdk.js'
 import type { McpToolInfo, ServerConfig } from './types.js'
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -28,7 +29,7 @@ export interface ConnectionOptions {
 export type CallOptions = { signal?: AbortSignal }
 
 // The client half of the SDK is loaded when the first server connects (in the background after
-// start), so it never delays the plugin's start (bench/foundation.bench.ts).
+// start), so it never delays the plugin's start (bench/foundation.bench.ts); it may be missing (sdk.ts).
 interface ClientSdk {
   Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client
   SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport
@@ -39,13 +40,18 @@ interface ClientSdk {
 let loadedSdk: ClientSdk | undefined
 let loadingSdk: Promise<ClientSdk> | undefined
 function loadClientSdk (): Promise<ClientSdk> {
-  return (loadingSdk ??= Promise.all([
+  const off = mcpOff() // checked on every connect, not only on the first load
+  if (off) return Promise.reject(new SdkMissing(off))
+  return (loadingSdk ??= loadSdk(() => Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js')
-  ]).then(([a, b, stdio, c, types]) => (loadedSdk = { Client: a.Client, SSEClientTransport: b.SSEClientTransport, stdio, StreamableHTTPClientTransport: c.StreamableHTTPClientTransport, types })))
+  ])).then(
+    ([a, b, stdio, c, types]) => (loadedSdk = { Client: a.Client, SSEClientTransport: b.SSEClientTransport, stdio, StreamableHTTPClientTransport: c.StreamableHTTPClientTransport, types }),
+    (err: unknown) => { loadingSdk = undefined; throw err } // tried again on the next connect
+  ))
 }
 
 /** An McpError with one of `codes` (only possible once the SDK is loaded). */

@@ -7,6 +7,7 @@ import { errorText } from '../core/errors.js'
 import { AliasMap } from '../tools/alias.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 import type { ChatScope } from '../chat/contracts.js'
+import { loadSdk, mcpOff, SdkMissing } from './sdk.js'
 
 /** Where an MCP client's calls run (each session's own ids aside): what decides which tools can work for it. */
 const CLIENT_SCOPE: ChatScope = { userId: 'mcp', isMaster: false, via: 'mcp', conversationId: 'mcp' }
@@ -14,16 +15,19 @@ const CLIENT_SCOPE: ChatScope = { userId: 'mcp', isMaster: false, via: 'mcp', co
 const ENDPOINT_NAME = 'lingxi-plugin'
 
 // The server half of the SDK is loaded on first use: it is one of the heaviest imports and most
-// installations never open /mcp (start time, see bench/foundation.bench.ts).
+// installations never open /mcp (start time, see bench/foundation.bench.ts). It may be missing (sdk.ts):
+// then no session is opened (SdkMissing) and info() says why.
 let serverSdk: Promise<{
   Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server
   types: typeof import('@modelcontextprotocol/sdk/types.js')
 }> | undefined
 function loadServerSdk (): NonNullable<typeof serverSdk> {
-  return (serverSdk ??= Promise.all([
+  const off = mcpOff() // checked on every use, not only on the first load
+  if (off) return Promise.reject(new SdkMissing(off))
+  return (serverSdk ??= loadSdk(() => Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/types.js')
-  ]).then(([a, types]) => ({ Server: a.Server, types })))
+  ])).then(([a, types]) => ({ Server: a.Server, types }), (err: unknown) => { serverSdk = undefined; throw err }))
 }
 
 export interface EndpointOptions {
@@ -39,6 +43,8 @@ export interface EndpointInfo {
   version: string
   protocolVersion: string
   toolCount: number
+  /** Why the endpoint cannot open sessions (the MCP SDK is not installed, sdk.ts); protocolVersion is '' then. */
+  unavailable?: string
 }
 
 function matches (name: string, rules: string[]): boolean {
@@ -147,7 +153,13 @@ export class McpEndpoint {
   }
 
   async info (): Promise<EndpointInfo> {
-    const { types: { LATEST_PROTOCOL_VERSION } } = await loadServerSdk()
-    return { name: ENDPOINT_NAME, version: this.o.version, protocolVersion: LATEST_PROTOCOL_VERSION, toolCount: this.exposedTools().length }
+    const base = { name: ENDPOINT_NAME, version: this.o.version, toolCount: this.exposedTools().length }
+    try {
+      const { types: { LATEST_PROTOCOL_VERSION } } = await loadServerSdk()
+      return { ...base, protocolVersion: LATEST_PROTOCOL_VERSION }
+    } catch (err) {
+      if (err instanceof SdkMissing) return { ...base, protocolVersion: '', unavailable: err.message }
+      throw err
+    }
   }
 }

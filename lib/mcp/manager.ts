@@ -11,6 +11,7 @@ import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 import { CommandNotFoundError } from './command.js'
 import { McpConnection } from './connection.js'
+import { mcpOff, SdkMissing } from './sdk.js'
 import { McpToolSource } from './tool-source.js'
 import { isTrusted, parseTrust, withInferredType, type McpToolInfo, type ServerConfig, type ServerStatus, type ServerView } from './types.js'
 import { validateServerConfig, validateServerName } from './validate.js'
@@ -158,6 +159,9 @@ export class McpManager {
   /** Loads the configured servers and connects them in the background (never blocks start-up). */
   start (): void {
     for (const [name, raw] of Object.entries(this.o.config.get().mcp.servers)) this.createEntry(name, raw, false)
+    // without the SDK no server connects (connectEntry); said once here, and in each server's status
+    const off = mcpOff()
+    if (off && this.entries.size) this.o.log.warn(`${off}; the MCP servers are not connected`)
     for (const e of this.entries.values()) this.autoConnect(e)
     this.healthTimer = this.o.clock.setInterval(() => { void this.checkHealth() }, this.healthIntervalMs)
     this.healthTimer.unref?.()
@@ -220,6 +224,16 @@ export class McpManager {
     const gen = ++e.generation
     await this.dropConnection(e)
     if (gen !== e.generation) throw new AppError('CONFLICT', `Server ${e.name} was changed while connecting`)
+    const off = mcpOff()
+    if (off) {
+      // the SDK is not installed (sdk.ts): not connected, the status says why, no retries
+      e.status = 'error'
+      e.error = off
+      e.fatal = true
+      e.connectedAt = null
+      this.emit('server-error', { name: e.name, error: off })
+      throw new SdkMissing(off)
+    }
     e.status = 'connecting'
     e.fatal = false
     this.emit(mode === 'reconnect' ? 'server-reconnecting' : 'server-connecting', { name: e.name, attempt: e.attempts })
@@ -240,7 +254,7 @@ export class McpManager {
       const msg = errorText(err)
       e.status = 'error'
       e.error = msg
-      e.fatal = err instanceof CommandNotFoundError
+      e.fatal = err instanceof CommandNotFoundError || err instanceof SdkMissing
       this.o.log.warn(`MCP server ${e.name} failed to connect: ${msg}`, { server: e.name })
       this.emit('server-error', { name: e.name, error: msg })
       this.scheduleReconnect(e)

@@ -7,8 +7,10 @@
 // - without `forwardDate` a weekday or date already past this week/year is taken in the past;
 // - a date without a time gets noon (zh) or the current time (en): here 09:00 in both.
 // Times are wall-clock times in the owner's timezone, given to chrono as its offset at `now`.
-// chrono's zh and en parsers are loaded on the first reminder, not at start (about 100 ms of import).
+// chrono's zh and en parsers are loaded on the first reminder, not at start (about 100 ms of import; and
+// chrono-node may be missing: lib/core/packages.ts; the reminder tools are then not offered).
 import type { Chrono, ParsedResult } from 'chrono-node'
+import { importOptional } from '../core/packages.js'
 import { nextOccurrence } from './recurrence.js'
 import type { Recurrence } from './types.js'
 import { COUNT_EN, COUNT_ZH, countOf } from './numbers.js'
@@ -95,8 +97,12 @@ function interval (n: number | undefined, unit: string): RecurrenceHead | undefi
 const hasCjk = (s: string): boolean => /[\u3400-\u9fff]/.test(s)
 interface Parsers { zh: Chrono; en: Chrono }
 let parsers: Promise<Parsers> | undefined
+/** chrono's parsers, loaded once; without chrono-node the Error of importOptional names it (tried again next time). */
 const loadParsers = (): Promise<Parsers> =>
-  (parsers ??= Promise.all([import('chrono-node/zh'), import('chrono-node/en')]).then(([zh, en]) => ({ zh: zh.casual, en: en.casual })))
+  (parsers ??= Promise.all([
+    importOptional('chrono-node', () => import('chrono-node/zh')),
+    importOptional('chrono-node', () => import('chrono-node/en'))
+  ]).then(([zh, en]) => ({ zh: zh.casual, en: en.casual }), (err: unknown) => { parsers = undefined; throw err }))
 
 function chronoFirst (p: Parsers, text: string, o: ParseOptions): ParsedResult | undefined {
   return (hasCjk(text) ? p.zh : p.en).parse(text, { instant: new Date(o.now), timezone: offsetMinutes(o.timeZone, o.now) }, { forwardDate: true })[0]

@@ -1,11 +1,15 @@
 // The live set of document skills: scanned from the bundled folder and the user's folder, kept up to
 // date by a chokidar watcher, with global load/unload (persisted) and per-conversation activation.
+// chokidar is loaded when watching starts (lib/core/packages.ts); without it the skills are still read
+// at start (and on reload), only watching is off, said once in the log.
 import { mkdir } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import { type FSWatcher, watch } from 'chokidar'
+import type { FSWatcher } from 'chokidar'
 import type { Clock } from '../core/clock.js'
+import { errorText } from '../core/errors.js'
 import type { EventBus } from '../core/event-bus.js'
 import type { PluginLogger } from '../core/logger.js'
+import { importOptional } from '../core/packages.js'
 import { Store } from '../core/store.js'
 import { byPriority, policyAllows, toolPolicy, triggerMatches, type ToolPolicy } from './activation.js'
 import { skillFormatOf } from './parse.js'
@@ -41,6 +45,8 @@ export class SkillService {
   private restarting: Promise<void> = Promise.resolve()
   private readonly conversations = new Map<string, Set<string>>()
   private stopped = false
+  /** Watching could not start because chokidar is missing: said once. */
+  private watchWarned = false
 
   private constructor (private readonly opts: SkillServiceOptions, private readonly store: Store<SkillsData>) {}
 
@@ -115,6 +121,15 @@ export class SkillService {
   private emit (name: string, data: Record<string, unknown>): void { this.opts.bus.emit('skills', name, data) }
 
   private async startWatching (): Promise<void> {
+    let watch: typeof import('chokidar').watch
+    try {
+      ({ watch } = await importOptional('chokidar', () => import('chokidar')))
+    } catch (err) {
+      if (!this.watchWarned) this.opts.log.warn(`Skill files are not watched (read at start and on reload only): ${errorText(err)}`)
+      this.watchWarned = true
+      return
+    }
+    if (this.stopped) return
     const dirs = this.opts.roots().map((r) => resolve(r.dir))
     const rootSet = new Set(dirs)
     const w = watch(dirs, {

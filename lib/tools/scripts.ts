@@ -11,9 +11,10 @@
 // `await import()`).
 import { readdir, rm, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
-import { watch, type FSWatcher } from 'chokidar'
+import type { FSWatcher } from 'chokidar'
 import type { ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
+import { importOptional } from '../core/packages.js'
 import { containedPath } from '../core/paths.js'
 import { ensurePrivateDirSync, readPrivateText, writePrivateFile } from '../core/private-file.js'
 import { Store } from '../core/store.js'
@@ -55,7 +56,8 @@ export function parseScriptName (raw: string): { name: string; ext?: ScriptExt }
 let transforms = 0
 /** TS/JS to CommonJS; esbuild's service process (~86 MiB) is stopped once no transform is under way. */
 async function transpile (source: string, ext: ScriptExt, file: string): Promise<{ code: string }> {
-  const { transform, stop } = await import('esbuild') // loaded on first use: most starts have no scripts
+  // loaded on first use: most starts have no scripts (and it may be missing: the script then fails to load, saying so)
+  const { transform, stop } = await importOptional('esbuild', () => import('esbuild'))
   transforms++
   try {
     return await transform(source, { loader: ext === '.ts' ? 'ts' : 'js', format: 'cjs', target: 'node20', sourcefile: file })
@@ -90,6 +92,10 @@ export class ScriptTools implements ToolSource {
   private errors = new Map<string, string>()
   private listeners: Array<() => void> = []
   private watcher: FSWatcher | undefined
+  /** The watcher being started (chokidar is imported first): a second start waits for it. */
+  private watchStarting: Promise<void> | undefined
+  /** Watching could not start because chokidar is missing: said once. */
+  private watchWarned = false
   /** the load under way per script name (see serial) */
   private readonly loading = new Map<string, Promise<void>>()
   private timers = new Map<string, NodeJS.Timeout>()
@@ -315,8 +321,24 @@ export class ScriptTools implements ToolSource {
   // ---- watcher -------------------------------------------------------------------------------------
   get watching (): boolean { return this.watcher !== undefined }
 
-  async startWatching (): Promise<void> {
-    if (this.watcher) return
+  /**
+   * Watches the folder (reloads a script when its file changes). Without chokidar (lib/core/packages.ts)
+   * the scripts stay as loaded at start and by the routes: watching is off, said once in the log.
+   */
+  startWatching (): Promise<void> {
+    if (this.watcher) return Promise.resolve()
+    return (this.watchStarting ??= this.watchNow().finally(() => { this.watchStarting = undefined }))
+  }
+
+  private async watchNow (): Promise<void> {
+    let watch: typeof import('chokidar').watch
+    try {
+      ({ watch } = await importOptional('chokidar', () => import('chokidar')))
+    } catch (err) {
+      if (!this.watchWarned) this.rt.log.warn(`Script tool files are not watched (loaded at start and when saved only): ${errorText(err)}`)
+      this.watchWarned = true
+      return
+    }
     const w = watch(this.dir, {
       ignoreInitial: true,
       depth: 0,
@@ -337,6 +359,7 @@ export class ScriptTools implements ToolSource {
   }
 
   async stopWatching (): Promise<void> {
+    await this.watchStarting?.catch(() => undefined)
     const w = this.watcher
     this.watcher = undefined
     for (const t of this.timers.values()) this.rt.clock.clearTimeout(t)

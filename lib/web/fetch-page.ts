@@ -2,11 +2,24 @@
 // connection pinned to the checked address (pinned-lookup.ts); redirects followed by hand so every
 // hop's address is checked again; a time limit over the whole fetch (all hops and the body); the body
 // read up to `maxBytes` and no further; HTML, text and JSON only.
-import { Agent, request } from 'undici'
+// undici (like the page parsers of readable.ts) is loaded with the first fetch, never at start
+// (lib/core/packages.ts): without it fetch_url fails with the text naming the package (and is not
+// offered at all, lib/tools/builtin/web.ts).
 import type { Clock } from '../core/clock.js'
-import { AppError } from '../core/errors.js'
+import { AppError, errorText } from '../core/errors.js'
+import { importOptional } from '../core/packages.js'
 import { pinnedLookup, resolveChecked, type AddressPolicy, type Resolver } from './pinned-lookup.js'
 import { readableText } from './readable.js'
+
+type Undici = typeof import('undici')
+let undici: Promise<Undici> | undefined
+/** undici, loaded once (a failed load is tried again next time); SERVICE_UNAVAILABLE naming the package without it. */
+function loadUndici (): Promise<Undici> {
+  return (undici ??= importOptional('undici', () => import('undici')).catch((err: unknown) => {
+    undici = undefined
+    throw new AppError('SERVICE_UNAVAILABLE', errorText(err), { cause: err })
+  }))
+}
 
 export interface FetchLimits {
   maxBytes: number
@@ -83,6 +96,7 @@ export async function fetchPage (raw: string, limits: FetchLimits, deps: FetchDe
 
 async function fetchHops (start: URL, limits: FetchLimits, deps: FetchDeps, signal: AbortSignal): Promise<FetchedPage> {
   const policy: AddressPolicy = { allowPrivate: limits.allowPrivate, allowAddresses: deps.allowAddresses }
+  const { Agent, request } = await loadUndici()
   let url = start
   for (let hop = 0; ; hop++) {
     const pinned = await resolveChecked(url.hostname, deps.resolver, policy)
@@ -118,7 +132,7 @@ async function fetchHops (start: URL, limits: FetchLimits, deps: FetchDeps, sign
       }
       const { body, truncated } = await readAtMost(res.body, limits.maxBytes)
       const decoded = decode(body, charsetOf(contentType, body, html))
-      const page = html ? readableText(decoded) : { title: '', text: decoded.trim() }
+      const page = html ? await readableText(decoded) : { title: '', text: decoded.trim() }
       return { url: url.href, status: res.statusCode, contentType: mime, title: page.title, text: page.text, truncated }
     } finally {
       agent.destroy().catch(() => { /* already closed */ })

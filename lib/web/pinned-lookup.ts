@@ -17,8 +17,9 @@ const bare = (host: string): string => host.startsWith('[') && host.endsWith(']'
 /** Who may be reached: public addresses, every address (`allowPrivate`), or a few named ones (tests). */
 export interface AddressPolicy { allowPrivate: boolean; allowAddresses?: ReadonlySet<string> }
 
-const allowed = (address: string, policy: AddressPolicy): boolean =>
-  policy.allowPrivate || isPublicAddress(address) || (policy.allowAddresses?.has(address) ?? false)
+/** Whether `address` may be reached; rejects (so the fetch is refused) when the address check cannot run. */
+const allowed = async (address: string, policy: AddressPolicy): Promise<boolean> =>
+  policy.allowPrivate || (await isPublicAddress(address)) || (policy.allowAddresses?.has(address) ?? false)
 
 /**
  * The addresses to connect to for `host` (a URL's hostname): a literal as it is, a name resolved.
@@ -26,8 +27,8 @@ const allowed = (address: string, policy: AddressPolicy): boolean =>
  */
 export async function resolveChecked (host: string, resolver: Resolver, policy: AddressPolicy): Promise<LookupAddress[]> {
   const name = bare(host)
-  if (isAddressLiteral(name)) {
-    if (!allowed(name, policy)) throw new AppError('FORBIDDEN', `Address ${name} is not public (loopback, private, link-local or reserved): refused`)
+  if (await isAddressLiteral(name)) {
+    if (!(await allowed(name, policy))) throw new AppError('FORBIDDEN', `Address ${name} is not public (loopback, private, link-local or reserved): refused`)
     return [{ address: name, family: name.includes(':') ? 6 : 4 }]
   }
   let addresses: LookupAddress[]
@@ -38,7 +39,8 @@ export async function resolveChecked (host: string, resolver: Resolver, policy: 
   }
   if (addresses.length === 0) throw new AppError('CONNECTION_FAILED', `Host ${name} could not be resolved`)
   // Every address must pass: a name mixing one public and one private address is refused.
-  const bad = addresses.find((a) => !allowed(a.address, policy))
+  let bad: LookupAddress | undefined
+  for (const a of addresses) if (!(await allowed(a.address, policy))) { bad = a; break }
   if (bad) throw new AppError('FORBIDDEN', `Host ${name} resolves to ${bad.address}, which is not public: refused`)
   return addresses
 }

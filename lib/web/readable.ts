@@ -2,8 +2,22 @@
 // linkedom document, then the article's HTML turned into plain text with its paragraphs, headings and
 // list items on their own lines. A page Readability finds no article in (a short page, a fragment)
 // falls back to the body's text without scripts, styles, navigation, header, footer and forms.
-import { Readability } from '@mozilla/readability'
-import { parseHTML } from 'linkedom'
+// Both packages are loaded with the first page read, never at start (lib/core/packages.ts).
+import { AppError, errorText } from '../core/errors.js'
+import { importOptional } from '../core/packages.js'
+
+interface Parsers { Readability: typeof import('@mozilla/readability').Readability; parseHTML: typeof import('linkedom').parseHTML }
+let parsers: Promise<Parsers> | undefined
+/** Readability and linkedom, loaded once (a failed load is tried again next time); SERVICE_UNAVAILABLE naming the package without one. */
+function loadParsers (): Promise<Parsers> {
+  return (parsers ??= Promise.all([
+    importOptional('@mozilla/readability', () => import('@mozilla/readability')),
+    importOptional('linkedom', () => import('linkedom'))
+  ]).then(([r, l]) => ({ Readability: r.Readability, parseHTML: l.parseHTML }), (err: unknown) => {
+    parsers = undefined
+    throw new AppError('SERVICE_UNAVAILABLE', errorText(err), { cause: err })
+  }))
+}
 
 export interface Readable { title: string; text: string }
 
@@ -43,7 +57,8 @@ function toText (root: DomNode, skipChrome: boolean): string {
     .replace(/\n{3,}/g, '\n\n').trim()
 }
 
-export function readableText (html: string): Readable {
+export async function readableText (html: string): Promise<Readable> {
+  const { Readability, parseHTML } = await loadParsers()
   const { document } = parseHTML(html)
   const title = (document.title ?? '').trim()
   // Readability changes the document it reads: the fallback parses again.

@@ -4,6 +4,8 @@
 // message to the asker. A recurring reminder in a group (a post the whole group gets again and again)
 // is not asked of the master through the approval gate (its risk is per tool, not per call): with
 // `reminders.groupRecurringNeedsAdmin` (default) only the group's admins, its owner and masters set one.
+// Without chrono-node (reading the times; lib/core/packages.ts) none of the three is offered: remindersOff.
+import type { ChatScope } from '../../chat/contracts.js'
 import { memberRole } from '../../host/actions.js'
 import { ReminderRefused, type ReminderService } from '../../reminders/service.js'
 import { describeRecurrence } from '../../reminders/recurrence.js'
@@ -11,7 +13,7 @@ import type { Reminder } from '../../reminders/types.js'
 import { formatWall } from '../../reminders/zoned.js'
 import type { Runtime } from '../../runtime.js'
 import type { ToolCallContext } from '../types.js'
-import { inQqChat, str, text, type BuiltinTool } from './util.js'
+import { featureOff, inQqChat, str, text, type BuiltinTool } from './util.js'
 
 function view (r: Reminder, tz: string): Record<string, unknown> {
   return {
@@ -24,6 +26,12 @@ function view (r: Reminder, tz: string): Record<string, unknown> {
 }
 
 const onlyChat = text('Reminders can only be set, listed and cancelled in a QQ chat', true)
+
+/** Why the reminder tools cannot work now (a package missing), or undefined: the one check, for offering all three and for set_reminder. */
+const remindersOff = (): string | undefined => featureOff('reminders', 'Reminders are')
+
+/** Offered in a QQ chat through the bot while reminders can work. */
+const offered = (s: ChatScope): boolean => inQqChat(s) && remindersOff() === undefined
 
 export function reminderTools (rt: Runtime): BuiltinTool[] {
   const service = (): ReminderService | undefined => rt.optional('reminders')
@@ -38,7 +46,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       category: 'schedule',
       risk: 'low',
       dangerous: false,
-      offeredIn: inQqChat,
+      offeredIn: offered,
       inputSchema: {
         type: 'object',
         properties: {
@@ -52,6 +60,8 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
         const svc = service()
         if (!svc) return text('Reminders are not running', true)
         if (!inQqChat(ctx.scope)) return onlyChat
+        const off = remindersOff()
+        if (off) return text(off, true)
         const when = str(args.when)
         const message = str(args.message)
         if (!when) return text('when is required', true)
@@ -78,7 +88,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       category: 'schedule',
       risk: 'low',
       dangerous: false,
-      offeredIn: inQqChat,
+      offeredIn: offered,
       inputSchema: { type: 'object', properties: {} },
       execute: async (_args, ctx: ToolCallContext) => {
         const svc = service()
@@ -95,7 +105,7 @@ export function reminderTools (rt: Runtime): BuiltinTool[] {
       category: 'schedule',
       risk: 'low',
       dangerous: false,
-      offeredIn: inQqChat,
+      offeredIn: offered,
       inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'the reminder id, e.g. r0a1b2' } }, required: ['id'] },
       execute: async (args, ctx) => {
         const svc = service()

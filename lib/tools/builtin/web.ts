@@ -3,15 +3,19 @@
 // webTools.fetch.allowPrivate). Settings are read on each call, so a dashboard change applies at once.
 // web_search is offered only while a provider can be tried (none is configured by default): a tool that
 // can only fail costs every request its definition and tempts the model into promising a search.
+// fetch_url likewise only while the packages reading pages are installed (webFetchOff, lib/core/packages.ts).
 import { AppError } from '../../core/errors.js'
 import type { Runtime } from '../../runtime.js'
 import { fetchPage } from '../../web/fetch-page.js'
 import { systemResolver } from '../../web/pinned-lookup.js'
 import { searchConfigured, WebSearch } from '../../web/search.js'
-import { str, text, type BuiltinTool } from './util.js'
+import { featureOff, str, text, type BuiltinTool } from './util.js'
 
 const failed = (err: unknown): ReturnType<typeof text> =>
   text(err instanceof AppError ? err.message : 'The request failed', true)
+
+/** Why fetch_url cannot work now (a package missing), or undefined: the one check, for offering it and for a call that comes anyway. */
+const webFetchOff = (): string | undefined => featureOff('webFetch', 'Reading web pages is')
 
 export function webTools (rt: Runtime): BuiltinTool[] {
   const search = new WebSearch(rt.clock)
@@ -52,12 +56,15 @@ export function webTools (rt: Runtime): BuiltinTool[] {
       category: 'web',
       risk: 'medium',
       dangerous: false,
+      offeredIn: () => webFetchOff() === undefined,
       inputSchema: {
         type: 'object',
         properties: { url: { type: 'string', description: 'http(s) URL of the page' } },
         required: ['url']
       },
       execute: async (args, ctx) => {
+        const off = webFetchOff()
+        if (off) return text(off, true)
         const url = str(args.url)
         if (!url) return text('url is required', true)
         const limits = rt.config.get().webTools.fetch

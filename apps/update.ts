@@ -2,7 +2,7 @@
 // report the new commits and restart through the host's own restart; `#lx强制更新` / `#lx force update`
 // drops local changes first. `#lx版本` / `#lx version`: version, commit, date, and any feature that
 // missing packages turn off. The rules are lib/update's; this file only talks.
-import { restartHost, pluginBase, type HostEvent } from '../lib/host/port.js'
+import { HOST_RESTART_COMMAND, restartHost, pluginBase, type HostEvent } from '../lib/host/port.js'
 import { UpdateRefused } from '../lib/update/version.js'
 import type { UpdateResult } from '../lib/update/updater.js'
 import { commandPattern } from './command.js'
@@ -45,7 +45,7 @@ export class LingxiUpdate extends pluginBase() {
     }
     if (result.before !== result.after) await s.reply(doneText(ctx, result))
     if (result.install && !result.install.ok) {
-      await say('update.installFailed', { error: result.install.error ?? '?', command: result.install.command })
+      await say('update.installFailed', { error: result.install.error ?? '?', command: result.install.command, restart: HOST_RESTART_COMMAND })
       return true
     }
     if (result.install) await say('update.installed')

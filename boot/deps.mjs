@@ -124,8 +124,9 @@ export function hostFolder (root) {
  */
 function pnpmProdOnly (hostRoot) {
   try {
+    // pnpm 10 and 11 write it as JSON (which is YAML too), older ones as block YAML: `included.devDependencies`
     const text = readFileSync(join(hostRoot, 'node_modules', '.modules.yaml'), 'utf8')
-    return /^\s*devDependencies:\s*false\s*$/m.test(text)
+    return /["']?devDependencies["']?\s*:\s*false\b/.test(text)
   } catch {
     return false
   }

@@ -300,6 +300,9 @@ export async function renderImage (name: string, data: Record<string, unknown>):
 
 export type { HostEvent, Id, Sendable }
 
+/** The hosts' own restart command (Miao-Yunzai and TRSS-Yunzai alike), named in texts that ask for a restart. */
+export const HOST_RESTART_COMMAND = '#重启'
+
 type RestartCtor = new (e: HostEvent) => { restart(): Promise<unknown> | unknown }
 
 /**

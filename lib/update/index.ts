@@ -2,7 +2,7 @@
 // (apps/update.ts), and what the loader found missing among the packages (boot/deps.mjs), which it says
 // once at start in the log and in a private message to the masters (README, Updating).
 import { PLUGIN_DIR } from '../core/paths.js'
-import { botIds, masters, sendPrivate } from '../host/port.js'
+import { botIds, HOST_RESTART_COMMAND, masters, sendPrivate } from '../host/port.js'
 import { t } from '../i18n.js'
 import type { Domain, Runtime } from '../runtime.js'
 import { UpdateService } from './service.js'
@@ -23,7 +23,7 @@ function missingPackagesText (rt: Runtime, service: UpdateService): string | und
   const names = deps.missing.map((m) => m.installed ? `${m.name}@${m.installed} (${m.range})` : m.name).join(', ')
   const why = deps.install?.attempted ? t(lang, 'deps.why.failed', { error: deps.install.error ?? '?' }) : t(lang, 'deps.why.off')
   const lines = deps.featuresOff.length ? deps.featuresOff.map((f) => `• ${f.text} (${f.packages.join(', ')})`).join('\n') : '-'
-  return t(lang, 'deps.master', { names, why, lines, command: deps.command })
+  return t(lang, 'deps.master', { names, why, lines, command: deps.command, restart: HOST_RESTART_COMMAND })
 }
 
 /** Logs the missing packages and tells the masters once a bot account is online. */

@@ -32,6 +32,11 @@ describe('update: the install plan and run (boot/deps.mjs)', function () {
     mkdirSync(join(dir, 'node_modules'))
     writeFileSync(join(dir, 'node_modules', '.modules.yaml'), 'hoistPattern:\n  - \'*\'\nincluded:\n  dependencies: true\n  devDependencies: false\n  optionalDependencies: true\nlayoutVersion: 5\n')
     expect(installPlan(plugin)).to.deep.include({ args: ['install', '--no-frozen-lockfile', '--prefer-offline', '--prod'], display: `cd "${dir}" && pnpm install -P` })
+    // pnpm 10 and 11 write the file as JSON
+    writeFileSync(join(dir, 'node_modules', '.modules.yaml'), JSON.stringify({ hoistedDependencies: {}, included: { dependencies: true, devDependencies: false, optionalDependencies: true }, layoutVersion: 5 }, null, 2))
+    expect(installPlan(plugin).display).to.equal(`cd "${dir}" && pnpm install -P`)
+    writeFileSync(join(dir, 'node_modules', '.modules.yaml'), JSON.stringify({ included: { dependencies: true, devDependencies: true, optionalDependencies: true } }, null, 2))
+    expect(installPlan(plugin).display).to.equal(`cd "${dir}" && pnpm install`)
   })
 
   it('outside a host, or in a host without pnpm: npm install in the plugin folder', () => {

@@ -7,6 +7,7 @@ import Router from '@koa/router'
 import type { Next, ParameterizedContext } from 'koa'
 import { clientAddress, FailureLimiter } from '../lib/core/rate-limit.js'
 import type { McpEndpoint } from '../lib/mcp/endpoint.js'
+import { mcpOff } from '../lib/mcp/sdk.js'
 import type { Runtime } from '../lib/runtime.js'
 import { keyMatches, McpSessions, offeredKey, readJsonRpcBody, sendJsonRpcError, sendNoOAuth, UNGUESSABLE_KEY_LENGTH } from './_http/mcp-transport.js'
 import { hostParsedBody } from './_http/shared-mount.js'
@@ -59,6 +60,8 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
       if (limiter.blocked(bucket)) rt.log.warn('MCP endpoint: too many wrong API keys; this address is refused for a minute', { address: bucket })
       return sendJsonRpcError(ctx.res, 401, -32001, 'Unauthorized: a valid MCP API key is required (Authorization: Bearer <key> or X-API-Key)', { 'WWW-Authenticate': 'Bearer' })
     }
+    const off = mcpOff()
+    if (off) return sendJsonRpcError(ctx.res, 503, -32000, off)
     ctx.state.endpoint = endpoint
     try {
       await next()

@@ -42,7 +42,7 @@ export const FEATURE_TEXT: Readonly<Record<Feature, { zh: string; en: string }>>
   reminders: { zh: '提醒与定时任务（时间解析）', en: 'reminders (reading times)' },
   webFetch: { zh: '读取网页（fetch_url）', en: 'reading web pages (fetch_url)' },
   fileWatch: { zh: '技能与脚本工具文件改动后自动重载', en: 'reloading skills and script tools when their files change' },
-  apiBodies: { zh: '管理接口的写入（面板保存设置）', en: 'API requests with a body (saving on the dashboard)' },
+  apiBodies: { zh: '管理接口的写入（面板登录、保存设置）', en: 'API requests with a body (dashboard login, saving settings)' },
   dashboard: { zh: '网页面板', en: 'the dashboard' },
   fastStart: { zh: '快速启动（改用 tsx 加载，较慢）', en: 'fast start (loads through tsx, slower)' },
   standalone: { zh: '独立测试宿主（npm start）', en: 'the standalone host (npm start)' },

@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/core/clock.js'
 import { errorText } from '../../lib/core/errors.js'
 import type { PluginLogger } from '../../lib/core/logger.js'
 import type { McpEndpoint } from '../../lib/mcp/endpoint.js'
+import { loadSdk } from '../../lib/mcp/sdk.js'
 import { jsonDepth, MAX_BODY_DEPTH } from './validate.js'
 
 // Loaded on first use, like the server half (lib/mcp/endpoint.ts): most installations never open /mcp.
@@ -20,11 +21,13 @@ let transportSdk: Promise<{
   isInitializeRequest: typeof import('@modelcontextprotocol/sdk/types.js').isInitializeRequest
 }> | undefined
 function loadTransportSdk (): NonNullable<typeof transportSdk> {
-  return (transportSdk ??= Promise.all([
+  const loading = transportSdk ??= loadSdk(() => Promise.all([
     import('@modelcontextprotocol/sdk/server/sse.js'),
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js')
-  ]).then(([a, b, types]) => ({ SSEServerTransport: a.SSEServerTransport, StreamableHTTPServerTransport: b.StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest })))
+  ])).then(([a, b, types]) => ({ SSEServerTransport: a.SSEServerTransport, StreamableHTTPServerTransport: b.StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest }))
+  loading.catch(() => { if (transportSdk === loading) transportSdk = undefined }) // installed later: tried again
+  return loading
 }
 
 const IDLE_MS = 30 * 60_000

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Context, Next } from 'koa'
+import { importOptional } from '../../lib/core/packages.js'
 import { ensureDashboardBuilt } from './dashboard-build.js'
 import { sendNoOAuth } from './mcp-transport.js'
 
@@ -19,6 +20,8 @@ function dashboardRoot (pluginDir: string): string {
   const dist = join(pluginDir, 'resources', 'dist')
   return existsSync(join(dist, 'index.html')) ? dist : join(pluginDir, 'resources', 'public')
 }
+
+const loadSend = async () => (await importOptional('koa-send', () => import('koa-send'))).default
 
 export function staticMiddleware (pluginDir: string) {
   // Start-time build when resources/dist is missing or older than resources/src (e.g. after a git pull
@@ -37,7 +40,15 @@ export function staticMiddleware (pluginDir: string) {
     ctx.set('Content-Security-Policy', DASHBOARD_CSP)
     const root = dashboardRoot(pluginDir)
     const isAsset = /\.[a-z0-9]+$/i.test(ctx.path)
-    const { default: send } = await import('koa-send')
+    let send: Awaited<ReturnType<typeof loadSend>>
+    try {
+      send = await loadSend()
+    } catch {
+      // an optional package (lib/core/packages.ts); the log and the masters' message name the command
+      ctx.status = 503
+      ctx.body = 'The dashboard is unavailable: the package koa-send is not installed (the bot\'s log says how to install it).'
+      return
+    }
     try {
       // koa-send resolves inside root and refuses traversal.
       await send(ctx, isAsset ? ctx.path : '/index.html', {

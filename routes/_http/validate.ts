@@ -2,6 +2,7 @@
 import type { Context } from 'koa'
 import type { z } from 'zod'
 import { AppError, badRequest, type ErrorCode, type FieldError } from '../../lib/core/errors.js'
+import { importOptional } from '../../lib/core/packages.js'
 
 export function issuesToErrors (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {
   return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
@@ -106,7 +107,11 @@ export function bodyParser (limitKb: () => number, preParsed?: (ctx: Context) =>
     const kb = limitKb()
     if (built?.kb === kb) return built
     // Loaded on the first request with a body: it is the heaviest import of the server (start time).
-    const { koaBody } = await import('koa-body')
+    // an optional package (lib/core/packages.ts): without it no request with a body can be read; the
+    // log names the command (the client gets no local path)
+    const { koaBody } = await importOptional('koa-body', () => import('koa-body')).catch(() => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Requests with a body cannot be read: the package koa-body is not installed (the bot\'s log says how to install it)')
+    })
     const l = `${kb}kb`
     const only = { json: false, text: false, urlencoded: false, multipart: false }
     built = {

@@ -31,6 +31,7 @@ interface ChildReport {
   version?: string
   chat?: string
   sent: Array<{ to: string; text: string }>
+  http?: { dashboard: number; login: number; loginText: string; mcp: number; mcpText: string }
 }
 
 /** node_modules of the copy: a link to each installed package except `without` (scoped ones one by one). */
@@ -115,6 +116,15 @@ describe('lifecycle: a start with a package missing from node_modules', function
       expect(r.version, '#lx版本 answered').to.equal('lingxi-update')
       expect(r.chat, 'the chat took the message').to.equal('lingxi-chat')
       const answer = r.sent.filter((s) => s.to === '20001').map((s) => s.text).join('\n')
+      // the web server: each part answers, or says it is unavailable (503, never 500) without its package
+      expect(r.http?.dashboard, 'GET / (the dashboard page)').to.equal(features.includes('dashboard') && pkg === 'koa-send' ? 503 : 200)
+      expect(r.http?.login, `POST /api/auth/login: ${r.http?.loginText}`).to.equal(features.includes('apiBodies') ? 503 : 401)
+      if (features.includes('mcp')) {
+        expect(r.http?.mcp, 'the MCP endpoint').to.equal(503)
+        expect(r.http?.mcpText).to.include(pkg)
+      } else {
+        expect(r.http?.mcp, `the MCP endpoint: ${r.http?.mcpText}`).to.equal(200)
+      }
       if (features.includes('models')) {
         expect(modelAsked(pkg), 'no model request can be made').to.equal(false)
       } else {

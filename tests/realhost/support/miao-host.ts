@@ -19,24 +19,24 @@ import { writePluginConfig } from './prepare.js'
 import { REPO_ROOT, type Toolchain } from './toolchain.js'
 import { copyPlugin, freePort, outputLines, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, startRedis } from './trss-host.js'
 
-export { writePluginConfig, pluginProblems, outputLines }
+export { writePluginConfig, outputLines }
 
 const run = promisify(execFile)
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** LINGXI_MIAO_SNAPSHOT points the suites at another Miao-Yunzai folder (it is copied, never changed). */
-export const MIAO_SNAPSHOT = process.env.LINGXI_MIAO_SNAPSHOT || resolve(REPO_ROOT, '../shared/hosts/miao-yunzai')
+const MIAO_SNAPSHOT = process.env.LINGXI_MIAO_SNAPSHOT || resolve(REPO_ROOT, '../shared/hosts/miao-yunzai')
 /** The test-side stand-in for miao-plugin (Miao loads no plugin without one; the real one cannot be had here). */
-export const MIAO_STANDIN = process.env.LINGXI_MIAO_STANDIN || resolve(REPO_ROOT, '../shared/hosts/miao-plugin-standin')
+const MIAO_STANDIN = process.env.LINGXI_MIAO_STANDIN || resolve(REPO_ROOT, '../shared/hosts/miao-plugin-standin')
 const CACHE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'lingxi-realhost-miao')
 /** QQ at icqq's edge, loaded into the host's app process (plain JavaScript). */
-export const EDGE_MODULE = join(import.meta.dirname, 'miao-edge.mjs')
+const EDGE_MODULE = join(import.meta.dirname, 'miao-edge.mjs')
 /** How long a start (or a restart) may take until the plugin answers (its first start bundles it). */
 export const MIAO_START_MS = 120_000
 /** The fixed uin Miao gives its Client with skip_login. */
-export const MIAO_BOT_UIN = 88888
+const MIAO_BOT_UIN = 88888
 
-export interface MiaoToolchain extends Toolchain {
+interface MiaoToolchain extends Toolchain {
   /** npm_config_nodedir for node-gyp (sqlite3 is compiled: its prebuilt binary is on GitHub) */
   nodedir: string
 }
@@ -49,7 +49,7 @@ async function which (cmd: string): Promise<string | undefined> {
  * The snapshot, the stand-in, redis-server, the machine's Node (the one running the tests, also the host's) and
  * pnpm 10 (installed with npm into the cache on first use); a string says why not.
  */
-export async function ensureMiaoToolchain (): Promise<MiaoToolchain | string> {
+async function ensureMiaoToolchain (): Promise<MiaoToolchain | string> {
   if (!existsSync(join(MIAO_SNAPSHOT, 'package.json'))) return `no Miao-Yunzai snapshot at ${MIAO_SNAPSHOT} (it is beside the repository on the project's machines only)`
   if (!existsSync(join(MIAO_STANDIN, 'components', 'index.js'))) return `no miao-plugin stand-in at ${MIAO_STANDIN} (Miao-Yunzai loads no plugin without plugins/miao-plugin)`
   const redisServer = await which('redis-server')
@@ -74,7 +74,7 @@ export async function ensureMiaoToolchain (): Promise<MiaoToolchain | string> {
  * What node-gyp needs to compile the host's sqlite3 (only while the host's install is not cached): python3, make, a
  * C++ compiler and Node's headers under its prefix (offline node-gyp cannot download them); a string says what lacks.
  */
-export async function missingBuildTools (tc: MiaoToolchain): Promise<string | undefined> {
+async function missingBuildTools (tc: MiaoToolchain): Promise<string | undefined> {
   const missing: string[] = []
   for (const cmd of ['python3', 'make', 'g++']) if (!(await which(cmd))) missing.push(cmd)
   if (missing.length) return `${missing.join(', ')} missing: node-gyp compiles the host's sqlite3 (apt-get install -y python3 make g++)`
@@ -92,7 +92,7 @@ function pnpmEnv (tc: MiaoToolchain): NodeJS.ProcessEnv {
 }
 
 /** `pnpm install -P` in `cwd`, its output given back; a registry out of reach marks the error `unreachable`. */
-export async function pnpmInstallProd (tc: MiaoToolchain, cwd: string): Promise<string> {
+async function pnpmInstallProd (tc: MiaoToolchain, cwd: string): Promise<string> {
   try {
     const { stdout, stderr } = await run(tc.node, [tc.pnpm, 'install', '-P', '--reporter=append-only'], { cwd, timeout: 900_000, maxBuffer: 64 << 20, env: pnpmEnv(tc) })
     return `${stdout}\n${stderr}`
@@ -170,7 +170,7 @@ function pruneHostCache (keep: string): void {
 }
 
 /** Whether the installed host for this snapshot is in the cache (no install, no build tools needed). */
-export function miaoHostCached (tc: MiaoToolchain): boolean {
+function miaoHostCached (tc: MiaoToolchain): boolean {
   return existsSync(join(CACHE_DIR, `host-${installKey(tc)}`, '.lingxi-installed'))
 }
 
@@ -179,7 +179,7 @@ export function miaoHostCached (tc: MiaoToolchain): boolean {
  * npm_config_nodedir=<node's prefix> pnpm install -P`). The installed host is cached once per install key
  * and copied from there (about 2 s instead of about 8 s with pnpm's store warm, 75-90 s cold).
  */
-export async function installMiaoHost (tc: MiaoToolchain, root: string): Promise<{ seconds: number; cached: boolean }> {
+async function installMiaoHost (tc: MiaoToolchain, root: string): Promise<{ seconds: number; cached: boolean }> {
   const t0 = Date.now()
   const cached = join(CACHE_DIR, `host-${installKey(tc)}`)
   const wasCached = existsSync(join(cached, '.lingxi-installed'))
@@ -210,7 +210,7 @@ export async function installMiaoHost (tc: MiaoToolchain, root: string): Promise
 }
 
 /** The plugin the fast way: this working tree copied to plugins/lingxi-plugin, the project's node_modules linked. */
-export async function installPluginFast (root: string): Promise<string> {
+async function installPluginFast (root: string): Promise<string> {
   await ensureDashboardBuilt(REPO_ROOT) // the copy takes resources/dist along (no build inside the host)
   const dir = join(root, 'plugins', PLUGIN_KEY)
   await copyPlugin(dir)
@@ -221,7 +221,7 @@ export async function installPluginFast (root: string): Promise<string> {
  * The plugin the way its README says: `git clone <url> plugins/lingxi-plugin` in the host folder, then
  * `pnpm install -P` there (the workspace takes in the plugin's dependencies and runs its postinstall).
  */
-export async function installPluginFromGit (tc: MiaoToolchain, root: string, url: string): Promise<{ dir: string; seconds: number; output: string }> {
+async function installPluginFromGit (tc: MiaoToolchain, root: string, url: string): Promise<{ dir: string; seconds: number; output: string }> {
   const t0 = Date.now()
   const dir = join(root, 'plugins', PLUGIN_KEY)
   try {
@@ -234,7 +234,7 @@ export async function installPluginFromGit (tc: MiaoToolchain, root: string, url
   return { dir, seconds: (Date.now() - t0) / 1000, output }
 }
 
-export interface MiaoConfig {
+interface MiaoConfig {
   masterId: number | string
   redisPort: number
   /** bot.yaml restart_port: where ksr.js listens for the host's `#重启` */
@@ -242,7 +242,7 @@ export interface MiaoConfig {
 }
 
 /** config/config/{bot,redis,other}.yaml from the shipped defaults (the host copies the rest on its start). */
-export function writeMiaoConfig (root: string, c: MiaoConfig): void {
+function writeMiaoConfig (root: string, c: MiaoConfig): void {
   const dir = join(root, 'config', 'config')
   mkdirSync(dir, { recursive: true })
   const defaults = (name: string): string => readFileSync(join(root, 'config', 'default_config', `${name}.yaml`), 'utf8')
@@ -359,7 +359,7 @@ export interface MiaoProcess {
 }
 
 /** Where the edge appends its records (every app process of the prepared host, one JSON line each). */
-export function edgeRecordFile (p: Pick<PreparedMiaoHost, 'work'>): string {
+function edgeRecordFile (p: Pick<PreparedMiaoHost, 'work'>): string {
   return join(p.work, 'miao-edge-sends.jsonl')
 }
 
@@ -406,7 +406,7 @@ async function restartPortGuard (port: number): Promise<{ requests: string[]; cl
  * spawns, again after each `#重启`, loads the edge; ksr itself is left alone by it). The machine's Node is first on
  * PATH (ksr spawns `node`); `env` adds to the plugin's LINGXI_DATA_DIR and LINGXI_PORT.
  */
-export async function spawnMiaoHost (p: PreparedMiaoHost, opts: { mode?: MiaoStartMode; env?: Record<string, string>; world?: MiaoWorld } = {}): Promise<MiaoProcess> {
+async function spawnMiaoHost (p: PreparedMiaoHost, opts: { mode?: MiaoStartMode; env?: Record<string, string>; world?: MiaoWorld } = {}): Promise<MiaoProcess> {
   const mode = opts.mode ?? 'node'
   const guard = mode === 'node' ? await restartPortGuard(p.restartPort) : undefined
   // as a user's process: none of the test process's own settings (tests/support/setup.ts) leak in
@@ -474,7 +474,7 @@ export interface MiaoWorld {
 }
 
 /** A forward node as the plugin gave it to makeForwardMsg. */
-export interface MiaoForwardNode { user_id?: number; nickname?: string; time?: number; text: string; message: unknown }
+interface MiaoForwardNode { user_id?: number; nickname?: string; time?: number; text: string; message: unknown }
 
 /** What the bot did at icqq's edge: a message sent, a forward made, a recall, a member action, an upload. */
 export interface MiaoSend {
@@ -646,7 +646,7 @@ const LISTENING = '[灵犀] Web server listening'
 const listeningCount = (output: string): number => outputLines(output).filter((l) => l.includes(LISTENING)).length
 
 /** The host's output lines about the plugin or an error (for failure messages). */
-export function miaoPluginLines (output: string): string {
+function miaoPluginLines (output: string): string {
   return outputLines(output).filter((l) => /lingxi|灵犀|ERRO|error|Error|缺少依赖|插件|miao-edge/i.test(l)).slice(-60).join('\n')
 }
 

@@ -6,19 +6,16 @@
 // missing show a warning at the top of the card with the features off and the command (copyable), in
 // zh-CN and English. Screenshots: screenshots/version-card*.png.
 import { expect } from 'chai'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { REPORT_KEY } from '../../boot/deps.mjs'
 import { UpdateService } from '../../lib/update/service.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { gitFixture, gitIn, type GitFixture } from '../update/git-fixture.js'
 import { seriousAxeViolations } from './axe.js'
 import { launch, openDashboard, PLUGIN_DIR, prepare, SHOTS } from './browser.js'
 
-const ID = ['-c', 'user.name=Lingxi Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false']
-const gitIn = (cwd: string, ...args: string[]): string => execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
 
 const CARD = '[data-testid="version-card"]'
 
@@ -29,9 +26,8 @@ describe('dashboard: version card on the overview (chromium e2e)', function () {
   let page: Page
   let pageErrors: string[] = []
   let original: UpdateService | undefined
-  let dir = ''
+  let repo: GitFixture | undefined
   let remote = ''
-  let publisher = ''
   let checkout = ''
 
   const cardText = async (): Promise<string> => await page.textContent(CARD) ?? ''
@@ -40,13 +36,7 @@ describe('dashboard: version card on the overview (chromium e2e)', function () {
     await page.reload()
     await page.waitForSelector('[data-testid="vc-version"]')
   }
-  const publish = (subject: string): string => {
-    writeFileSync(join(publisher, 'CHANGELOG.md'), `${subject}\n`)
-    gitIn(publisher, 'add', '-A')
-    gitIn(publisher, 'commit', '--quiet', '-m', subject)
-    gitIn(publisher, 'push', '--quiet', 'origin', 'HEAD:main')
-    return gitIn(publisher, 'rev-parse', '--short=7', 'HEAD')
-  }
+  const publish = (subject: string): string => repo!.publish(subject, { 'CHANGELOG.md': `${subject}\n` }).slice(0, 7)
   const checkNow = async (): Promise<void> => {
     await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/system/version/check') && r.request().method() === 'POST'),
@@ -60,17 +50,9 @@ describe('dashboard: version card on the overview (chromium e2e)', function () {
     s = await startTestServer()
     original = s.lx.rt.need('update')
     // a bare remote, a clone that publishes to it, and the checkout the service reads (follows origin/main)
-    dir = mkdtempSync(join(tmpdir(), 'lingxi-version-e2e-'))
-    remote = join(dir, 'remote.git')
-    publisher = join(dir, 'publisher')
-    checkout = join(dir, 'checkout')
-    gitIn(dir, 'init', '--quiet', '--bare', remote)
-    gitIn(dir, 'clone', '--quiet', remote, publisher)
-    writeFileSync(join(publisher, 'package.json'), `${JSON.stringify({ name: 'fixture-plugin', version: '3.1.4' })}\n`)
-    gitIn(publisher, 'add', '-A')
-    gitIn(publisher, 'commit', '--quiet', '-m', 'first')
-    gitIn(publisher, 'push', '--quiet', 'origin', 'HEAD:main')
-    gitIn(dir, 'clone', '--quiet', remote, checkout)
+    repo = gitFixture({ version: '3.1.4' })
+    remote = repo.remote
+    checkout = repo.checkout
     browser = await launch()
     ;({ page, pageErrors } = await openDashboard(browser, s))
   })
@@ -80,7 +62,7 @@ describe('dashboard: version card on the overview (chromium e2e)', function () {
     if (original && s) { s.lx.rt.withdraw('update'); s.lx.rt.provide('update', original) }
     await browser?.close()
     await s?.close()
-    if (dir) rmSync(dir, { recursive: true, force: true })
+    repo?.remove()
   })
 
   it('shows the version and the commit of the running checkout', async () => {

@@ -3,29 +3,10 @@
 // module of the server sources imports a package outside INLINE at module evaluation: a package an
 // update named but nobody installed then turns off its features, never the plugin's start. Each rule
 // reads the sources as text and fails listing the offending lines (`file:line`).
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import { expect } from 'chai'
 import { INLINE } from '../../boot/deps.mjs'
 import { PACKAGE_FEATURES } from '../../lib/core/packages.js'
-
-const ROOT = join(import.meta.dirname, '..', '..')
-
-function sources (dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(join(ROOT, dir))) {
-    const rel = join(dir, name)
-    const isDir = (() => { try { return statSync(join(ROOT, rel)).isDirectory() } catch { return false } })()
-    if (isDir) out.push(...sources(rel))
-    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(rel)
-  }
-  return out
-}
-
-/** The text of a file, or '' when it went away since the listing (others edit the tree too). */
-function read (file: string): string {
-  try { return readFileSync(join(ROOT, file), 'utf8') } catch { return '' }
-}
+import { read, serverSources } from './sources.js'
 
 /** The package a module specifier names (`@scope/name/sub` -> `@scope/name`), or undefined for a relative path or a Node built-in. */
 function packageOf (spec: string): string | undefined {
@@ -80,7 +61,7 @@ function staticValueImports (source: string): StaticImport[] {
 }
 
 const declared = (): string[] => Object.keys((JSON.parse(read('package.json')) as { dependencies?: Record<string, string> }).dependencies ?? {})
-const server = (): string[] => ['index.ts', ...sources('apps'), ...sources('lib'), ...sources('routes')]
+const server = serverSources
 
 describe('structure: dependencies', () => {
   it('the scanner tells value imports from type imports', () => {

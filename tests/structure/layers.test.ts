@@ -1,27 +1,10 @@
 // The layers of the server sources (lib/README.md): lib/ is the domain and speaks no HTTP; routes/
 // only parse, call lib and wrap, one file per group; no double casts hide a type. Each rule reads the
 // sources as text and fails listing the offending lines.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { expect } from 'chai'
-
-const ROOT = join(import.meta.dirname, '..', '..')
-
-function sources (dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(join(ROOT, dir))) {
-    const rel = join(dir, name)
-    const isDir = (() => { try { return statSync(join(ROOT, rel)).isDirectory() } catch { return false } })()
-    if (isDir) out.push(...sources(rel))
-    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(rel)
-  }
-  return out
-}
-
-/** The text of a file, or '' when it went away since the listing (others edit the tree too). */
-function read (file: string): string {
-  try { return readFileSync(join(ROOT, file), 'utf8') } catch { return '' }
-}
+import { read, ROOT, serverSources, sources } from './sources.js'
 
 /** Lines of the files matching `pattern`, as `file:line: text`. */
 function offenders (files: string[], pattern: RegExp): string[] {
@@ -47,7 +30,7 @@ function importsOf (file: string): Array<{ line: number; spec: string; text: str
 }
 
 const lib = (): string[] => sources('lib')
-const server = (): string[] => ['index.ts', ...sources('apps'), ...lib(), ...sources('routes')]
+const server = serverSources
 
 describe('structure: layers', () => {
   it('reads the tree', () => {

@@ -31,7 +31,7 @@ function writeAll (dir: string, files: Record<string, string>): void {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
 }
 
-export function gitFixture (files: Record<string, string> = {}): GitFixture {
+export function gitFixture (opts: { version?: string; files?: Record<string, string> } = {}): GitFixture {
   const dir = mkdtempSync(join(tmpdir(), 'lingxi-update-git-'))
   const remote = join(dir, 'remote.git')
   const upstream = join(dir, 'upstream')
@@ -39,10 +39,10 @@ export function gitFixture (files: Record<string, string> = {}): GitFixture {
   gitIn(dir, 'init', '--quiet', '--bare', remote)
   gitIn(dir, 'clone', '--quiet', remote, upstream)
   writeAll(upstream, {
-    'package.json': `${JSON.stringify({ name: 'fixture-plugin', version: '1.2.3', type: 'module', dependencies: {} }, null, 2)}\n`,
+    'package.json': `${JSON.stringify({ name: 'fixture-plugin', version: opts.version ?? '1.2.3', type: 'module', dependencies: {} }, null, 2)}\n`,
     '.gitignore': 'node_modules/\nconfig.yaml\n',
     'README.md': 'fixture\n',
-    ...files
+    ...opts.files
   })
   gitIn(upstream, 'add', '-A')
   gitIn(upstream, 'commit', '--quiet', '-m', 'first')

@@ -4,7 +4,6 @@
 // reads, a second clone that publishes), the origin rule for cookie sessions, and the refusals: 409 for a
 // folder that is not a git checkout or follows no remote branch, 502 when the fetch fails; never a 500.
 import { expect } from 'chai'
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,36 +14,13 @@ import { UpdateService } from '../../lib/update/service.js'
 import { docsOf } from '../../routes/_http/route-docs.js'
 import { systemRoutes } from '../../routes/system.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { gitFixture, gitIn } from './git-fixture.js'
 
-const ID = ['-c', 'user.name=Lingxi Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false']
-const gitIn = (cwd: string, ...args: string[]): string => execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
-
-/** A bare remote, the checkout that follows origin/main, and a clone that publishes new commits. */
+/** The fixture repositories (git-fixture.ts): `publish` pushes a commit of its own and gives its short hash. */
 function repos (): { dir: string, remote: string, checkout: string, publish: (subject: string) => string } {
-  const dir = mkdtempSync(join(tmpdir(), 'lingxi-version-routes-'))
-  const remote = join(dir, 'remote.git')
-  const publisher = join(dir, 'publisher')
-  const checkout = join(dir, 'checkout')
-  gitIn(dir, 'init', '--quiet', '--bare', remote)
-  gitIn(dir, 'clone', '--quiet', remote, publisher)
-  writeFileSync(join(publisher, 'package.json'), `${JSON.stringify({ name: 'fixture-plugin', version: '9.8.7' })}\n`)
-  gitIn(publisher, 'add', '-A')
-  gitIn(publisher, 'commit', '--quiet', '-m', 'first')
-  gitIn(publisher, 'push', '--quiet', 'origin', 'HEAD:main')
-  gitIn(dir, 'clone', '--quiet', remote, checkout)
+  const f = gitFixture({ version: '9.8.7' })
   let n = 0
-  return {
-    dir,
-    remote,
-    checkout,
-    publish (subject) {
-      writeFileSync(join(publisher, `change-${++n}.txt`), `${subject}\n`)
-      gitIn(publisher, 'add', '-A')
-      gitIn(publisher, 'commit', '--quiet', '-m', subject)
-      gitIn(publisher, 'push', '--quiet', 'origin', 'HEAD:main')
-      return gitIn(publisher, 'rev-parse', '--short=7', 'HEAD')
-    }
-  }
+  return { dir: f.dir, remote: f.remote, checkout: f.checkout, publish: (subject) => f.publish(subject, { [`change-${++n}.txt`]: `${subject}\n` }).slice(0, 7) }
 }
 
 describe('system routes: version and the remote check', function () {

@@ -2,6 +2,7 @@
 // `both`, keywords (a message containing one is answered as if the bot were called), a per-group
 // override (groups.<id>.trigger, enabled flag) and a random join rate. The one owner of "answer or not".
 import { keywordsFor } from '../config/group-settings.js'
+import { normalizeForMatch, normalizerGeneration, normalizeWord } from '../core/text-normalize.js'
 import type { Config } from '../config/schema.js'
 
 export interface TriggerInput {
@@ -33,11 +34,29 @@ export function looksLikeCommand (text: string, commandPrefix?: string): boolean
   return COMMAND_START.test(t) || (!!commandPrefix && t.toLowerCase().startsWith(commandPrefix.toLowerCase()))
 }
 
-/** The text contains one of the keywords (letter case ignored). */
+/** Keyword lists normalised for matching, per list (the configuration's arrays) and normaliser generation. */
+const normalizedLists = new WeakMap<readonly string[], { generation: number; words: string[] }>()
+function normalizedKeywords (keywords: readonly string[]): string[] {
+  const generation = normalizerGeneration()
+  let entry = normalizedLists.get(keywords)
+  if (entry?.generation !== generation) {
+    entry = { generation, words: [...new Set(keywords.map(normalizeWord).filter(Boolean))] }
+    normalizedLists.set(keywords, entry)
+  }
+  return entry.words
+}
+
+/**
+ * The text contains one of the keywords, both through the text normaliser of the word lists
+ * (lib/core/text-normalize.ts: letter case, full-width forms, traditional characters, separators and
+ * invisible characters inside the word do not matter).
+ */
 function hasKeyword (keywords: readonly string[], text: string): boolean {
   if (!keywords.length) return false
-  const lower = text.toLowerCase()
-  return keywords.some((k) => k.trim() !== '' && lower.includes(k.trim().toLowerCase()))
+  const words = normalizedKeywords(keywords)
+  if (!words.length) return false
+  const normalized = normalizeForMatch(text).text
+  return words.some((k) => normalized.includes(k))
 }
 
 export function decideTrigger (cfg: Pick<Config, 'trigger' | 'groups'>, m: TriggerInput, random: () => number = Math.random): TriggerDecision {

@@ -9,7 +9,7 @@ import { PLUGIN_DIR } from './paths.js'
 export type { DependencyReport }
 
 /** What the plugin can do, as far as its packages decide it. */
-export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck'
+export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize'
 
 /**
  * The features each dependency outside INLINE serves. Every dependency in package.json is INLINE or
@@ -32,7 +32,8 @@ export const PACKAGE_FEATURES: ReadonlyMap<string, readonly Feature[]> = new Map
   ['tsx', ['fastStart']],
   ['compression', ['standalone']],
   ['body-parser', ['standalone']],
-  ['semver', ['versionCheck']]
+  ['semver', ['versionCheck']],
+  ['opencc-js', ['textNormalize']]
 ])
 
 /** What each feature is, for the master (zh-CN first, as the bot's replies). */
@@ -46,7 +47,8 @@ export const FEATURE_TEXT: Readonly<Record<Feature, { zh: string; en: string }>>
   dashboard: { zh: '网页面板', en: 'the dashboard' },
   fastStart: { zh: '快速启动（改用 tsx 加载，较慢）', en: 'fast start (loads through tsx, slower)' },
   standalone: { zh: '独立测试宿主（npm start）', en: 'the standalone host (npm start)' },
-  versionCheck: { zh: '依赖版本检查（只检查是否安装）', en: 'dependency version check (presence only)' }
+  versionCheck: { zh: '依赖版本检查（只检查是否安装）', en: 'dependency version check (presence only)' },
+  textNormalize: { zh: '违禁词与触发词匹配繁体字（繁体按简体匹配）', en: 'matching banned and trigger words written in traditional Chinese (folded to simplified)' }
 }
 
 /** The report the loader left, for modules loaded without it (tests, tsx) computed once from the folder. */

@@ -1,6 +1,7 @@
 // Start-up of the governance domain: the `governance` service (access lists, quota counters in
 // <data>/governance, the moderation rules and their hit log), and the tool tiers on the chat's tool
 // provider (after the tools and skills domains, whose provider it wraps).
+import { loadTextNormalizer } from '../core/text-normalize.js'
 import type { Domain, Runtime } from '../runtime.js'
 import { GovernanceService } from './service.js'
 import { guardToolTiers } from './tools.js'
@@ -10,6 +11,9 @@ declare module '../runtime.js' {
 }
 
 async function initGovernance (rt: Runtime): Promise<void> {
+  // the Chinese tables of the text normaliser (opencc-js), before the word lists are normalised;
+  // without the package matching goes on without folding traditional characters (logged)
+  await loadTextNormalizer(rt.log)
   rt.provide('governance', await GovernanceService.open(rt))
   guardToolTiers(rt)
 }

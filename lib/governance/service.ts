@@ -5,6 +5,7 @@
 // admitted a QQ message; quotas here are the owner's limits, per user and group, per minute and day.
 import { existsSync } from 'node:fs'
 import { ensurePrivateDir } from '../core/private-file.js'
+import { normalizerGeneration } from '../core/text-normalize.js'
 import { join } from 'node:path'
 import { inSection } from '../config/object-paths.js'
 import type { Config } from '../config/schema.js'
@@ -143,6 +144,7 @@ export class GovernanceService {
     const m = cfg.moderation
     const strictness = strictnessFor(cfg, who.groupId)
     if (strictness === 'off' || !(direction === 'input' ? m.checkInput : m.checkOutput) || !text) return { ok: true, text }
+    if (this.rules.generation !== normalizerGeneration()) this.reloadRules() // the normaliser changed: words again
     const hits = this.rules.check(text)
     const categories = await moderationCategories(m.endpoint, text, this.rt.log)
     if (!hits.length && !categories.length) return { ok: true, text }

@@ -12,6 +12,7 @@ import { monthKey } from '../stats/cost.js'
 import { buildClient, openaiModule, type TemplateContext } from './client.js'
 import { AnswerTooLarge } from './fetch.js'
 import { loadInputImage } from './image-input.js'
+import { outboundAccess } from '../web/outbound.js'
 import { jsonBodyOptions } from './request-body.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
 import type { ChannelService } from './service.js'
@@ -84,7 +85,7 @@ export class ChannelGateway implements ModelGateway {
     const model = req.model || ch.image.model || ch.model
     const started = this.rt.clock.now()
     try {
-      const input = req.image ? await loadInputImage(req.image, req.signal) : undefined
+      const input = req.image ? await loadInputImage(req.image, req.signal, outboundAccess(this.rt.config.get())) : undefined
       const urls = await this.withKeys(ch, {}, async (key) => this.guarded(ch, req.signal, false, async (signal) => {
         const { client } = await buildClient(ch, key, { model }, this.rt.clock.now(), ch.timeoutMs + 1000)
         const size = req.size ? { size: req.size as '1024x1024' } : {}

@@ -1,10 +1,12 @@
 // The image a user sent with a drawing request (a needImage preset such as 手办化), as bytes for the
 // images edit API. Accepted: http(s) URLs (what the hosts put in e.img), data: URLs and the hosts'
 // base64:// form. Never local paths: the source comes from a chat message.
+// A URL goes through the outbound fetcher (lib/web/outbound.ts): public addresses only, redirects checked.
 import { AppError } from '../core/errors.js'
-import { readLimited } from '../core/read-body.js'
+import { outboundFetch, type OutboundAccess } from '../web/outbound.js'
 
 const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024
+const DOWNLOAD_TIMEOUT_MS = 60_000
 
 export interface InputImage { data: Buffer; type: string; name: string }
 
@@ -26,7 +28,7 @@ function image (data: Buffer, declared?: string): InputImage {
   return { data, type, name: `input.${EXT[type] ?? 'png'}` }
 }
 
-export async function loadInputImage (src: string, signal?: AbortSignal): Promise<InputImage> {
+export async function loadInputImage (src: string, signal: AbortSignal | undefined, access: OutboundAccess): Promise<InputImage> {
   const dataUrl = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(src)
   if (dataUrl) {
     const body = dataUrl[3] ?? ''
@@ -34,14 +36,15 @@ export async function loadInputImage (src: string, signal?: AbortSignal): Promis
   }
   if (src.startsWith('base64://')) return image(Buffer.from(src.slice('base64://'.length), 'base64'))
   if (!/^https?:\/\//i.test(src)) throw new AppError('INVALID_ARGS', 'Unsupported image source (http(s), data: or base64:// only)')
-  let res: Response
+  const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
+  let res
   try {
-    res = await fetch(src, { ...(signal ? { signal } : {}), redirect: 'follow' })
+    res = await outboundFetch(src, { maxBytes: MAX_INPUT_IMAGE_BYTES, tooLarge, timeoutMs: DOWNLOAD_TIMEOUT_MS, ...(signal ? { signal } : {}) }, access)
   } catch (err) {
     if (signal?.aborted) throw err
+    if (err instanceof AppError && err.code === 'INVALID_ARGS') throw err
     throw new AppError('INVALID_ARGS', `Could not download the image: ${err instanceof Error ? err.message : String(err)}`)
   }
-  if (!res.ok || !res.body) throw new AppError('INVALID_ARGS', `Could not download the image: HTTP ${res.status}`)
-  const data = await readLimited(res, MAX_INPUT_IMAGE_BYTES, () => new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`))
-  return image(data, res.headers.get('content-type')?.split(';')[0]?.trim())
+  if (!res.ok) throw new AppError('INVALID_ARGS', `Could not download the image: HTTP ${res.status}`)
+  return image(res.body, res.contentType || undefined)
 }

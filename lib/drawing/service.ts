@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import type { SectionPatch } from '../config/service.js'
 import { AppError, errorText } from '../core/errors.js'
-import { readLimited } from '../core/read-body.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
+import { outboundAccess, outboundFetch } from '../web/outbound.js'
 import { BUILTIN_IMAGE_PRESETS } from './builtin.js'
 import { remotePreset, type imagePresetInput, type ImagePreset, type RemotePresets } from './types.js'
 
@@ -69,15 +69,16 @@ export class DrawingService {
     const url = this.rt.config.get().image.remotePresetsUrl
     if (!url) throw new AppError('INVALID_ARGS', 'image.remotePresetsUrl is not set')
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/json' } })
+      // the source is the master's setting, but its host (and any redirect) may lead anywhere: the outbound fetcher's rules
+      const res = await outboundFetch(url, { headers: { accept: 'application/json' }, maxBytes: MAX_REMOTE_BYTES, tooLarge: () => new Error('response too large'), timeoutMs }, outboundAccess(this.rt.config.get()))
       if (!res.ok) throw new Error(`HTTP ${res.status}`)
-      const text = (await readLimited(res, MAX_REMOTE_BYTES, () => new Error('response too large'))).toString('utf8')
+      const text = res.body.toString('utf8')
       const presets = parseRemote(JSON.parse(text) as unknown)
       await this.store.update((d) => { d.remote = { url, presets, updatedAt: this.now(), lastAttemptAt: this.now(), error: null } })
       this.rt.log.info('Remote image presets refreshed', { count: presets.length })
       return structuredClone(this.store.data.remote)
     } catch (err) {
-      const msg = err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : errorText(err)
+      const msg = (err instanceof Error && err.name === 'TimeoutError') || (err instanceof AppError && err.code === 'TIMEOUT') ? `timed out after ${timeoutMs} ms` : errorText(err)
       await this.store.update((d) => { d.remote = { ...d.remote, lastAttemptAt: this.now(), error: msg } })
       this.rt.log.warn('Remote image presets could not be fetched; keeping the last good copy', { error: msg })
       throw new AppError('CONNECTION_FAILED', `Remote presets could not be fetched: ${msg}`)

@@ -14,6 +14,7 @@ import { admitCostlyRead } from './limit.js'
 import { isReply, quotedLine } from './quoted.js'
 import { flat, type Labels } from './segments.js'
 import { transcribe } from './transcribe.js'
+import { outboundAccess } from '../web/outbound.js'
 
 /** Images given to the model in one turn (the message's own first, then quoted and forwarded ones). */
 const MAX_IMAGES = 6
@@ -63,7 +64,7 @@ export async function readInput (ctx: InputContext, e: HostEvent, turn: { text: 
   if (voice && hear) {
     let heard = ''
     try {
-      heard = await transcribe(cfg.transcription, voice)
+      heard = await transcribe(cfg.transcription, voice, outboundAccess(rt.config.get()))
     } catch (err) {
       rt.log.warn('Voice message not transcribed', { userId: s.userId, error: errorText(err) })
     }

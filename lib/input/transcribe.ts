@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/schema.js'
 import { AppError, errorText } from '../core/errors.js'
 import { importOptional } from '../core/packages.js'
-import { readLimited } from '../core/read-body.js'
 import type { Seg } from '../host/types.js'
+import { outboundFetch, type OutboundAccess } from '../web/outbound.js'
 
 const MAX_AUDIO_BYTES = 20 * 1024 * 1024
 const TRANSCRIBE_TIMEOUT_MS = 60_000
@@ -28,10 +28,11 @@ async function loadOpenAI (): Promise<typeof import('openai')> {
 
 const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The voice message is larger than ${MAX_AUDIO_BYTES / 1048576} MB`)
 
-async function download (url: string, signal: AbortSignal): Promise<Buffer> {
-  const res = await fetch(url, { signal, redirect: 'follow' })
-  if (!res.ok || !res.body) throw new AppError('INVALID_ARGS', `Could not download the voice message: HTTP ${res.status}`)
-  return await readLimited(res, MAX_AUDIO_BYTES, tooLarge)
+/** A voice URL from the message: through the outbound fetcher (public addresses only, redirects checked). */
+async function download (url: string, signal: AbortSignal, access: OutboundAccess): Promise<Buffer> {
+  const res = await outboundFetch(url, { maxBytes: MAX_AUDIO_BYTES, tooLarge, timeoutMs: TRANSCRIBE_TIMEOUT_MS, signal }, access)
+  if (!res.ok) throw new AppError('INVALID_ARGS', `Could not download the voice message: HTTP ${res.status}`)
+  return res.body
 }
 
 /** A file the host wrote (icqq, a local protocol implementation): absolute, a regular audio file. */
@@ -45,8 +46,9 @@ async function hostFile (path: string): Promise<Buffer | undefined> {
 }
 
 /** The audio of a record segment; the name keeps the source's extension (the endpoint reads the format from it). */
-async function loadAudio (seg: Seg, signal: AbortSignal): Promise<Audio> {
+async function loadAudio (seg: Seg, signal: AbortSignal, access: OutboundAccess): Promise<Audio> {
   const sources = [seg.url, seg.path, seg.file].filter((v): v is string => typeof v === 'string' && v !== '')
+  let refused: AppError | undefined
   for (const src of sources) {
     const named = (fallback: string): string => {
       const ext = extname(src.split('?')[0] ?? '').toLowerCase()
@@ -58,17 +60,26 @@ async function loadAudio (seg: Seg, signal: AbortSignal): Promise<Audio> {
       if (data.length) return { data, name: 'voice.amr' }
       continue
     }
-    if (/^https?:\/\//i.test(src)) return { data: await download(src, signal), name: named('voice.amr') }
+    if (/^https?:\/\//i.test(src)) {
+      try {
+        return { data: await download(src, signal, access), name: named('voice.amr') }
+      } catch (err) {
+        // a refused address (a protocol implementation serving its files on loopback): the file path it gives may still do
+        if (!(err instanceof AppError && err.code === 'FORBIDDEN')) throw err
+        refused = err
+        continue
+      }
+    }
     const data = await hostFile(src)
     if (data) return { data, name: basename(named('voice.amr')) }
   }
-  throw new AppError('INVALID_ARGS', 'The voice message has no readable audio source')
+  throw refused ?? new AppError('INVALID_ARGS', 'The voice message has no readable audio source')
 }
 
 /** The text of a voice message through the configured transcription endpoint. */
-export async function transcribe (cfg: Config['input']['transcription'], seg: Seg): Promise<string> {
+export async function transcribe (cfg: Config['input']['transcription'], seg: Seg, access: OutboundAccess): Promise<string> {
   const signal = AbortSignal.timeout(TRANSCRIBE_TIMEOUT_MS)
-  const audio = await loadAudio(seg, signal)
+  const audio = await loadAudio(seg, signal, access)
   if (!audio.data.length) throw new AppError('INVALID_ARGS', 'The voice message is empty')
   const { default: OpenAI, toFile } = await loadOpenAI()
   const client = new OpenAI({ apiKey: cfg.apiKey || 'none', baseURL: cfg.baseUrl.replace(/\/+$/, ''), timeout: TRANSCRIBE_TIMEOUT_MS, maxRetries: 0 })

@@ -1,14 +1,17 @@
 // Custom tools (`/api/tools/custom`): JSON configurations kept in `<data>/custom-tools.json`.
 // An action is a fixed text reply or an HTTP request; both are templates where `{{arg}}` is replaced by
-// the call's argument (URL parts are URL-encoded). Header values are secrets (masked when read).
+// the call's argument, encoded for where it stands (`fillUrl`, `fillBody`): the model's text can never
+// add a field, a parameter or a path. Header values are secrets (masked when read, and never sent on
+// to another origin). The request goes through the outbound fetcher (lib/web/outbound.ts): public
+// addresses only (web.allowPrivateHosts names exceptions), every redirect checked.
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ToolResult } from '../chat/contracts.js'
 import { notReserved, own } from '../core/dict.js'
 import { AppError } from '../core/errors.js'
-import { readStart } from '../core/read-body.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
+import { outboundAccess, outboundFetch, type OutboundAccess } from '../web/outbound.js'
 import type { RegisteredTool, ToolSource } from './types.js'
 
 const templateText = z.string().max(20_000)
@@ -36,27 +39,97 @@ export const customToolSchema = z.strictObject({
 export type CustomToolConfig = z.infer<typeof customToolSchema>
 export interface StoredCustomTool extends CustomToolConfig { createdAt: string; updatedAt: string }
 
-const fill = (tpl: string, args: Record<string, unknown>, enc: (s: string) => string = (s) => s): string =>
-  tpl.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_m, k: string) => {
-    const v = own(args, k) // arguments come from the model: never an inherited member
-    return v === undefined || v === null ? '' : enc(typeof v === 'string' ? v : JSON.stringify(v))
-  })
+const PLACEHOLDER = /\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g
+
+/** The argument `k` (arguments come from the model: never an inherited member), undefined when absent. */
+const arg = (args: Record<string, unknown>, k: string): unknown => {
+  const v = own(args, k)
+  return v === null ? undefined : v
+}
+const asText = (v: unknown): string => v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)
+
+/** A text template (the `text` action, a plain-text body): the arguments as they are. */
+const fillText = (tpl: string, args: Record<string, unknown>): string =>
+  tpl.replace(PLACEHOLDER, (_m, k: string) => asText(arg(args, k)))
+
+/** A URL template: every argument percent-encoded as one component (no `/`, `?`, `&`, `#` of its own). */
+const fillUrl = (tpl: string, args: Record<string, unknown>): string =>
+  tpl.replace(PLACEHOLDER, (_m, k: string) => encodeURIComponent(asText(arg(args, k))))
+
+/** A form body template (application/x-www-form-urlencoded): every argument form-encoded. */
+const fillForm = (tpl: string, args: Record<string, unknown>): string =>
+  tpl.replace(PLACEHOLDER, (_m, k: string) => encodeURIComponent(asText(arg(args, k))).replace(/%20/g, '+'))
+
+/**
+ * A JSON body template: a placeholder inside a JSON string gets the argument JSON-string-escaped (its
+ * quotes and backslashes cannot end the string), a bare placeholder gets the argument as a JSON value
+ * (a string quoted, a number or object as JSON, a missing one `null`).
+ */
+function fillJson (tpl: string, args: Record<string, unknown>): string {
+  let out = ''
+  let inString = false
+  for (let i = 0; i < tpl.length;) {
+    PLACEHOLDER.lastIndex = i
+    const m = tpl[i] === '{' ? PLACEHOLDER.exec(tpl) : null
+    if (m && m.index === i) {
+      const v = arg(args, m[1]!)
+      out += inString ? JSON.stringify(asText(v)).slice(1, -1) : (v === undefined ? 'null' : JSON.stringify(v))
+      i += m[0].length
+      continue
+    }
+    const c = tpl[i]!
+    if (inString && c === '\\') { out += tpl.slice(i, i + 2); i += 2; continue }
+    if (c === '"') inString = !inString
+    out += c
+    i++
+  }
+  return out
+}
+
+type BodyKind = 'json' | 'form' | 'text'
+/** How a body template is filled: by its Content-Type header, else JSON when it looks like JSON. */
+function bodyKind (headers: Record<string, string>, tpl: string): BodyKind {
+  const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]?.toLowerCase()
+  if (type) return /[/+]json\b/.test(type) ? 'json' : type.startsWith('application/x-www-form-urlencoded') ? 'form' : 'text'
+  return /^\s*[{[]/.test(tpl) ? 'json' : 'text'
+}
+
+/** The body of a call, and the Content-Type to send when the configuration names none. */
+function fillBody (headers: Record<string, string>, tpl: string, args: Record<string, unknown>): { body: string; type: string } {
+  const kind = bodyKind(headers, tpl)
+  if (kind === 'json') return { body: fillJson(tpl, args), type: 'application/json' }
+  if (kind === 'form') return { body: fillForm(tpl, args), type: 'application/x-www-form-urlencoded' }
+  return { body: fillText(tpl, args), type: 'text/plain;charset=UTF-8' }
+}
 
 const MAX_REPLY = 20_000
+/** Configured headers that are no credential: sent on after a redirect to another origin. */
+const PLAIN_HEADERS = new Set(['content-type', 'accept', 'accept-language', 'user-agent'])
 
-async function runAction (c: CustomToolConfig, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+async function runAction (c: CustomToolConfig, args: Record<string, unknown>, access: OutboundAccess, signal?: AbortSignal): Promise<ToolResult> {
   const a = c.action
-  if (a.type === 'text') return { content: [{ type: 'text', text: fill(a.text, args) }], isError: false }
-  const timeout = AbortSignal.timeout(a.timeoutMs)
-  const res = await fetch(fill(a.url, args, encodeURIComponent), {
+  if (a.type === 'text') return { content: [{ type: 'text', text: fillText(a.text, args) }], isError: false }
+  const headers = { ...a.headers }
+  let body: string | undefined
+  if (a.method !== 'GET' && a.body !== undefined) {
+    const filled = fillBody(a.headers, a.body, args)
+    body = filled.body
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = filled.type
+  }
+  const res = await outboundFetch(fillUrl(a.url, args), {
     method: a.method,
-    headers: a.headers,
-    body: a.method === 'GET' || a.body === undefined ? null : fill(a.body, args),
-    signal: signal ? AbortSignal.any([signal, timeout]) : timeout
-  })
-  // a UTF-8 character is at most 4 bytes: MAX_REPLY characters are within the first MAX_REPLY * 4 bytes
-  const body = (await readStart(res, MAX_REPLY * 4)).body.toString('utf8').slice(0, MAX_REPLY)
-  return { content: [{ type: 'text', text: res.ok ? body : `HTTP ${res.status}: ${body}` }], isError: !res.ok }
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    // every configured header is a secret (masked when read) except the plain ones
+    secretHeaders: Object.keys(a.headers).filter((k) => !PLAIN_HEADERS.has(k.toLowerCase())),
+    // a UTF-8 character is at most 4 bytes: MAX_REPLY characters are within the first MAX_REPLY * 4 bytes
+    maxBytes: MAX_REPLY * 4,
+    overLimit: 'truncate',
+    timeoutMs: a.timeoutMs,
+    ...(signal ? { signal } : {})
+  }, access)
+  const text = res.body.toString('utf8').slice(0, MAX_REPLY)
+  return { content: [{ type: 'text', text: res.ok ? text : `HTTP ${res.status}: ${text}` }], isError: !res.ok }
 }
 
 export class CustomTools implements ToolSource {
@@ -88,7 +161,7 @@ export class CustomTools implements ToolSource {
       inputSchema: c.inputSchema as RegisteredTool['inputSchema'],
       risk: c.risk,
       dangerous: c.dangerous,
-      execute: (args, ctx) => runAction(c, args, ctx.signal)
+      execute: (args, ctx) => runAction(c, args, outboundAccess(this.rt.config.get()), ctx.signal)
     })))
   }
 

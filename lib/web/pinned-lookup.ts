@@ -14,8 +14,11 @@ export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, v
 
 const bare = (host: string): string => host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
 
-/** Who may be reached: public addresses, every address (`allowPrivate`), or a few named ones (tests). */
-export interface AddressPolicy { allowPrivate: boolean; allowAddresses?: ReadonlySet<string> }
+/**
+ * Who may be reached: public addresses, every address (`allowPrivate`), a few named addresses
+ * (`allowAddresses`, canonical spelling), or every address of a few host names (`allowHosts`, lower case).
+ */
+export interface AddressPolicy { allowPrivate: boolean; allowAddresses?: ReadonlySet<string>; allowHosts?: ReadonlySet<string> }
 
 /** Whether `address` may be reached; rejects (so the fetch is refused) when the address check cannot run. */
 const allowed = async (address: string, policy: AddressPolicy): Promise<boolean> =>
@@ -27,6 +30,8 @@ const allowed = async (address: string, policy: AddressPolicy): Promise<boolean>
  */
 export async function resolveChecked (host: string, resolver: Resolver, policy: AddressPolicy): Promise<LookupAddress[]> {
   const name = bare(host)
+  // a host the master named: its addresses may be private (still resolved once and pinned)
+  if (policy.allowHosts?.has(name.toLowerCase())) policy = { ...policy, allowPrivate: true }
   if (await isAddressLiteral(name)) {
     if (!(await allowed(name, policy))) throw new AppError('FORBIDDEN', `Address ${name} is not public (loopback, private, link-local or reserved): refused`)
     return [{ address: name, family: name.includes(':') ? 6 : 4 }]

@@ -34,6 +34,8 @@ describe('drawing and preset commands through the standalone host', function () 
     ph = await startPluginHost('trss', 'lingxi-draw-')
     host = ph.host
     run = ph.run
+    // the image server is on 127.0.0.1, which the outbound fetcher refuses unless the master names it
+    await run.rt.config.update({ web: { allowPrivateHosts: ['127.0.0.1'] } })
     await run.rt.need('channels').service.create({ name: 'img', baseUrl: fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini', image: { enabled: true, model: 'dall-e-3' } })
   })
   after(async () => {

@@ -59,7 +59,9 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
           trigger: { private: 'always', group: 'at', prefix: '灵犀', randomRate: 0 },
           memory: { enabled: false },
           image: { enabled: true, maxImages: 1, sendMode: 'direct', apis: [], timeout: 120000 },
-          tools: { approvalMode: 'auto' }
+          tools: { approvalMode: 'auto' },
+          // the image link server is on 127.0.0.1, which the outbound fetcher refuses unless the master names it
+          web: { allowPrivateHosts: ['127.0.0.1'] }
         })
       })
 

@@ -121,6 +121,8 @@ describe('real TRSS-Yunzai host: what the bot reads of a message (OneBot v11)', 
     eyes!.reset()
     await configure({
       channels: [textChannel(true)],
+      // the voice server is on 127.0.0.1 (as a protocol implementation on the same machine): named so the outbound fetcher reaches it
+      web: { allowPrivateHosts: ['127.0.0.1'] },
       input: { quoted: true, forwardMaxMessages: 30, captionChannel: '', captionModel: '', transcription: { baseUrl: '', apiKey: '', model: 'whisper-1' } }
     })
   })

@@ -67,6 +67,8 @@ describe('redaction of stored secrets echoed by upstreams', function () {
     fake = await startFakeOpenAI({ models: ['gpt-4o-mini'] })
     fake.echoErrors = true
     s = await startTestServer()
+    // the test servers are on 127.0.0.1, which the outbound fetcher refuses unless the master names it
+    await s.lx.rt.config.update({ web: { allowPrivateHosts: ['127.0.0.1'] } })
     stream = sseClient(`${s.base}/api/system/events`, { headers: { Authorization: `Bearer ${s.token}` } })
     void (async () => { for await (const f of stream.frames) frames.push(f) })().catch(() => undefined)
     await stream.response

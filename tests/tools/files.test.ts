@@ -24,6 +24,8 @@ describe('tools: custom and script tools', function () {
   const seen: Array<{ url: string; auth: string | undefined; body: string }> = []
   before(async () => {
     s = await startTestServer()
+    // the test servers are on 127.0.0.1, which the outbound fetcher refuses unless the master names it
+    await s.lx.rt.config.update({ web: { allowPrivateHosts: ['127.0.0.1'] } })
     target = createServer((req, res) => {
       let body = ''
       req.on('data', (c) => { body += c })

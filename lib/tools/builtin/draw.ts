@@ -4,11 +4,11 @@
 // Medium risk: a drawing costs money (approvalMode manual asks the master). Offered only while drawing
 // is on (image.enabled, off by default): the model is not tempted to promise a picture it cannot make.
 import { AppError, errorText } from '../../core/errors.js'
-import { readLimited } from '../../core/read-body.js'
 import { drawImages } from '../../drawing/draw.js'
 import type { ImagePreset } from '../../drawing/types.js'
 import type { ToolResult } from '../../chat/contracts.js'
 import type { Runtime } from '../../runtime.js'
+import { outboundAccess, outboundFetch } from '../../web/outbound.js'
 import { str, text, type BuiltinTool } from './util.js'
 
 /** An image the API gave as a link is fetched (bounded) so it goes to QQ as the image itself. */
@@ -27,18 +27,19 @@ function sniff (data: Buffer): string {
   return 'image/png'
 }
 
-async function download (url: string): Promise<Buffer> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' })
-  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`)
-  return await readLimited(res, MAX_IMAGE_BYTES, () => new Error('larger than 10 MB'))
+/** A link the drawing API answered with: through the outbound fetcher (public addresses only, redirects checked). */
+async function download (rt: Runtime, url: string): Promise<Buffer> {
+  const res = await outboundFetch(url, { maxBytes: MAX_IMAGE_BYTES, tooLarge: () => new Error('larger than 10 MB'), timeoutMs: FETCH_TIMEOUT_MS }, outboundAccess(rt.config.get()))
+  if (!res.ok) throw new Error(`HTTP ${res.status}`)
+  return res.body
 }
 
 /** One drawn image as a tool image part, or, when a link cannot be fetched, the link to show. */
-async function imagePart (url: string): Promise<ToolResult['content'][number]> {
+async function imagePart (rt: Runtime, url: string): Promise<ToolResult['content'][number]> {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url)
   if (m?.[2] !== undefined) return { type: 'image', data: m[2], mimeType: m[1] ?? 'image/png' }
   try {
-    const data = await download(url)
+    const data = await download(rt, url)
     return { type: 'image', data: data.toString('base64'), mimeType: sniff(data) }
   } catch (err) {
     return { type: 'text', text: `An image could not be fetched (${errorText(err)}); show it to the user as ![image](${url})` }
@@ -94,7 +95,7 @@ export function drawTool (rt: Runtime): BuiltinTool {
         return text(timeout ? 'Drawing timed out' : `Drawing failed: ${errorText(err)}`, true)
       }
       if (!urls.length) return text('No image came back; try another description', true)
-      const parts = await Promise.all(urls.map(imagePart))
+      const parts = await Promise.all(urls.map((u) => imagePart(rt, u)))
       return { content: [...parts, { type: 'text', text: `Drew ${urls.length} image(s) for: ${prompt.slice(0, 200)}` }], isError: false }
     }
   }

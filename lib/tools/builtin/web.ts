@@ -69,7 +69,7 @@ export function webTools (rt: Runtime): BuiltinTool[] {
         if (!url) return text('url is required', true)
         const limits = rt.config.get().webTools.fetch
         try {
-          const page = await fetchPage(url, limits, { clock: rt.clock, resolver: systemResolver, signal: ctx.signal })
+          const page = await fetchPage(url, limits, { clock: rt.clock, resolver: systemResolver, signal: ctx.signal, allowPrivateHosts: rt.config.get().web.allowPrivateHosts })
           const cut = page.text.length > limits.maxChars
           const body = cut ? page.text.slice(0, limits.maxChars) : page.text
           const notes = [

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, B, reply, styledRouter } from './_http/envelope.js'
+import { offeredOnMcp, withMcpOffer } from '../lib/mcp/endpoint.js'
 import { toolKitOf, updateToolsConfig } from '../lib/tools/index.js'
 import { argsField, enabledField, toolsConfigPatch } from '../lib/tools/schemas.js'
 import { apiContext, checkArgs, toolView } from '../lib/tools/views.js'
@@ -19,6 +20,8 @@ const callBody = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
   args: argsField.default({})
 }, { error: 'body must be a JSON object' })
+
+const mcpOfferBody = z.object({ offered: z.boolean({ error: 'offered must be a boolean' }) }, { error: 'body must be a JSON object' })
 
 const deprecated = (replacement: string) => ({ deprecated: true, replacement })
 
@@ -72,8 +75,22 @@ export function toolRoutesA (rt: Runtime): Router {
   r.get('/:name', A((ctx) => {
     const t = reg().get(ctx.params.name ?? '')
     if (!t) throw new AppError('TOOL_NOT_FOUND', `Tool ${ctx.params.name} does not exist`)
-    return toolView(reg(), t)
+    return { ...toolView(reg(), t), offeredOnMcp: offeredOnMcp(t, rt.config.get().mcp.server) }
   }))
+  let offerWrites: Promise<void> = Promise.resolve()
+  // The tool's "offered on /mcp" switch (config mcp.server.offeredTools / withheldTools; lib/mcp/endpoint.ts).
+  r.put('/:name/mcp', A(async (ctx) => {
+    const name = ctx.params.name ?? ''
+    const { offered } = parseBody(ctx, mcpOfferBody)
+    const t = reg().get(name)
+    if (!t) throw new AppError('TOOL_NOT_FOUND', `Tool ${name} does not exist`)
+    // one switch at a time: each reads the lists the previous one wrote
+    const write = offerWrites.then(() => rt.config.update({ mcp: { server: withMcpOffer(rt.config.get().mcp.server, t, offered) } }))
+    offerWrites = write.then(() => undefined, () => undefined)
+    await write
+    return { name, offeredOnMcp: offeredOnMcp(t, rt.config.get().mcp.server) }
+  }))
+  routeDoc(r, 'PUT', '/:name/mcp', { body: mcpOfferBody, summary: 'Offer a tool on our /mcp endpoint or not' })
   r.put('/:name/toggle', A(async (ctx) => {
     const name = ctx.params.name ?? ''
     const { enabled } = parseBody(ctx, toggleBody)

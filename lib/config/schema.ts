@@ -282,7 +282,9 @@ export const configSchema = z.strictObject({
     sessionTtlHours: z.number().min(0.05).max(24 * 365),
     bodyLimitKb: z.number().int().min(16).max(102400),
     loginRateLimit: z.number().int().min(1).max(1000),
-    trustProxy: z.boolean().default(false)
+    trustProxy: z.boolean().default(false),
+    /** host names or addresses that server-side fetches of chosen URLs may reach although not public (lib/web/outbound.ts) */
+    allowPrivateHosts: z.array(z.string().trim().min(1).max(253)).max(100).default([])
   }),
   trigger: z.strictObject({
     private: z.enum(['always', 'prefix', 'off']),
@@ -418,7 +420,9 @@ export const configSchema = z.strictObject({
   mcp: z.strictObject({
     server: z.strictObject({
       apiKey: z.string(),
-      tools: stringList
+      tools: stringList,
+      offeredTools: stringList,
+      withheldTools: stringList
     }),
     servers: z.record(z.string(), z.record(z.string(), z.unknown())).transform((s) => toDict(s))
   }),

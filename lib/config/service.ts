@@ -15,7 +15,7 @@ import type { PluginLogger } from '../core/logger.js'
 import { deepMerge, getPath, isPlainObject, leafPaths, objectAt, sameJson, type PlainObject } from './object-paths.js'
 import { configSchema, SECTIONS, type Config, type ConfigInput, type SectionName } from './schema.js'
 import { keepMaskedSecrets, maskSecrets } from './secrets.js'
-import { docToObject, parseYaml, readYamlFile, setInDoc, writeFileAtomic } from './yaml-file.js'
+import { docToObject, parseClientYaml, parseYaml, readYamlFile, setInDoc, toMapping, writeFileAtomic } from './yaml-file.js'
 
 export interface ConfigServiceOptions {
   defaultFile: string
@@ -175,7 +175,7 @@ export class ConfigService {
 
   /** Applies an exported (or hand-written) YAML configuration. */
   async importYaml (text: string): Promise<{ imported: boolean; changes: number }> {
-    const obj = docToObject(parseYaml(text, 'Imported YAML'))
+    const obj = toMapping(parseClientYaml(text, 'Imported YAML'), 'Imported YAML')
     const unknownTop = Object.keys(obj).filter((k) => !(SECTIONS as string[]).includes(k))
     if (unknownTop.length) {
       throw new AppError('INVALID_CONFIG', `Unknown configuration keys: ${unknownTop.join(', ')}`, { errors: unknownTop.map((k) => ({ path: k, message: 'unknown key' })) })

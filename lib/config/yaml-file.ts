@@ -6,9 +6,21 @@ import { AppError, type FieldError } from '../core/errors.js'
 import { readPrivateFileSync, writePrivateFile } from '../core/private-file.js'
 import { isPlainObject, type PlainObject } from './object-paths.js'
 
+// YAML a client sends (config import, preset import) is read only through parseClientYaml, the one rule:
+// at most CLIENT_YAML_MAX_BYTES of text (413 PAYLOAD_TOO_LARGE, whatever web.bodyLimitKb allows) and at
+// most YAML_MAX_ALIASES alias expansions (the yaml package's maxAliasCount), so an alias bomb ("billion
+// laughs") is a 400 PARSE_ERROR, never a 500 or a frozen process.
+const CLIENT_YAML_MAX_BYTES = 512 * 1024
+const YAML_MAX_ALIASES = 100
+
 /** Parses YAML text; throws PARSE_ERROR with line and column on a syntax error. */
 export function parseYaml (text: string, what = 'YAML'): Document {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+  let doc: Document
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+  } catch (err) { // a stack overflow on absurd nesting and the like: still the text's fault
+    throw new AppError('PARSE_ERROR', `${what} could not be parsed: ${firstLine(err)}`)
+  }
   if (doc.errors.length) {
     const errors: FieldError[] = doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}:${e.linePos[0].col}` : '', message: e.message.split('\n')[0] ?? e.message }))
     throw new AppError('PARSE_ERROR', `${what} could not be parsed: ${errors[0]?.message ?? 'syntax error'}`, { errors })
@@ -16,11 +28,41 @@ export function parseYaml (text: string, what = 'YAML'): Document {
   return doc
 }
 
+function firstLine (err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err)
+  return (m.split('\n')[0] ?? m).slice(0, 200)
+}
+
+/** The document's value with the alias limit; an excessive alias count (or any failure) is a PARSE_ERROR. */
+function docValue (doc: Document, what: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: YAML_MAX_ALIASES })
+  } catch (err) {
+    throw new AppError('PARSE_ERROR', `${what} could not be parsed: ${firstLine(err)}`)
+  }
+}
+
 export function docToObject (doc: Document, what = 'YAML'): PlainObject {
-  const value: unknown = doc.toJS()
+  return toMapping(docValue(doc, what), what)
+}
+
+/** A parsed YAML value that must be a mapping (empty text: `{}`); otherwise PARSE_ERROR. */
+export function toMapping (value: unknown, what = 'YAML'): PlainObject {
   if (value === null || value === undefined) return {}
   if (!isPlainObject(value)) throw new AppError('PARSE_ERROR', `${what} must be a mapping of keys to values`)
   return value
+}
+
+/**
+ * YAML text from a client, as a plain value: too long is PAYLOAD_TOO_LARGE (413), anything that does
+ * not parse (syntax, too many aliases, absurd nesting) PARSE_ERROR (400). Never throws anything else.
+ */
+export function parseClientYaml (text: string, what = 'YAML'): unknown {
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes > CLIENT_YAML_MAX_BYTES) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `${what} is too large: ${Math.ceil(bytes / 1024)} KiB, at most ${CLIENT_YAML_MAX_BYTES / 1024} KiB`)
+  }
+  return docValue(parseYaml(text, what), what)
 }
 
 /** Reads a YAML file; a symlink in its place is refused (thrown like a parse error: the caller runs on defaults). */

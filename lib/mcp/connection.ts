@@ -1,5 +1,6 @@
 // One live connection to an MCP server: builds the transport for its type, connects with a timeout,
 // keeps the tool list and answers tool calls, resources and prompts.
+import { StringDecoder } from 'node:string_decoder'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
@@ -12,7 +13,15 @@ import { loadSdk, mcpOff, SdkMissing } from './sdk.js'
 import type { McpToolInfo, ServerConfig } from './types.js'
 
 const DEFAULT_TIMEOUT_MS = 30_000
+// What is kept of a child's stderr (for error messages and the log) is bounded, however much it writes:
+// the last STDERR_LINES lines, at most STDERR_KEEP_CHARS characters together; a line is cut at
+// STDERR_LINE_CHARS (kept and logged once with a marker, the rest of it up to its newline dropped).
 const STDERR_LINES = 20
+const STDERR_LINE_CHARS = 2_000
+const STDERR_KEEP_CHARS = 8_192
+const CUT_MARK = ' …(line cut)'
+/** One JSON-RPC message on a stdio server's stdout (the SDK's read buffer; past it the connection fails). */
+const STDOUT_MESSAGE_BYTES = 16 * 1024 * 1024
 
 export interface ConnectionOptions {
   clock: Clock
@@ -74,6 +83,7 @@ export class McpConnection {
   /** Why the manager gave this connection up (dead server); calls still waiting fail with it. */
   private lost?: string
   private readonly stderr: string[] = []
+  private stderrChars = 0
 
   constructor (readonly name: string, readonly config: ServerConfig, private readonly opts: ConnectionOptions) {}
 
@@ -87,6 +97,19 @@ export class McpConnection {
   /** The last lines the child process wrote to stderr (for error messages), redacted again (a secret may be newer). */
   stderrTail (): string { return redact(this.stderr.slice(-5).join('\n')) }
 
+  /** Keeps one stderr line within the limits above, and logs it. */
+  private keepStderr (raw: string): void {
+    if (!raw.trim()) return
+    // A child may print its env (API keys): masked before it is kept, logged or put in an error.
+    const line = redact(raw)
+    this.stderr.push(line)
+    this.stderrChars += line.length
+    while (this.stderr.length > 1 && (this.stderr.length > STDERR_LINES || this.stderrChars > STDERR_KEEP_CHARS)) {
+      this.stderrChars -= this.stderr.shift()?.length ?? 0
+    }
+    this.opts.onStderr?.(line)
+  }
+
   private buildTransport ({ stdio: { getDefaultEnvironment, StdioClientTransport }, SSEClientTransport, StreamableHTTPClientTransport }: ClientSdk): Transport {
     const c = this.config
     switch (c.type) {
@@ -97,19 +120,25 @@ export class McpConnection {
         const command = c.type === 'stdio' ? c.command : 'npx'
         requireCommand(command, { ...process.env, ...env })
         const args = c.type === 'stdio' ? (c.args ?? []) : ['-y', c.package, ...(c.args ?? [])]
-        const t = new StdioClientTransport({ command, args, env, stderr: 'pipe', ...(c.type === 'stdio' && c.cwd ? { cwd: c.cwd } : {}) })
+        const t = new StdioClientTransport({ command, args, env, stderr: 'pipe', maxBufferSize: STDOUT_MESSAGE_BYTES, ...(c.type === 'stdio' && c.cwd ? { cwd: c.cwd } : {}) })
+        // The line being written: never longer than STDERR_LINE_CHARS (an endless line is cut there).
         let partial = ''
+        let cut = false
+        const decoder = new StringDecoder('utf8')
         t.stderr?.on('data', (chunk: Buffer) => {
-          const lines = (partial + chunk.toString('utf8')).split('\n')
-          partial = lines.pop() ?? ''
-          for (const raw of lines) {
-            if (!raw.trim()) continue
-            // A child may print its env (API keys): masked before it is kept, logged or put in an error.
-            const line = redact(raw)
-            this.stderr.push(line)
-            if (this.stderr.length > STDERR_LINES) this.stderr.shift()
-            this.opts.onStderr?.(line)
-          }
+          const pieces = decoder.write(chunk).split('\n')
+          pieces.forEach((piece, i) => {
+            if (!cut && partial.length + piece.length > STDERR_LINE_CHARS) {
+              cut = true
+              this.keepStderr(partial + piece.slice(0, STDERR_LINE_CHARS - partial.length) + CUT_MARK)
+              partial = ''
+            } else if (!cut) partial += piece
+            if (i < pieces.length - 1) { // a newline ends the line
+              if (!cut) this.keepStderr(partial)
+              partial = ''
+              cut = false
+            }
+          })
         })
         return t
       }

@@ -35,6 +35,39 @@ export interface EndpointOptions {
   tools: () => ToolRegistryApi | undefined
   /** Config `mcp.server.tools`: exposed tool names or `prefix*` patterns; empty = every enabled tool. */
   exposed: () => string[]
+  /** Config `mcp.server.offeredTools` / `withheldTools`: the per-tool "offered on /mcp" switch (none: the defaults). */
+  offer?: () => McpOffer
+}
+
+/**
+ * The per-tool "offered on /mcp" switch as configured: registry names (lists, never object keys) of the
+ * tools switched on that are off by default, and of those switched off that are on by default.
+ */
+export interface McpOffer { offeredTools: string[]; withheldTools: string[] }
+
+const NO_SWITCHES: McpOffer = { offeredTools: [], withheldTools: [] }
+
+/**
+ * Off on /mcp until the master switches them on: `fetch_url` (requests from the bot's network), custom
+ * tools (the master's HTTP requests, with his headers) and script tools (code with the bot's rights).
+ * Every other tool is offered by default.
+ */
+function offeredByDefault (tool: Pick<RegisteredTool, 'name' | 'source'>): boolean {
+  return !(tool.name === 'fetch_url' || tool.source === 'custom' || tool.source === 'script')
+}
+
+/** Whether the tool's switch offers it on /mcp (the other rules of `exposedTools` aside). */
+export function offeredOnMcp (tool: Pick<RegisteredTool, 'name' | 'source'>, offer: McpOffer): boolean {
+  if (offer.withheldTools.includes(tool.name)) return false
+  return offeredByDefault(tool) || offer.offeredTools.includes(tool.name)
+}
+
+/** The switch lists once `tool` is set to `on` (set back to its default, its name leaves both lists). */
+export function withMcpOffer (offer: McpOffer, tool: Pick<RegisteredTool, 'name' | 'source'>, on: boolean): McpOffer {
+  const offeredTools = offer.offeredTools.filter((n) => n !== tool.name)
+  const withheldTools = offer.withheldTools.filter((n) => n !== tool.name)
+  if (on !== offeredByDefault(tool)) (on ? offeredTools : withheldTools).push(tool.name)
+  return { offeredTools, withheldTools }
 }
 
 /** What the endpoint says about itself (GET /mcp/status adds the sessions and transports). */
@@ -66,14 +99,16 @@ export class McpEndpoint {
   constructor (private readonly o: EndpointOptions) {}
 
   /**
-   * The tools offered to MCP clients: enabled in the registry, in the configured list, and able to work
-   * for a client (`offeredIn`: not the tools that act in a QQ chat, lib/tools/README.md).
+   * The tools offered to MCP clients: enabled in the registry, switched on for /mcp (`offeredOnMcp`), in
+   * the configured list, and able to work for a client (`offeredIn`: not the tools that act in a QQ
+   * chat, lib/tools/README.md).
    */
   exposedTools (): RegisteredTool[] {
     const reg = this.o.tools()
     if (!reg) return []
     const rules = this.o.exposed()
-    const all = reg.list().filter((t) => t.offeredIn?.(CLIENT_SCOPE) ?? true)
+    const offer = this.o.offer?.() ?? NO_SWITCHES
+    const all = reg.list().filter((t) => offeredOnMcp(t, offer) && (t.offeredIn?.(CLIENT_SCOPE) ?? true))
     return rules.length ? all.filter((t) => matches(t.name, rules)) : all
   }
 

@@ -30,11 +30,12 @@ function initMcp (rt: Runtime): void {
   const endpoint = new McpEndpoint({
     version: rt.version,
     tools: () => toolRegistryOf(rt),
-    exposed: () => rt.config.get().mcp.server.tools
+    exposed: () => rt.config.get().mcp.server.tools,
+    offer: () => rt.config.get().mcp.server
   })
   rt.provide('mcpEndpoint', endpoint)
   // Open /mcp sessions are told when the exposed tools change: a registry change (sources, switches)
-  // or a change of the exposed list (mcp.server.tools), of the tool switches in the configuration, or
+  // or a change of the exposed list or the per-tool switch (mcp.server), of the tool switches in the configuration, or
   // of what offers web_search and draw_image (webTools.search, image.enabled: lib/tools/README.md).
   const offRegistry = rt.optional('tools')?.registry.onChange(() => { endpoint.toolsChanged() })
   const offConfig = rt.bus.on('config', (paths) => {

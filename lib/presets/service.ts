@@ -1,7 +1,8 @@
 // The preset store: built-in personas (code) plus user presets (lowdb file presets.json), the users'
 // and groups' choices, and the default (config presets.defaultId, mirrored to llm.defaultChatPresetId).
 import { join } from 'node:path'
-import { parse as parseYaml, stringify as toYaml } from 'yaml'
+import { stringify as toYaml } from 'yaml'
+import { parseClientYaml } from '../config/yaml-file.js'
 import type { z } from 'zod'
 import { dict, isReservedName, own, reservedNameMessage, toDict, type Dict } from '../core/dict.js'
 import type { SectionPatch } from '../config/service.js'
@@ -207,10 +208,7 @@ export class PresetService {
 
   /** Imports one preset from YAML text; PARSE_ERROR or INVALID_PRESET leave the store unchanged. */
   async importYaml (text: string, overwrite: boolean): Promise<{ preset: PresetView; overwritten: boolean }> {
-    let doc: unknown
-    try { doc = parseYaml(text) } catch (err) {
-      throw new AppError('PARSE_ERROR', `YAML could not be parsed: ${(err as Error).message.split('\n')[0]}`)
-    }
+    const doc = parseClientYaml(text, 'The preset file') // PAYLOAD_TOO_LARGE or PARSE_ERROR
     if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new AppError('INVALID_PRESET', 'The file must hold one preset (a YAML mapping)')
     const src = doc as Record<string, unknown>
     const id = checkId(src.id, looseId)

@@ -214,7 +214,7 @@ describe('dashboard: settings forms from the config schema (chromium e2e)', func
     expect(shown).to.not.equal(MCP_KEY)
     await page.fill(field('mcp.server.tools'), 'web_search\nfetch_url')
     expect(await save('mcp')).to.equal(200)
-    expect(s.lx.rt.config.get().mcp.server).to.deep.equal({ apiKey: MCP_KEY, tools: ['web_search', 'fetch_url'] })
+    expect(s.lx.rt.config.get().mcp.server).to.deep.equal({ apiKey: MCP_KEY, tools: ['web_search', 'fetch_url'], offeredTools: [], withheldTools: [] })
   })
 
   it('YAML import: an empty text and a YAML that changes nothing say so; a real change is imported', async () => {

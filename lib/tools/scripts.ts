@@ -4,22 +4,22 @@
 // is only a hint: the master's settings (`<data>/script-tools.json`, set through the script routes)
 // decide, and a script is off (not offered to chat) until the master enables it (lib/tools/README.md).
 //
-// Loading: esbuild transpiles the file (TS or JS, ESM syntax) to CommonJS in the main thread (esbuild
-// runs nothing); the module itself runs in a worker thread (script-worker.ts), with a time limit on
-// loading and on every call. A reload stops the old worker, so nothing of the old module stays. A
-// script's own `require` is CommonJS (Node builtins and CJS packages; ESM-only packages need
+// Loading: esbuild transpiles the file (TS or JS, ESM syntax) to CommonJS in the bot (esbuild runs
+// nothing); the module itself runs in a confined child process (script-runner.ts: Node's permission
+// model, an empty environment, a time limit on loading and on every call, a memory cap). A reload
+// stops the old child, so nothing of the old module stays. A script's own `require` is CommonJS (Node
+// builtins and CJS packages from the node_modules folders it may read; ESM-only packages need
 // `await import()`).
 import { readdir, rm, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import type { FSWatcher } from 'chokidar'
-import type { ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import { importOptional } from '../core/packages.js'
 import { containedPath } from '../core/paths.js'
 import { ensurePrivateDirSync, readPrivateText, writePrivateFile } from '../core/private-file.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
-import { ScriptRunner, type ScriptMeta } from './script-worker.js'
+import { ScriptRunner, type ScriptMeta } from './script-runner.js'
 import type { RegisteredTool, SourceSwitch, ToolCallContext, ToolRisk, ToolSource } from './types.js'
 
 /** The master's settings of one script tool (absent: off, high risk, not dangerous). */
@@ -30,7 +30,7 @@ interface SettingsFile { scripts: Array<ScriptSettings & { name: string; updated
 /** Default time limit of a script's load and of each call (config `tools.scriptTimeoutMs`). */
 const DEFAULT_SCRIPT_TIMEOUT_MS = 10_000
 
-/** A loaded script: what its module exported, and its worker. */
+/** A loaded script: what its module exported, and its process runner. */
 interface Loaded { name: string; description: string; category: string; inputSchema: RegisteredTool['inputSchema']; declared: { risk?: ToolRisk; dangerous?: boolean }; runner: ScriptRunner
   /** The file and source it was loaded from: a watcher event for the same text keeps the running module. */
   file: string; source: string }
@@ -66,17 +66,9 @@ async function transpile (source: string, ext: ScriptExt, file: string): Promise
   }
 }
 
-function toResult (v: unknown): ToolResult {
-  if (v && typeof v === 'object' && Array.isArray((v as ToolResult).content)) {
-    const r = v as ToolResult
-    return { content: r.content, isError: r.isError === true }
-  }
-  return { content: [{ type: 'text', text: typeof v === 'string' ? v : JSON.stringify(v ?? null) }], isError: false }
-}
-
 const isRisk = (v: unknown): v is ToolRisk => v === 'low' || v === 'medium' || v === 'high'
 
-/** The call context as plain data for the worker (the abort signal stays in this thread). */
+/** The call context as plain data for the script's process (the abort signal stays in the bot). */
 const plainContext = (ctx: ToolCallContext): Record<string, unknown> => {
   const { signal: _s, ...rest } = ctx
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>
@@ -99,6 +91,8 @@ export class ScriptTools implements ToolSource {
   /** the load under way per script name (see serial) */
   private readonly loading = new Map<string, Promise<void>>()
   private timers = new Map<string, NodeJS.Timeout>()
+  /** Runners whose script is loading (stopped by stopAll too). */
+  private readonly compiling = new Set<ScriptRunner>()
   private cached: RegisteredTool[] | undefined
 
   constructor (private readonly rt: Runtime) {
@@ -166,7 +160,7 @@ export class ScriptTools implements ToolSource {
       dangerous: s.dangerous,
       execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
         if (ctx.signal?.aborted) throw new Error(`Script tool ${l.name} was cancelled`)
-        return toResult(await l.runner.call(args, plainContext(ctx)))
+        return await l.runner.call(args, plainContext(ctx))
       }
     }
   }
@@ -238,8 +232,8 @@ export class ScriptTools implements ToolSource {
     if (had) this.changed()
   }
 
-  /** Stops every script's worker (plugin stop). */
-  async stopAll (): Promise<void> { await Promise.all([...this.tools.values()].map((l) => l.runner.stop())) }
+  /** Stops every script's process (plugin stop), those still loading too. */
+  async stopAll (): Promise<void> { await Promise.all([...[...this.tools.values()].map((l) => l.runner), ...this.compiling].map((r) => r.stop())) }
 
   /** (Re)loads one script by name, after any load of it under way (one at a time per script); a broken script is reported, never thrown. */
   load (name: string): Promise<void> { return this.serial(name, () => this.loadNow(name)) }
@@ -279,16 +273,18 @@ export class ScriptTools implements ToolSource {
     return { loaded: this.tools.size, errors: Object.fromEntries(this.errors) }
   }
 
-  /** Transpiles here, runs the module in a fresh worker (time-limited) and reads its exports. */
+  /** Transpiles here, runs the module in a fresh child process (confined, time-limited) and reads its exports. */
   private async compile (name: string, file: string, ext: ScriptExt): Promise<Loaded> {
     const source = await readPrivateText(file)
     const { code } = await transpile(source, ext, file)
     const runner = new ScriptRunner(name, file, code, () => this.timeoutMs(), this.rt.clock)
     let m: ScriptMeta
+    this.compiling.add(runner)
     try {
       m = await runner.start()
     } finally {
-      // Idle scripts hold no thread: the worker starts again on the first call.
+      this.compiling.delete(runner)
+      // Idle scripts hold no process: the child starts again on the first call.
       await runner.stop()
     }
     const schema = m.inputSchema && typeof m.inputSchema === 'object' ? m.inputSchema as RegisteredTool['inputSchema'] : { type: 'object' as const, properties: {} }

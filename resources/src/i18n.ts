@@ -46,7 +46,7 @@ const zh: Dict = {
   v_always: '总是回复', v_prefix: '带前缀时', v_off: '关闭', v_at: '@机器人时', v_both: '@机器人或前缀', v_sliding: '滑动窗口', v_truncate: '截断',
   v_summarize: '总结', 'v_sliding-window': '滑动窗口',
   trusted: '信任此服务器', trustHint: '不信任的服务器的工具视为危险工具：聊天中需要主人批准（未允许危险工具时不提供给模型），MCP 客户端不能调用。', risk: '风险', risk_low: '低', risk_medium: '中', risk_high: '高',
-  dangerousTool: '危险工具（调用前需批准）', scriptEnabled: '启用（提供给聊天）', scriptOffHint: '新保存的脚本默认停用；阅读代码后再启用。脚本以机器人的权限运行，不是沙箱。', declared: '脚本自述', st_off_script: '已停用'
+  dangerousTool: '危险工具（调用前需批准）', scriptEnabled: '启用（提供给聊天）', scriptOffHint: '新保存的脚本默认停用；阅读代码后再启用。脚本在受限的子进程中运行：只能读取自己的文件，不能写文件、启动进程或读取机器人的环境变量，但仍可访问网络。', declared: '脚本自述', st_off_script: '已停用'
 }
 const en: Dict = {
   title: 'Lingxi Console', overview: 'Overview', channels: 'Channels', config: 'Configuration', presets: 'Presets',
@@ -82,7 +82,7 @@ const en: Dict = {
   v_always: 'always', v_prefix: 'with the prefix', v_off: 'off', v_at: 'when @-mentioned', v_both: '@ or prefix', v_sliding: 'sliding', v_truncate: 'truncate',
   v_summarize: 'summarize', 'v_sliding-window': 'sliding window',
   trusted: 'Trust this server', trustHint: "An untrusted server's tools are dangerous: in chat they need the master's approval (and are not offered unless dangerous tools are allowed); MCP clients cannot call them.", risk: 'Risk', risk_low: 'low', risk_medium: 'medium', risk_high: 'high',
-  dangerousTool: 'Dangerous (approval before each call)', scriptEnabled: 'Enabled (offered to chat)', scriptOffHint: 'A newly saved script is off; read the code, then enable it. Scripts run with the bot\'s rights: this is not a sandbox.', declared: 'The script declares', st_off_script: 'off'
+  dangerousTool: 'Dangerous (approval before each call)', scriptEnabled: 'Enabled (offered to chat)', scriptOffHint: 'A newly saved script is off; read the code, then enable it. Scripts run in a confined child process: they read only their own file, cannot write files, start processes or read the bot\'s environment, but can still reach the network.', declared: 'The script declares', st_off_script: 'off'
 }
 
 Object.assign(zh, chatZh)

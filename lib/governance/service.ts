@@ -135,6 +135,34 @@ export class GovernanceService {
   }
 
   /**
+   * The outbound gate's check (lib/host/port.ts setOutboundGate, wired in index.ts): a text the bot
+   * account is about to send, whatever path it took (answers, send_message, reminders, QQ tools...),
+   * against the word lists and regexes as the chat's strictness says: passed, masked, or withheld
+   * (undefined). The moderation endpoint, a network call, is asked for model answers only
+   * (`moderate`); a text that already went through it comes here masked and passes.
+   */
+  gateText (who: { userId?: string | undefined; groupId?: string | undefined }, text: string): string | undefined {
+    const cfg = this.rt.config.get()
+    const strictness = strictnessFor(cfg, who.groupId)
+    if (strictness === 'off' || !cfg.moderation.checkOutput || !text) return text
+    if (this.rules.generation !== normalizerGeneration()) this.reloadRules()
+    const hits = this.rules.check(text)
+    if (!hits.length) return text
+    const action = strictness === 'refuse' ? 'refuse' : 'mask'
+    this.hits.add({
+      at: this.rt.clock.now(),
+      userId: who.userId ?? '',
+      ...(who.groupId !== undefined ? { groupId: who.groupId } : {}),
+      direction: 'output',
+      rules: [...new Set(hits.map((h) => h.rule))].slice(0, 20),
+      action
+    })
+    if (action === 'mask') return maskHits(text, hits)
+    this.rt.log.info('An outgoing message was withheld by moderation', { userId: who.userId, groupId: who.groupId })
+    return undefined
+  }
+
+  /**
    * Checks a text against the moderation rules as the group's strictness says: off or unchecked
    * direction passes it as is; mask gives it back with the banned parts as ＊＊＊; refuse (and a hit of
    * the moderation endpoint, which names no words to mask) refuses it. Every hit is logged.

@@ -113,11 +113,32 @@ export function watchSends(fn: SendWatcher): () => void {
   return () => { sendWatchers.delete(fn) }
 }
 
+/** Where a send goes: a group (with the user it is for, if any) or a private chat. */
+export interface SendChat { groupId?: string | undefined; userId?: string | undefined; botId?: string | undefined }
+
+/**
+ * The outbound gate: every text the bot account sends passes it before the host gets it (lib/governance
+ * registers the output moderation): it gives the message to send (maybe masked), or undefined to
+ * withhold it. One at a time; the last registered wins.
+ */
+type OutboundGate = (chat: SendChat, msg: Sendable) => Promise<Sendable | undefined>
+let outboundGate: OutboundGate | undefined
+
+/** Sets the outbound gate; returns its removal. */
+export function setOutboundGate(gate: OutboundGate): () => void {
+  outboundGate = gate
+  return () => { if (outboundGate === gate) outboundGate = undefined }
+}
+
 /**
  * Every send of the plugin goes through here (session replies, sendPrivate/sendGroup, pickChat's
- * chats), so the watchers see them all. `false` (an empty message, a muted group on Miao) sent nothing.
+ * chats): first the outbound gate (a withheld message is not sent: `false`, as the hosts answer a send
+ * that sent nothing), then the host, and the watchers see them all. `false` (an empty message, a muted
+ * group on Miao) sent nothing.
  */
-export async function watchedSend<R>(chat: { groupId?: string | undefined; userId?: string | undefined; botId?: string | undefined }, msg: Sendable, sendIt: () => Promise<R>): Promise<R> {
+export async function watchedSend<R>(chat: SendChat, original: Sendable, sendIt: (msg: Sendable) => Promise<R>): Promise<R | false> {
+  const msg = outboundGate ? await outboundGate(chat, original) : original
+  if (msg === undefined) return false
   const tell = (ok: boolean): void => {
     const out: OutgoingSend = { msg, ok }
     if (chat.groupId !== undefined) out.groupId = chat.groupId
@@ -128,7 +149,7 @@ export async function watchedSend<R>(chat: { groupId?: string | undefined; userI
   }
   let r: R
   try {
-    r = await sendIt()
+    r = await sendIt(msg)
   } catch (err) {
     tell(false)
     throw err
@@ -143,7 +164,8 @@ export async function watchedSend<R>(chat: { groupId?: string | undefined; userI
 
 async function send(target: HostTarget | undefined, msg: Sendable, chat: { groupId?: string; userId?: string; botId?: string }): Promise<SendResult | undefined> {
   if (!target) return undefined
-  return watchedSend(chat, msg, () => target.sendMsg(msg))
+  const r = await watchedSend(chat, msg, (m) => target.sendMsg(m))
+  return r === false ? undefined : r
 }
 
 /**
@@ -156,7 +178,10 @@ export function pickChat(chat: { groupId?: string; userId: string }, botId?: Id)
   if (!target || typeof target.sendMsg !== 'function') throw new Error('The host has no account for this chat (yet)')
   // the chat as it is (its other methods called on the host's own object), with its sends watched
   const where = { ...(chat.groupId !== undefined ? { groupId: chat.groupId } : {}), userId: chat.userId, ...(botId !== undefined ? { botId: String(botId) } : {}) }
-  const sendMsg = (msg: Sendable): Promise<SendResult | undefined> => watchedSend(where, msg, () => target.sendMsg(msg))
+  const sendMsg = async (msg: Sendable): Promise<SendResult | undefined> => {
+    const r = await watchedSend(where, msg, (m) => target.sendMsg(m))
+    return r === false ? undefined : r
+  }
   return new Proxy(target, {
     get: (t, key) => {
       if (key === 'sendMsg') return sendMsg
@@ -263,8 +288,20 @@ export async function forwardMessages (e: HostEvent, id: Id, timeoutMs = 5000): 
  * makeForwardMsg (icqq groups and friends; TRSS fills it in on every target), else the host's
  * `Bot.makeForwardMsg` (TRSS). Undefined when the host has neither.
  */
-export async function makeForwardMsg (e: Pick<HostEvent, 'group' | 'friend'>, nodes: ForwardNode[]): Promise<Sendable | undefined> {
+export async function makeForwardMsg (e: Pick<HostEvent, 'group' | 'friend'>, given: ForwardNode[]): Promise<Sendable | undefined> {
   const chat = e.group ?? e.friend
+  // each node's text passes the outbound gate as a message of its own would; a withheld node is left out
+  let nodes = given
+  if (outboundGate) {
+    const where: SendChat = { groupId: idOf(e.group, 'group_id'), userId: idOf(e.friend, 'user_id') }
+    const gated: ForwardNode[] = []
+    for (const n of given) {
+      const message = await outboundGate(where, n.message)
+      if (message !== undefined) gated.push({ ...n, message })
+    }
+    if (!gated.length) return undefined
+    nodes = gated
+  }
   const made = chat?.makeForwardMsg ? await chat.makeForwardMsg(nodes)
     : typeof g.Bot?.makeForwardMsg === 'function' ? await g.Bot.makeForwardMsg(nodes) : undefined
   return made === undefined || made === null || made === false ? undefined : made as Sendable
@@ -302,6 +339,12 @@ export type { HostEvent, Id, Sendable }
 
 /** The hosts' own restart command (Miao-Yunzai and TRSS-Yunzai alike), named in texts that ask for a restart. */
 export const HOST_RESTART_COMMAND = '#重启'
+
+/** A chat object's id field as a string (icqq and TRSS objects carry group_id / user_id), or undefined. */
+function idOf (obj: unknown, key: 'group_id' | 'user_id'): string | undefined {
+  const v = obj && typeof obj === 'object' ? (obj as Record<string, unknown>)[key] : undefined
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined
+}
 
 type RestartCtor = new (e: HostEvent) => { restart(): Promise<unknown> | unknown }
 

@@ -113,6 +113,6 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(e.post_type === 'notice' && idText(e.operator_id) ? { operatorId: String(e.operator_id) } : {}),
     ...(e.post_type === 'notice' && e.sub_type === 'recall' && idText(e.message_id) ? { recalledId: String(e.message_id) } : {}),
     // through the one watched send path (lib/host/port.ts: the account-risk guard counts every send)
-    reply: (msg, quote, replyOpts) => watchedSend({ groupId, userId, botId: String(e.self_id) }, msg, () => e.reply(msg, quote, replyOpts))
+    reply: (msg, quote, replyOpts) => watchedSend({ groupId, userId, botId: String(e.self_id) }, msg, (m) => e.reply(m, quote, replyOpts))
   }
 }

@@ -10,12 +10,15 @@ import { AppError } from '../../lib/core/errors.js'
 import { McpConnection } from '../../lib/mcp/connection.js'
 
 // Writes 64 KiB of 'x' (no newline) whenever stderr can take more, until killed; reads stdin, answers nothing.
+// fs.writeSync on fd 2: a pipe that is full (EAGAIN) or short of kernel buffers (ENOBUFS, seen on a loaded
+// machine) throws, and the writer tries again a moment later instead of crashing (which would end the
+// connection early and test nothing).
 const ENDLESS_STDERR = `
-const block = 'x'.repeat(65536)
-let written = 0
+const { writeSync } = require('node:fs')
+const block = Buffer.alloc(65536, 'x')
 const more = () => {
-  while (process.stderr.write(block)) { written += block.length; if (written % (8 * 1048576) === 0) break }
-  setImmediate(more)
+  try { for (let i = 0; i < 128; i++) writeSync(2, block) } catch { /* full for now */ }
+  setTimeout(more, 1)
 }
 process.stdin.resume()
 more()
@@ -48,7 +51,7 @@ describe('MCP stdio server with an endless stderr line', function () {
     let failed: unknown
     try { await conn.open() } catch (err) { failed = err } finally { clearInterval(watch) }
     expect(failed).to.be.instanceOf(AppError)
-    expect((failed as AppError).code).to.equal('TIMEOUT')
+    expect((failed as AppError).code, (failed as Error).message).to.equal('TIMEOUT')
     expect((failed as AppError).message.length).to.be.below(1_000)
     expect(Date.now() - started).to.be.below(10_000)
     // many MiB were written as one line: it was kept (and logged) once, cut at 2,000 characters

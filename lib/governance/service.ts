@@ -134,6 +134,24 @@ export class GovernanceService {
     }
   }
 
+  /** The word lists' and regexes' hits in `text`, the rules built again first if the normaliser changed. */
+  private wordHits (text: string): ReturnType<ModerationRules['check']> {
+    if (this.rules.generation !== normalizerGeneration()) this.reloadRules()
+    return this.rules.check(text)
+  }
+
+  /** One moderation hit in the log: who, where, which rules (at most 20), what was done. */
+  private logHit (who: { userId: string; groupId?: string | undefined }, direction: 'input' | 'output', rules: string[], action: 'mask' | 'refuse'): void {
+    this.hits.add({
+      at: this.rt.clock.now(),
+      userId: who.userId,
+      ...(who.groupId !== undefined ? { groupId: who.groupId } : {}),
+      direction,
+      rules: [...new Set(rules)].slice(0, 20),
+      action
+    })
+  }
+
   /**
    * The outbound gate's check (lib/host/port.ts setOutboundGate, wired in index.ts): a text the bot
    * account is about to send, whatever path it took (answers, send_message, reminders, QQ tools...),
@@ -145,18 +163,10 @@ export class GovernanceService {
     const cfg = this.rt.config.get()
     const strictness = strictnessFor(cfg, who.groupId)
     if (strictness === 'off' || !cfg.moderation.checkOutput || !text) return text
-    if (this.rules.generation !== normalizerGeneration()) this.reloadRules()
-    const hits = this.rules.check(text)
+    const hits = this.wordHits(text)
     if (!hits.length) return text
     const action = strictness === 'refuse' ? 'refuse' : 'mask'
-    this.hits.add({
-      at: this.rt.clock.now(),
-      userId: who.userId ?? '',
-      ...(who.groupId !== undefined ? { groupId: who.groupId } : {}),
-      direction: 'output',
-      rules: [...new Set(hits.map((h) => h.rule))].slice(0, 20),
-      action
-    })
+    this.logHit({ userId: who.userId ?? '', groupId: who.groupId }, 'output', hits.map((h) => h.rule), action)
     if (action === 'mask') return maskHits(text, hits)
     this.rt.log.info('An outgoing message was withheld by moderation', { userId: who.userId, groupId: who.groupId })
     return undefined
@@ -172,19 +182,11 @@ export class GovernanceService {
     const m = cfg.moderation
     const strictness = strictnessFor(cfg, who.groupId)
     if (strictness === 'off' || !(direction === 'input' ? m.checkInput : m.checkOutput) || !text) return { ok: true, text }
-    if (this.rules.generation !== normalizerGeneration()) this.reloadRules() // the normaliser changed: words again
-    const hits = this.rules.check(text)
+    const hits = this.wordHits(text)
     const categories = await moderationCategories(m.endpoint, text, this.rt.log)
     if (!hits.length && !categories.length) return { ok: true, text }
     const action = strictness === 'refuse' || categories.length ? 'refuse' : 'mask'
-    this.hits.add({
-      at: this.rt.clock.now(),
-      userId: who.userId,
-      ...(who.groupId !== undefined ? { groupId: who.groupId } : {}),
-      direction,
-      rules: [...new Set([...hits.map((h) => h.rule), ...categories.map((c) => `endpoint:${c}`)])].slice(0, 20),
-      action
-    })
+    this.logHit(who, direction, [...hits.map((h) => h.rule), ...categories.map((c) => `endpoint:${c}`)], action)
     if (action === 'mask') return { ok: true, text: maskHits(text, hits) }
     return this.refuse('moderation', m.notice || this.text(cfg, direction === 'input' ? 'governance.inputRefused' : 'governance.outputRefused'))
   }

@@ -121,11 +121,11 @@ export async function loadPlugin (entryUrl) {
   const report = await ensureDependencies(root, { log: bootLog })
   globalThis[REPORT_KEY] = report
   const startMissing = report.missing.filter((m) => INLINE.includes(m.name))
-  const canBuild = installedVersion(root, 'esbuild') !== undefined || installedVersion(root, 'tsx') !== undefined
-  if (startMissing.length || !canBuild) {
+  const hasEsbuild = installedVersion(root, 'esbuild') !== undefined
+  if (startMissing.length || !(hasEsbuild || installedVersion(root, 'tsx') !== undefined)) {
     return rescuePlugin(root, { ...report, missing: startMissing.length ? startMissing : report.missing.filter((m) => m.name === 'esbuild' || m.name === 'tsx') }, bootLog)
   }
-  if (process.env.LINGXI_BUNDLE !== '0' && installedVersion(root, 'esbuild') !== undefined) {
+  if (process.env.LINGXI_BUNDLE !== '0' && hasEsbuild) {
     let file
     try {
       file = await bundleFor(root)

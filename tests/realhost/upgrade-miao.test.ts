@@ -15,15 +15,10 @@ import { join } from 'node:path'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { advanceRemote, createPluginRemote, headOf, type PluginRemote } from './support/git-remote.js'
 import { endMiaoSuite, MIAO_START_MS, outputLines, prepareMiaoHost, startMiaoHost, writePluginConfig, type MiaoHost, type MiaoSend, type PreparedMiaoHost } from './support/miao-host.js'
-import { pnpmOnPath } from './support/upgrade.js'
+import { NEW_DEP, NO_SUCH_DEP, pnpmOnPath, SECOND_DEP, UPDATE_MS } from './support/upgrade.js'
 
 const MASTER = 10001
 const FRIEND = 10002
-const NEW_DEP = { name: 'picocolors', version: '1.1.1' }
-const SECOND_DEP = { name: 'ms', version: '2.1.3' }
-const NO_SUCH_DEP = { name: 'lingxi-upgrade-test-no-such-package', version: '1.0.0' }
-/** A pull, a restart and an install at start (a cold pnpm store fetches the package). */
-const UPDATE_MS = 10 * 60_000
 
 describe('real Miao-Yunzai host: upgrading the installed plugin (under ksr.js)', function () {
   this.timeout(60_000)

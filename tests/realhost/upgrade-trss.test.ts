@@ -18,19 +18,11 @@ import { advanceRemote } from './support/git-remote.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
 import { endHostSuite, writePluginConfig } from './support/prepare.js'
 import { outputLines, pluginProblems, type HostProcess } from './support/trss-host.js'
-import { pluginCommit, prepareInstalledHost, reconnectAfterRestart, resolvedFromPlugin, startInstalledHost, waitForLine, type InstalledHost } from './support/upgrade.js'
+import { NEW_DEP, NO_SUCH_DEP, pluginCommit, prepareInstalledHost, SECOND_DEP, UPDATE_MS, reconnectAfterRestart, resolvedFromPlugin, startInstalledHost, waitForLine, type InstalledHost } from './support/upgrade.js'
 
 const BOT = 3000000001
 const MASTER = 10001
 const FRIEND = 10002
-/** The package commit B adds: small, no dependencies of its own, not among the plugin's before. */
-const NEW_DEP = { name: 'picocolors', version: '1.1.1' }
-/** The package commit C adds, through the plugin's own `#lx更新`. */
-const SECOND_DEP = { name: 'ms', version: '2.1.3' }
-/** A package commit D adds that the registry does not have: the install fails. */
-const NO_SUCH_DEP = { name: 'lingxi-upgrade-test-no-such-package', version: '1.0.0' }
-/** From `#更新` to the restart: a pull and a `pnpm install` (a cold pnpm store fetches the new package). */
-const UPDATE_MS = 10 * 60_000
 
 describe('real TRSS-Yunzai host: upgrading the installed plugin', function () {
   this.timeout(60_000)

@@ -16,6 +16,16 @@ import { ensureToolchain, type Toolchain } from './toolchain.js'
 import { freePort, installHost, outputLines, PLUGIN_KEY, removeTree, startRedis, waitForHttp, writeHostConfig, type HostProcess } from './trss-host.js'
 
 const run = promisify(execFile)
+
+// The commits both hosts' upgrade suites push (upgrade-trss.test.ts, upgrade-miao.test.ts):
+/** The package commit B adds: small, no dependencies of its own, not among the plugin's before. */
+export const NEW_DEP = { name: 'picocolors', version: '1.1.1' }
+/** The package commit C adds, through the plugin's own `#lx更新`. */
+export const SECOND_DEP = { name: 'ms', version: '2.1.3' }
+/** A package commit D adds that the registry does not have: the install fails. */
+export const NO_SUCH_DEP = { name: 'lingxi-upgrade-test-no-such-package', version: '1.0.0' }
+/** From an update command to the restart: a pull and a `pnpm install` (a cold pnpm store fetches the package). */
+export const UPDATE_MS = 10 * 60_000
 /** How long the host may take to come back (its first start after a change bundles the plugin again). */
 const START_MS = 120_000
 

@@ -5,16 +5,20 @@
 // - the zh parser's relative durations ("5分钟后") are shifted by the `timezone` option (16 hours off
 //   for +08:00), so relative durations never reach chrono;
 // - without `forwardDate` a weekday or date already past this week/year is taken in the past;
-// - a date without a time gets noon (zh) or the current time (en): here 09:00 in both.
-// Times are wall-clock times in the owner's timezone, given to chrono as its offset at `now`.
+// - a date without a time gets noon (zh) or the current time (en): here 09:00 in both;
+// - the zh parser reads "today" (明天, 今晚, 周一) from the machine's local date and hour, whatever its
+//   `timezone` option says: on a UTC server at 07:55 in Shanghai (23:55 UTC) "明天早上8点" was today's 08:00.
+// So chrono gets no timezone at all: its reference is the owner's wall-clock time at `now` written as a
+// machine-local Date, and the date and time it reads are turned into an instant in the owner's timezone
+// here (fromWall), which also gets a DST change between now and then right.
 // chrono's zh and en parsers are loaded on the first reminder, not at start (about 100 ms of import; and
 // chrono-node may be missing: lib/core/packages.ts; the reminder tools are then not offered).
-import type { Chrono, ParsedResult } from 'chrono-node'
+import type { Chrono, ParsedComponents, ParsedResult } from 'chrono-node'
 import { importOptional } from '../core/packages.js'
 import { nextOccurrence } from './recurrence.js'
 import type { Recurrence } from './types.js'
 import { COUNT_EN, COUNT_ZH, countOf } from './numbers.js'
-import { fromWall, offsetMinutes } from './zoned.js'
+import { fromWall, offsetMinutes, wallTime } from './zoned.js'
 
 export interface ParsedWhen {
   /** the first time it is due (ms) */
@@ -104,8 +108,28 @@ const loadParsers = (): Promise<Parsers> =>
     importOptional('chrono-node', () => import('chrono-node/en'))
   ]).then(([zh, en]) => ({ zh: zh.casual, en: en.casual }), (err: unknown) => { parsers = undefined; throw err }))
 
+/** The owner's wall-clock time at `now` as a machine-local Date: all chrono's parsers read that alike. */
+function wallReference (o: ParseOptions): Date {
+  const w = wallTime(o.timeZone, o.now)
+  // (a wall time the machine's own DST skips comes out an hour later; only the reference is shifted)
+  return new Date(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, ((o.now % 1000) + 1000) % 1000)
+}
+
 function chronoFirst (p: Parsers, text: string, o: ParseOptions): ParsedResult | undefined {
-  return (hasCjk(text) ? p.zh : p.en).parse(text, { instant: new Date(o.now), timezone: offsetMinutes(o.timeZone, o.now) }, { forwardDate: true })[0]
+  const chrono = hasCjk(text) ? p.zh : p.en
+  const found = chrono.parse(text, wallReference(o), { forwardDate: true })[0]
+  if (!found?.start.isCertain('timezoneOffset')) return found
+  // an offset in the text ("8pm UTC", en only): the shifted reference would misplace it, so the real
+  // instant with the owner's offset (which en's parser does honour)
+  return chrono.parse(text, { instant: new Date(o.now), timezone: offsetMinutes(o.timeZone, o.now) }, { forwardDate: true })[0]
+}
+
+/** The instant of what chrono read, in the owner's timezone; a date alone ("明天", "next friday") is 09:00. */
+function instantOf (c: ParsedComponents, timeZone: string, laterDays = 0): number {
+  if (c.isCertain('timezoneOffset')) return c.date().getTime() + laterDays * 24 * 60 * MINUTE
+  const timed = c.isCertain('hour')
+  return fromWall(timeZone, c.get('year') ?? 0, c.get('month') ?? 1, (c.get('day') ?? 1) + laterDays,
+    timed ? c.get('hour') ?? 0 : 9, timed ? c.get('minute') ?? 0 : 0, timed ? c.get('second') ?? 0 : 0)
 }
 
 const FILLERS_ZH = /^(?:请|麻烦)?(?:到时候?)?(?:提醒(?:一下)?(?:我|我们|大家|你)?|叫(?:一下)?我|通知(?:我|大家)?)(?:一下)?(?:要|去|该)?/
@@ -154,14 +178,9 @@ export async function parseWhen (text: string, o: ParseOptions): Promise<ParsedW
 
   const found = chronoFirst(p, input, o)
   if (!found) throw new WhenError('noTime', `No time found in "${input.slice(0, 80)}" (e.g. 5分钟后, 明天早上8点, in 10 minutes, tomorrow at 8am)`)
-  let at = found.start.date().getTime()
-  if (!found.start.isCertain('hour')) {
-    // a date alone ("明天", "next friday"): 09:00 that day in the owner's timezone
-    const y = found.start.get('year')
-    const mo = found.start.get('month')
-    const d = found.start.get('day')
-    if (y !== null && mo !== null && d !== null) at = fromWall(o.timeZone, y, mo, d, 9, 0)
-  }
+  let at = instantOf(found.start, o.timeZone)
+  // a time of day alone ("8点") said at that very minute: chrono moves only times strictly past to tomorrow
+  if (at <= o.now && !found.start.isCertain('day') && !found.start.isCertain('weekday')) at = instantOf(found.start, o.timeZone, 1)
   if (at <= o.now) throw new WhenError('past', `"${found.text}" is already past`)
   if (at - o.now > MAX_AHEAD_MS) throw new WhenError('tooFar', 'That is too far ahead (at most about a year)')
   return { at, matched: found.text, rest: restOf(input, [found.text]) }

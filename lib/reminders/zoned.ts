@@ -60,12 +60,12 @@ export function offsetMinutes (tz: string, at: number): number {
 }
 
 /** The instant of a wall-clock time in `tz`; day overflow (32nd) rolls over like Date.UTC. */
-export function fromWall (tz: string, year: number, month: number, day: number, hour: number, minute: number): number {
-  const naive = Date.UTC(year, month - 1, day, hour, minute)
+export function fromWall (tz: string, year: number, month: number, day: number, hour: number, minute: number, second = 0): number {
+  const naive = Date.UTC(year, month - 1, day, hour, minute, second)
   // the offset at the naive guess, then at the corrected instant (differs only around a DST change)
   let at = naive - offsetMinutes(tz, naive) * 60_000
-  const second = naive - offsetMinutes(tz, at) * 60_000
-  if (second !== at) at = Math.min(at, second)
+  const again = naive - offsetMinutes(tz, at) * 60_000
+  if (again !== at) at = Math.min(at, again)
   return at
 }
 

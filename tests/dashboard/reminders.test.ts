@@ -5,9 +5,23 @@
 import { expect } from 'chai'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import sinon from 'sinon'
+import { formatWall } from '../../lib/reminders/zoned.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { goTo, launch, openDashboard, prepare, SHOTS } from './browser.js'
 
+/**
+ * When the reminders are set: a Wednesday 23:57 UTC (Thursday 07:57 in Shanghai), so their order does not
+ * hang on the real time (near UTC midnight "明天早上8点" was once read as today; on a Monday morning
+ * 每周一9点 comes before tomorrow). The first such instant after `real`: the service's timer and the
+ * browser stay on the real clock, and the reminders must still be ahead of it.
+ */
+function setAtFor (real: number): number {
+  const d = new Date(real)
+  let at = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 57)
+  while (new Date(at).getUTCDay() !== 3 || at <= real) at += 86_400_000
+  return at
+}
 
 describe('dashboard: reminders (chromium e2e, phone screen)', function () {
   this.timeout(120_000)
@@ -23,9 +37,19 @@ describe('dashboard: reminders (chromium e2e, phone screen)', function () {
     await s.login()
     const svc = s.lx.rt.need('reminders')
     await s.lx.rt.config.update({ reminders: { ...s.lx.rt.config.get().reminders, timezone: 'Asia/Shanghai' } })
-    ids.water = (await svc.create({ userId: '20001', nickname: '小明', groupId: '555', isMaster: false, isGroupAdmin: false }, { when: '5分钟后', message: '喝水' })).id
-    ids.report = (await svc.create({ userId: '20002', groupId: '666', isMaster: false, isGroupAdmin: true }, { when: '每周一9点', message: '发周报' })).id
-    ids.call = (await svc.create({ userId: '20001', isMaster: false, isGroupAdmin: false }, { when: '明天早上8点', message: '给妈妈打电话' })).id
+    // only Date is faked, and only while they are set: the server, its sessions and the browser keep real time
+    const setAt = setAtFor(Date.now())
+    const clock = sinon.useFakeTimers({ now: setAt, toFake: ['Date'] })
+    try {
+      ids.water = (await svc.create({ userId: '20001', nickname: '小明', groupId: '555', isMaster: false, isGroupAdmin: false }, { when: '5分钟后', message: '喝水' })).id
+      ids.report = (await svc.create({ userId: '20002', groupId: '666', isMaster: false, isGroupAdmin: true }, { when: '每周一9点', message: '发周报' })).id
+      ids.call = (await svc.create({ userId: '20001', isMaster: false, isGroupAdmin: false }, { when: '明天早上8点', message: '给妈妈打电话' })).id
+    } finally {
+      clock.restore()
+    }
+    const due = (id: string): string => formatWall('Asia/Shanghai', svc.get(id)?.nextAt ?? 0).slice(11)
+    expect([due(ids.water), due(ids.call), due(ids.report)]).to.deep.equal(['08:02', '08:00', '09:00'])
+    expect((svc.get(ids.call)?.nextAt ?? 0) - setAt, 'tomorrow 08:00 in Shanghai, not today').to.equal(24 * 3600_000 + 3 * 60_000)
     browser = await launch()
     ;({ page, pageErrors } = await openDashboard(browser, s, { phone: true }))
   })

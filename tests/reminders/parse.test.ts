@@ -67,8 +67,9 @@ describe('reminders: understanding when', () => {
   }
 
   it('reads times in the configured timezone, not the machine\'s', async () => {
+    // NOW is 2026-11-25 22:40 in New York: tomorrow there is the 26th (the 26th in UTC too)
     const ny = await parse('明天早上8点', 'America/New_York')
-    expect(formatWall('America/New_York', ny.at)).to.equal('2026-11-27 08:00')
+    expect(formatWall('America/New_York', ny.at)).to.equal('2026-11-26 08:00')
     const utc = await parse('tomorrow at 8am', 'UTC')
     expect(new Date(utc.at).toISOString()).to.equal('2026-11-27T08:00:00.000Z')
     // a relative time is the same instant everywhere
@@ -86,5 +87,92 @@ describe('reminders: understanding when', () => {
     expect(formatWall(TZ, followingOccurrence(daily, TZ, due, NOW))).to.equal('2026-11-27 08:00')
     const every = { kind: 'interval' as const, minutes: 10 }
     expect(followingOccurrence(every, TZ, NOW - 25 * 60_000, NOW)).to.equal(NOW + 5 * 60_000)
+  })
+})
+
+// chrono's zh parser reads "today" from the machine's local date and hour: near the machine's midnight
+// (UTC on servers and in CI) the owner's day was taken for another one. `now` is pinned at those instants.
+describe('reminders: the owner\'s day, near midnight (UTC and local)', () => {
+  const table: Array<[string, string, string, string]> = [
+    // timeZone, now (UTC), text, due (wall time there) or the refusal
+    // Shanghai 07:55-08:00 is UTC 23:55-00:00 of the day before
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '明天早上8点提醒我开会', '2026-12-03 08:00'],
+    ['Asia/Shanghai', '2026-12-01T23:57:00Z', '明天早上8点', '2026-12-03 08:00'],
+    ['Asia/Shanghai', '2026-12-01T23:59:59.999Z', '明天早上8点', '2026-12-03 08:00'],
+    ['Asia/Shanghai', '2026-12-02T00:00:00Z', '明天早上8点', '2026-12-03 08:00'],
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '明天', '2026-12-03 09:00'],
+    ['Asia/Shanghai', '2026-12-02T00:30:00Z', '明天', '2026-12-03 09:00'],
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '后天早上8点', '2026-12-04 08:00'],
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', 'tomorrow at 8am', '2026-12-03 08:00'],
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '今天晚上9点', '2026-12-02 21:00'],
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '8点', '2026-12-02 08:00'],
+    ['Asia/Shanghai', '2026-12-02T00:00:00Z', '8点', '2026-12-03 08:00'], // said at 08:00 sharp: tomorrow's
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '12月2日上午9点', '2026-12-02 09:00'],
+    ['Asia/Shanghai', '2026-12-01T23:55:00Z', '每天7点', '2026-12-03 07:00'],
+    ['Asia/Shanghai', '2026-12-31T23:55:00Z', '明天早上8点', '2027-01-02 08:00'],
+    // Monday 07:55 in Shanghai is still Sunday in UTC
+    ['Asia/Shanghai', '2026-12-06T23:55:00Z', '周一9点', '2026-12-07 09:00'],
+    ['Asia/Shanghai', '2026-12-06T23:55:00Z', 'monday at 9am', '2026-12-07 09:00'],
+    ['Asia/Shanghai', '2026-12-06T23:55:00Z', '周日9点', '2026-12-13 09:00'],
+    ['Asia/Shanghai', '2026-12-06T23:55:00Z', '每周一9点', '2026-12-07 09:00'],
+    // Shanghai's own midnight (UTC 16:00)
+    ['Asia/Shanghai', '2026-12-02T15:59:00Z', '明天早上8点', '2026-12-03 08:00'],
+    ['Asia/Shanghai', '2026-12-02T15:59:00Z', '今天晚上9点', 'past'],
+    ['Asia/Shanghai', '2026-12-02T16:00:00Z', '明天早上8点', '2026-12-04 08:00'],
+    ['Asia/Shanghai', '2026-12-02T16:00:00Z', 'tomorrow at 8am', '2026-12-04 08:00'],
+    ['Asia/Shanghai', '2026-12-02T16:00:00Z', '今天晚上9点', '2026-12-03 21:00'],
+    ['Asia/Shanghai', '2026-12-02T22:55:00Z', '明天', '2026-12-04 09:00'],
+    // chrono's late-night rule, in the owner's hours: at 00:30 "明天" alone is the coming morning
+    ['Asia/Shanghai', '2026-12-02T16:30:00Z', '明天', '2026-12-03 09:00'],
+    ['Asia/Shanghai', '2026-12-02T16:30:00Z', '明天早上8点', '2026-12-04 08:00'],
+    ['UTC', '2026-12-01T23:55:00Z', '明天早上8点', '2026-12-02 08:00'],
+    ['UTC', '2026-12-01T23:55:00Z', '今天晚上9点', 'past'],
+    ['UTC', '2026-12-02T00:00:00Z', '明天早上8点', '2026-12-03 08:00'],
+    ['UTC', '2026-12-02T00:00:00Z', 'tomorrow at 8am', '2026-12-03 08:00'],
+    // New York 19:05 is already the next day in UTC
+    ['America/New_York', '2026-12-02T00:05:00Z', '明天早上8点', '2026-12-02 08:00'],
+    ['America/New_York', '2026-12-02T00:05:00Z', '今天晚上9点', '2026-12-01 21:00'],
+    ['America/New_York', '2026-12-02T00:05:00Z', 'tomorrow at 8am', '2026-12-02 08:00'],
+    ['America/New_York', '2026-12-02T04:55:00Z', '明天早上8点', '2026-12-02 08:00'],
+    ['America/New_York', '2026-12-02T05:05:00Z', '明天早上8点', '2026-12-03 08:00'],
+    ['Europe/Berlin', '2026-12-01T23:30:00Z', '明天早上8点', '2026-12-03 08:00'],
+    ['Europe/Berlin', '2026-12-01T23:30:00Z', '今天晚上9点', '2026-12-02 21:00'],
+    ['Europe/Berlin', '2026-12-01T22:30:00Z', '明天早上8点', '2026-12-02 08:00'],
+    // the day after a DST change: its own offset, not today's
+    ['Europe/Berlin', '2026-03-28T12:00:00Z', '明天早上8点', '2026-03-29 08:00'],
+    ['America/New_York', '2026-03-07T17:00:00Z', 'tomorrow at 8am', '2026-03-08 08:00']
+  ]
+  const due = async (timeZone: string, now: string, text: string): Promise<string> => {
+    try {
+      return formatWall(timeZone, (await parseWhen(text, { now: Date.parse(now), timeZone })).at)
+    } catch (e) {
+      if (e instanceof WhenError) return e.reason
+      throw e
+    }
+  }
+  for (const [tz, now, text, expected] of table) {
+    it(`${tz} at ${now}: ${text} -> ${expected}`, async () => {
+      expect(await due(tz, now, text)).to.equal(expected)
+    })
+  }
+
+  it('a DST change: the instant of the wall time that day', async () => {
+    const berlin = await parseWhen('明天早上8点', { now: Date.parse('2026-03-28T12:00:00Z'), timeZone: 'Europe/Berlin' })
+    expect(new Date(berlin.at).toISOString()).to.equal('2026-03-29T06:00:00.000Z')
+  })
+
+  it('the same answers whatever the machine\'s timezone', async function () {
+    const machine = process.env.TZ
+    try {
+      for (const zone of ['UTC', 'Asia/Shanghai', 'America/New_York', 'Europe/Berlin', 'Pacific/Kiritimati']) {
+        process.env.TZ = zone
+        const got: string[] = []
+        for (const [tz, now, text] of table) got.push(await due(tz, now, text))
+        expect(got, `machine in ${zone}`).to.deep.equal(table.map((row) => row[3]))
+      }
+    } finally {
+      if (machine === undefined) delete process.env.TZ
+      else process.env.TZ = machine
+    }
   })
 })

@@ -43,8 +43,8 @@ function outletOf (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostS
     isGroup: s.isGroup,
     botId: s.botId,
     botName: s.botName || botNickname(s.botId) || 'Lingxi',
-    // a guarded chat (lib/guard) waits its minimum delay between two sends
-    reply: async (msg, quote, opts) => { await rt.optional('guard')?.pace(s.groupId); return s.reply(msg, quote, opts) },
+    // a guarded chat's pace (lib/guard) is kept by every send (lib/host/port.ts watchedSend)
+    reply: (msg, quote, opts) => s.reply(msg, quote, opts),
     forward: (nodes) => makeForwardMsg(e, nodes),
     render: async (text): Promise<Seg | { failed: string }> => {
       const data = {

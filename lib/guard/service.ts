@@ -1,9 +1,9 @@
 // The account-risk guard (README.md): every send the plugin makes goes by (lib/host/port.ts
 // watchSends); per chat (each group; private chats as one bucket) the recent sends give a risk figure,
 // and past `riskAt` the chat is guarded until the figure has stayed below `recoverBelow` for
-// `coolDownMinutes`. While guarded, lib/delivery paces the answers (`pace`) and sends long ones as
-// forwards (`deliveryUnderRisk`), lib/proactive stays quiet (`pausesProactive`), and the masters are
-// told privately once per episode. All times from the runtime clock; the state lives in memory.
+// `coolDownMinutes`. While guarded, every send waits for the chat's pace (`pace`, the host port's send
+// pacer), lib/delivery sends long answers as forwards (`deliveryUnderRisk`), lib/proactive stays quiet
+// (`pausesProactive`), and the masters are told privately once per episode. All times from the runtime clock; the state lives in memory.
 import { guardFor } from '../config/group-settings.js'
 import type { Config, DeliverySettings, GuardSettings } from '../config/schema.js'
 import { errorText } from '../core/errors.js'
@@ -27,7 +27,7 @@ interface ChatGuard {
   since: number
   /** the episode's highest figure */
   peak: number
-  /** when the last paced answer send may go out */
+  /** when the last paced send may go out */
   slot: number
   botId?: string
 }
@@ -137,7 +137,9 @@ export class AccountGuard {
     return state === 'guarded' || state === 'cooling'
   }
 
-  /** Waits, in a guarded chat, until `slowDownMs` after the chat's previous send (lib/delivery). */
+  /** Waits, in a guarded chat, until `slowDownMs` after the chat's previous send (every send: the host
+   * port's send pacer, index.ts). A timer, never a lock: the masters' notice, sent through the same
+   * path from `record`, only waits its turn in the private bucket. */
   async pace (groupId?: string): Promise<void> {
     const chat = groupId ?? PRIVATE
     if (!this.guarded(groupId)) return

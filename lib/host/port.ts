@@ -131,14 +131,30 @@ export function setOutboundGate(gate: OutboundGate): () => void {
 }
 
 /**
+ * The send pacer: waits, before a message that passed the gate goes to the host, as long as the chat's
+ * send rate asks (lib/guard registers the account-risk pacing). Not called for forward nodes (they are
+ * parts of one send). One at a time; the last registered wins.
+ */
+type SendPacer = (chat: SendChat) => Promise<void>
+let sendPacer: SendPacer | undefined
+
+/** Sets the send pacer; returns its removal. */
+export function setSendPacer(pacer: SendPacer): () => void {
+  sendPacer = pacer
+  return () => { if (sendPacer === pacer) sendPacer = undefined }
+}
+
+/**
  * Every send of the plugin goes through here (session replies, sendPrivate/sendGroup, pickChat's
  * chats): first the outbound gate (a withheld message is not sent: `false`, as the hosts answer a send
- * that sent nothing), then the host, and the watchers see them all. `false` (an empty message, a muted
- * group on Miao) sent nothing.
+ * that sent nothing), then the send pacer, then the host, and the watchers see them all. `false` (an
+ * empty message, a muted group on Miao) sent nothing.
  */
 export async function watchedSend<R>(chat: SendChat, original: Sendable, sendIt: (msg: Sendable) => Promise<R>): Promise<R | false> {
   const msg = outboundGate ? await outboundGate(chat, original) : original
   if (msg === undefined) return false
+  // after the gate: a withheld message takes no slot; a pacer's bug never costs a send
+  if (sendPacer) { try { await sendPacer(chat) } catch { /* ignored */ } }
   const tell = (ok: boolean): void => {
     const out: OutgoingSend = { msg, ok }
     if (chat.groupId !== undefined) out.groupId = chat.groupId

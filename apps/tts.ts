@@ -3,6 +3,7 @@
 // the text goes out as text. Counts against the user's chat rate limit (speech costs money).
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
 import { admitCostlyRead } from '../lib/input/limit.js'
+import { SpeechWithheld } from '../lib/tts/service.js'
 import { commandPattern } from './command.js'
 import { contextOf } from './context.js'
 
@@ -31,6 +32,7 @@ export class LingxiTts extends pluginBase() {
     try {
       await s.reply(await tts.record(s, text.slice(0, MAX_CHARS)))
     } catch (err) {
+      if (err instanceof SpeechWithheld) return true // the output moderation withheld it (and logged the hit once)
       tts.failed(err)
       await s.reply(text.slice(0, MAX_CHARS))
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import type { SectionPatch } from '../config/service.js'
 import { AppError, errorText } from '../core/errors.js'
+import { normalizeForMatch, normalizerGeneration, normalizeWord } from '../core/text-normalize.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
 import { outboundAccess, outboundFetch } from '../web/outbound.js'
@@ -18,6 +19,18 @@ const REMOTE_TIMEOUT_MS = 10_000
 const MAX_REMOTE_BYTES = 1024 * 1024
 
 export interface PresetMatch { preset: ImagePreset; input: string }
+
+// each preset's keywords normalised once (again when the normaliser's tables got loaded)
+const normalizedKeywords = new WeakMap<ImagePreset, { generation: number; words: string[] }>()
+function keywordsOf (preset: ImagePreset): string[] {
+  const generation = normalizerGeneration()
+  let entry = normalizedKeywords.get(preset)
+  if (!entry || entry.generation !== generation) {
+    entry = { generation, words: preset.keywords.map((k) => (k ? normalizeWord(k) : '')) }
+    normalizedKeywords.set(preset, entry)
+  }
+  return entry.words
+}
 
 export class DrawingService {
   private refreshing: Promise<RemotePresets> | undefined
@@ -85,20 +98,29 @@ export class DrawingService {
     }
   }
 
-  /** The preset a message starts with (custom, then remote, then built-in; longest keyword wins). */
+  /**
+   * The preset a message starts with (custom, then remote, then built-in; longest keyword wins).
+   * Keywords match the normalised message, as moderation words and trigger keywords do
+   * (lib/core/text-normalize.ts: full-width, traditional, zero-width and separated spellings); the
+   * input is the rest of the message as the user wrote it.
+   */
   match (text: string): PresetMatch | undefined {
     const t = text.trim().replace(/^[#＃]/, '')
+    const n = normalizeForMatch(t)
     const lists = [this.store.data.custom, this.store.data.remote.presets, BUILTIN_IMAGE_PRESETS]
     let best: { preset: ImagePreset; kw: string } | undefined
     for (const list of lists) {
       for (const preset of list) {
-        for (const kw of preset.keywords) {
-          if (kw && t.startsWith(kw) && (!best || kw.length > best.kw.length)) best = { preset, kw }
+        for (const kw of keywordsOf(preset)) {
+          if (kw && n.text.startsWith(kw) && (!best || kw.length > best.kw.length)) best = { preset, kw }
         }
       }
       if (best) break
     }
-    return best ? { preset: best.preset, input: t.slice(best.kw.length).trim() } : undefined
+    if (!best) return undefined
+    // where the keyword's last unit ends in the original text
+    const end = n.to[best.kw.length - 1] ?? t.length
+    return { preset: best.preset, input: t.slice(end).trim() }
   }
 }
 

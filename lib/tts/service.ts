@@ -1,6 +1,8 @@
 // The tts service: speaks a text in a chat's voice (voice.ts) through the speech endpoint (speech.ts)
 // and makes it a QQ voice record. Used by lib/delivery (an answer spoken when tts.mode is always and it
 // is short), the speak tool (lib/tools/builtin/speak.ts) and the voice command (apps/tts.ts).
+// The text passes the output moderation before it is synthesised: a voice record is media, which the
+// outbound gate (lib/governance/outbound.ts) lets through unread.
 import { AppError, errorText } from '../core/errors.js'
 import { segment } from '../host/port.js'
 import type { HostSegments, Seg, Sendable } from '../host/types.js'
@@ -11,6 +13,11 @@ import { ttsFor, voiceFor, type SpeakScope } from './voice.js'
 /** The chat an answer goes to (lib/host/session.ts HostSession has these). */
 export interface SpeakTarget extends SpeakScope {
   reply(msg: Sendable): Promise<unknown>
+}
+
+/** The text was withheld by the output moderation: nothing is synthesised, nothing should be sent. */
+export class SpeechWithheld extends AppError {
+  constructor () { super('FORBIDDEN', 'The text was withheld by moderation; nothing was spoken') }
 }
 
 /** A voice record of the host: its own segment.record where it has one (Miao, TRSS), else the plain
@@ -33,18 +40,26 @@ export class TtsService {
     return t.mode !== 'off' && t.baseUrl !== ''
   }
 
-  /** The text spoken in the chat's voice, as a record segment. Throws an AppError when it cannot. */
+  /**
+   * The text spoken in the chat's voice, as a record segment: the text as the output moderation lets
+   * it out (the gate's own check, `gateText`: masked parts are spoken as masked). Throws SpeechWithheld
+   * when it is withheld, an AppError when it cannot be spoken.
+   */
   async record (scope: SpeakScope, text: string): Promise<Seg> {
     const settings = ttsFor(this.rt.config.get(), scope.groupId)
     if (settings.mode === 'off') throw new AppError('SERVICE_UNAVAILABLE', 'Text to speech is off (tts.mode)')
-    const audio = await synthesize(settings, text, voiceFor(this.rt, settings, scope), this.rt.clock)
+    const gov = this.rt.optional('governance')
+    const said = gov ? gov.gateText({ userId: scope.userId, groupId: scope.groupId }, text) : text
+    if (said === undefined) throw new SpeechWithheld()
+    const audio = await synthesize(settings, said, voiceFor(this.rt, settings, scope), this.rt.clock)
     return recordSegment(audio)
   }
 
   /**
    * lib/delivery's hook: with tts.mode `always`, an answer of at most maxChars characters goes out as
-   * a voice record. True when it was sent; false leaves the answer to be sent as text (a failed
-   * synthesis too: logged, as a warning once per reason).
+   * a voice record. True when it was sent (or withheld by moderation: then nothing is said, the text
+   * would be withheld too); false leaves the answer to be sent as text (a failed synthesis too: logged,
+   * as a warning once per reason).
    */
   async speakAnswer (target: SpeakTarget, text: string): Promise<boolean> {
     const settings = ttsFor(this.rt.config.get(), target.groupId)
@@ -53,6 +68,7 @@ export class TtsService {
     try {
       seg = await this.record(target, text)
     } catch (err) {
+      if (err instanceof SpeechWithheld) return true
       this.failed(err)
       return false
     }
@@ -62,6 +78,8 @@ export class TtsService {
 
   /** Logs a failed synthesis: a warning the first time for each reason, then at debug level. */
   failed (err: unknown): void {
+    // withheld is no failure: the moderation logged it
+    if (err instanceof SpeechWithheld) return
     const code = err instanceof AppError ? err.code : 'ERROR'
     const fields = { code, error: errorText(err) }
     if (this.warned.has(code)) { this.rt.log.debug('Speech failed; sent as text', fields); return }

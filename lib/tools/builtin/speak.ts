@@ -4,6 +4,7 @@
 import { errorText } from '../../core/errors.js'
 import { sendGroup, sendPrivate } from '../../host/port.js'
 import type { Runtime } from '../../runtime.js'
+import { SpeechWithheld } from '../../tts/service.js'
 import { inQqChat, str, text, type BuiltinTool } from './util.js'
 
 /** Longest text one voice message speaks (a minute or so of speech). */
@@ -33,6 +34,8 @@ export function speakTool (rt: Runtime): BuiltinTool {
       try {
         record = await tts.record(scope, body.slice(0, MAX_CHARS))
       } catch (err) {
+        // the output moderation withheld the text (lib/tts checks it before synthesis)
+        if (err instanceof SpeechWithheld) return text('The text was withheld by moderation; nothing was sent. Do not repeat it', true)
         tts.failed(err)
         return text(`The voice message could not be made (${errorText(err)}); answer in text instead`, true)
       }

@@ -1,4 +1,5 @@
-// Tools variant A (style A, docs/api.md, Groups of routes): GET /api/tools, GET /api/tools/:name, the toggles
+// Tools variant A (style A, docs/api.md, Groups of routes): GET /api/tools and GET /api/tools/:name (each tool
+// with its "offered on /mcp" switch, `offeredOnMcp`), the toggles
 // and POST /api/tools/call; plus variant B's deprecated endpoints (style B, `deprecated: true`).
 import type Router from '@koa/router'
 import { dict } from '../lib/core/dict.js'
@@ -47,7 +48,8 @@ export function toolRoutesA (rt: Runtime): Router {
   r.get('/', A(() => {
     const categories = dict<{ name: string; enabled: boolean }>() // keys: tool categories (scripts choose theirs)
     for (const c of reg().categories()) categories[c.key] = { name: c.name, enabled: c.enabled }
-    return { tools: reg().list({ includeDisabled: true }).map((t) => toolView(reg(), t)), categories }
+    const offer = rt.config.get().mcp.server
+    return { tools: reg().list({ includeDisabled: true }).map((t) => ({ ...toolView(reg(), t), offeredOnMcp: offeredOnMcp(t, offer) })), categories }
   }))
   r.post('/call', A(async (ctx) => {
     const { name, args } = parseBody(ctx, callBody)

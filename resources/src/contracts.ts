@@ -51,6 +51,12 @@ export interface ToolCategory { key: string, name: string, toolCount: number, en
 export type ToolView = Pick<RegisteredTool, 'name' | 'description' | 'category' | 'source' | 'server' | 'inputSchema'> & { enabled: boolean, dangerous: boolean, risk: ToolRisk }
 /** GET /api/tools/list: the tool view plus where it comes from. */
 export type ToolListItem = ToolView & { identity: { source: string, server?: string, category: string, modelName: string } }
+/** A tool of variant A (GET /api/tools, GET /api/tools/:name): the tool view plus its "offered on /mcp" switch. */
+export type ToolItem = ToolView & { offeredOnMcp: boolean }
+/** GET /api/tools (style A): every tool, disabled ones too, and the categories by key. */
+export interface ToolsList { tools: ToolItem[], categories: Record<string, { name: string, enabled: boolean }> }
+/** PUT /api/tools/:name/mcp `{offered}`: whether the tool is now offered to the key holders of our /mcp. */
+export interface McpOffer { name: string, offeredOnMcp: boolean }
 /** GET /api/tools/js/:name */
 export type ScriptSource = Omit<ScriptFile, 'loaded'> & { source: string, loaded: boolean }
 export interface SkillDocuments { count: number, documents: SkillDocument[], errors: Array<{ file: string, message: string }> }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, BASE, api, errText, sse } from '../api'
 import { locale, t, tv } from '../i18n'
-import type { ExecuteResult, LoadedSkills, ScriptFile, ScriptSource, SkillDocuments, ToolCategory, ToolListItem } from '../contracts'
+import type { ExecuteResult, LoadedSkills, McpOffer, ScriptFile, ScriptSource, SkillDocuments, ToolCategory, ToolsList } from '../contracts'
 import { Act, Card, EmptyState, ErrorBox, Table, View, confirmDanger, fmt, toast, useLoad } from '../ui'
 
 /** A tool category in the page language (the server names them in Chinese; an unknown key as it is). */
@@ -9,10 +9,18 @@ const catName = (key: string): string => { const k = `cat.${key}`; const l = t(k
 
 function ToolList ({ onTest }: { onTest: (name: string) => void }) {
   const cats = useLoad<ToolCategory[]>('/api/skills/categories')
-  // The full list (variant B) includes disabled tools, so they can be switched back on.
-  const tools = useLoad<ToolListItem[]>('/api/tools/list')
+  // Every tool, disabled ones too (so they can be switched back on), each with its "offered on /mcp" switch (variant A).
+  const tools = useLoad<ToolsList>('/api/tools')
   const [q, setQ] = useState('')
   const reload = (): void => { cats.reload(); tools.reload() }
+  /** The tool's switch for our own /mcp endpoint (PUT /api/tools/:name/mcp; config mcp.server.offeredTools / withheldTools). */
+  const offer = async (name: string, offered: boolean): Promise<void> => {
+    try {
+      const r = await api<McpOffer>(`/api/tools/${encodeURIComponent(name)}/mcp`, { method: 'PUT', json: { offered } })
+      toast(tv(r.offeredOnMcp ? 'tl.offerOn' : 'tl.offerOff', { name }))
+    } catch (err) { toast(errText(err), true) }
+    tools.reload()
+  }
   return <>
     <Card title={t('categories')} extra={<>
       <Act run={async () => { await api('/api/skills/enable-all', { method: 'POST' }); reload() }}>{t('enableAll')}</Act>
@@ -24,12 +32,15 @@ function ToolList ({ onTest }: { onTest: (name: string) => void }) {
         }} /></label>)}</div>}</View>
     </Card>
     <Card title={t('tools')} extra={<input type="search" aria-label={t('search')} placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />}>
-      <View load={tools} isEmpty={d => d.length === 0}>{d => <Table cols={[t('name'), t('categories'), t('enabled'), '']}
-        rows={d.filter(x => !q || `${x.name} ${x.description}`.toLowerCase().includes(q.toLowerCase())).map(x => [
+      <p class="muted" id="tl-mcp-hint" data-testid="tl-mcp-hint">{t('tl.mcpHint')}</p>
+      <View load={tools} isEmpty={d => d.tools.length === 0}>{d => <Table cols={[t('name'), t('categories'), t('enabled'), t('tl.mcpOffered'), '']}
+        rows={d.tools.filter(x => !q || `${x.name} ${x.description}`.toLowerCase().includes(q.toLowerCase())).map(x => [
           <div><b>{x.name}</b><div class="muted">{x.description.slice(0, 120)}</div></div>, catName(x.category),
           <input type="checkbox" data-testid={`tool-${x.name}`} aria-label={tv('tl.enableTool', { name: x.name })} checked={x.enabled} onChange={async e => {
             try { await api(`/api/skills/tools/${encodeURIComponent(x.name)}/toggle`, { json: { enabled: (e.target as HTMLInputElement).checked } }); tools.reload() } catch (err) { toast(errText(err), true); tools.reload() }
           }} />,
+          <input type="checkbox" data-testid={`mcp-offer-${x.name}`} aria-label={tv('tl.offerTool', { name: x.name })} aria-describedby="tl-mcp-hint"
+            checked={x.offeredOnMcp} onChange={e => offer(x.name, (e.target as HTMLInputElement).checked)} />,
           <button data-testid={`tool-test-${x.name}`} aria-label={tv('tl.testTool', { name: x.name })} onClick={() => onTest(x.name)}>{t('test')}</button>])} />}</View>
     </Card>
   </>

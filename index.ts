@@ -5,6 +5,7 @@ import { LingxiPreset } from './apps/preset.js'
 import { LingxiDraw } from './apps/draw.js'
 import { LingxiGame } from './apps/game.js'
 import { LingxiApproval } from './apps/approval.js'
+import { LingxiConfirm } from './apps/confirm.js'
 import { LingxiChat } from './apps/chat.js'
 import { LingxiConversation } from './apps/conversation.js'
 import { LingxiMemory } from './apps/memory.js'
@@ -21,7 +22,7 @@ import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
 
 // The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
 // the first plugin class's init(), or the standalone host and the tests call lingxi.start().
-export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiConversation, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTts, LingxiQuota, LingxiWhy, LingxiUpdate, LingxiChat }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiConfirm, LingxiConversation, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTts, LingxiQuota, LingxiWhy, LingxiUpdate, LingxiChat }
 
 export const lingxi = {
   start: () => ensureStarted(),

@@ -74,7 +74,7 @@ export class LingxiChat extends pluginBase() {
       const chat = rt.need('conversations').pipeline
       if (!chat) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
       const { scope, input } = chatTurnOf(s, cfg, turn)
-      const result = await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), ...(gate.tools ? {} : { toolsEnabled: false }), onAnswer })
+      const result = await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), ...(read.taint.length ? { taint: read.taint } : {}), ...(gate.tools ? {} : { toolsEnabled: false }), onAnswer })
       recordTurnTokens(rt, s, result.usage)
     } catch (err) {
       delivery.stop()

@@ -73,6 +73,23 @@ const TEXTS = {
     'zh-CN': '[灵犀] 工具 {tool} 需要主人批准 (风险: {risk})\n调用者: {who}\n参数: {args}\n回复 {p}同意 {id} 批准 ({p}同意 {id} 会话: 本会话内不再询问), {p}拒绝 {id} 拒绝; {secs} 秒后自动拒绝',
     en: '[Lingxi] The tool {tool} needs the master\'s approval (risk: {risk})\nCaller: {who}\nArguments: {args}\nReply {p}approve {id} to approve ({p}approve {id} session: do not ask again in this conversation), {p}deny {id} to refuse; refused automatically in {secs} s'
   },
+  // the asker's confirmation of a call that may carry someone else's words (lib/tools/policy.ts, apps/confirm.ts)
+  'confirm.request': {
+    'zh-CN': '确认{summary}？\n（对话里有{from}，可能不是你本人的意思）回复“确认 {code}”执行，“取消 {code}”放弃；{secs} 秒内有效',
+    en: 'Confirm: {summary}?\n(The chat held {from}, which may not be your own words.) Reply "confirm {code}" to go ahead, "cancel {code}" to drop it; valid for {secs} s'
+  },
+  'confirm.generic': { 'zh-CN': '调用工具 {tool}（{args}）', en: 'call the tool {tool} ({args})' },
+  'confirm.confirmed': { 'zh-CN': '好的，执行：{summary}', en: 'OK, doing it: {summary}' },
+  'confirm.dropped': { 'zh-CN': '已取消：{summary}', en: 'Dropped: {summary}' },
+  'confirm.timedOut': { 'zh-CN': '提问者没有及时确认，{tool} 没有执行。', en: 'The asker did not confirm in time; {tool} was not run.' },
+  'confirm.cancelled': { 'zh-CN': '提问者取消了，{tool} 没有执行。', en: 'The asker cancelled; {tool} was not run.' },
+  'confirm.elsewhere': { 'zh-CN': '{tool} 可能来自不是提问者本人写的内容（{from}），只能在 QQ 聊天里由本人确认后执行。', en: '{tool} may come from text the asker did not write ({from}); it runs only once the asker confirms in a QQ chat.' },
+  'taint.quoted': { 'zh-CN': '引用的别人的消息', en: 'a quoted message of someone else' },
+  'taint.forwarded': { 'zh-CN': '转发的聊天记录', en: 'a forwarded bundle' },
+  'taint.groupLog': { 'zh-CN': '群聊记录', en: 'the group log' },
+  'taint.sharedHistory': { 'zh-CN': '群共享对话里别人的话', en: 'others\' words in the group\'s shared conversation' },
+  'taint.knowledge': { 'zh-CN': '知识库内容', en: 'knowledge passages' },
+  'taint.toolResult': { 'zh-CN': '工具返回的内容', en: 'a tool\'s result' },
   'approval.none': { 'zh-CN': '没有等待批准的工具调用', en: 'No tool call is waiting for approval.' },
   'approval.item': { 'zh-CN': '{id}: {tool} ({who})', en: '{id}: {tool} ({who})' },
   'approval.notFound': { 'zh-CN': '没有编号为 {id} 的待批准请求 (可能已超时)', en: 'No approval request {id} is waiting (it may have timed out).' },

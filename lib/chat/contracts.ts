@@ -66,6 +66,14 @@ export interface PresetResolver {
   resolve(scope: ChatScope, presetId?: string): Promise<ResolvedPreset>
 }
 
+/**
+ * Where text in a turn came from that the asker did not write (README "Security model", taint): a quoted
+ * message of someone else, a forwarded bundle, the group log or a group's shared history, knowledge
+ * passages, a tool's result (fetched pages, other members' names). A tool call made while any is present
+ * may carry someone else's intent: the approval policy (lib/tools/policy.ts) asks the asker to confirm.
+ */
+export type TaintSource = 'quoted' | 'forwarded' | 'groupLog' | 'sharedHistory' | 'knowledge' | 'toolResult'
+
 /** The turn being answered, given to contributors and observers. */
 export interface TurnContext {
   scope: ChatScope
@@ -81,6 +89,8 @@ export interface TurnContext {
   /** Set on the turn given to ToolProvider.execute: the call being run, told where its approval stands.
    * (On the turn, so that wrappers of the provider pass it on without knowing it.) */
   toolCall?: { id: string; onApproval?: (state: ApprovalState) => void }
+  /** What of the turn's text the asker did not write; contributors and tool results add to it. */
+  taint?: Set<TaintSource>
 }
 
 /** A memory put into the prompt of a turn. */
@@ -191,6 +201,8 @@ export interface ChatService {
     /** Delivers the answer while the turn is being written to disk; reply() resolves once both are done.
      * `media`: images the turn's tools returned, to be sent with the answer (lib/delivery). */
     onAnswer?: (response: string, media?: Media[]) => Promise<unknown>
+    /** text in the input the asker did not write (lib/input: a quoted or forwarded message) */
+    taint?: TaintSource[]
   }): Promise<{ response: string; usage: Usage; conversationId: string; /** the answer's "why" record (lib/why), when kept */ whyId?: string }>
 }
 

@@ -7,6 +7,7 @@ import type { Runtime } from '../runtime.js'
 import { planContext } from './context.js'
 import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, ModelResponse, ResolvedPreset, ToolCallRequest, TurnContext, TurnEvent, Usage, ApprovalState } from './contracts.js'
 import { KeyedQueue } from './queue.js'
+import { TurnDeadline } from './deadline.js'
 import type { ConversationStore } from './store.js'
 import { ContextSummarizer } from './summary.js'
 import { MAX_MEDIA, type Media } from '../delivery/media.js'
@@ -94,22 +95,26 @@ export class ChatPipeline implements ChatService {
     if (!models) throw new AppError('CHANNEL_UNAVAILABLE', 'No model channel is available')
     const ctx = this.touch(scope)
     ctx.processing = true
+    let deadline: TurnDeadline | undefined
     try {
       const preset = await this.preset(scope, opts.presetId)
       // the answer's "why" record (lib/why): the contributors note into it, the model calls and events below
       const whys = rt.optional('why')
       const why = whys?.begin(scope, preset, input)
-      const turn: TurnContext = { scope, preset, input, ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
+      const turn: TurnContext = { scope, preset, input, taint: new Set(opts.taint), ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
+      const cfg = rt.config.get()
+      // the turn's deadline (chat.timeoutSeconds), paused while a call waits for a person; cleared when the turn ends
+      const limit = deadline = new TurnDeadline(rt.clock, cfg.chat.timeoutSeconds * 1000)
       const hooks: TurnHooks = {
         ...(opts.onDelta ? { onDelta: opts.onDelta } : {}),
         onEvent: (ev) => {
+          limit.follow(ev)
           why?.event(ev)
           try { opts.onEvent?.(ev) } catch (err) { rt.log.warn('A turn event listener failed', { error: err instanceof Error ? err.message : String(err) }) }
         },
         onAnswered: (res) => why?.answered(res)
       }
       const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)
-      const cfg = rt.config.get()
       const stored = this.conversations.get(scope.conversationId)
       const plan = planContext(cfg.context, systemPrompt, stored?.messages ?? [], input, stored?.summary)
       const messages = plan.messages
@@ -117,10 +122,7 @@ export class ChatPipeline implements ChatService {
       turn.recent = messages.slice(-7, -1).filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content).join('\n')
       const asked = messages[messages.length - 1]
       if (asked && opts.images?.length) asked.images = opts.images
-      // the turn's deadline (chat.timeoutSeconds) on the runtime's clock, cleared when the turn ends
-      const deadline = new AbortController()
-      const timer = rt.clock.setTimeout(() => { deadline.abort() }, cfg.chat.timeoutSeconds * 1000)
-      const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal
+      const signal = opts.signal ? AbortSignal.any([opts.signal, limit.signal]) : limit.signal
       const base: Omit<ModelRequest, 'messages'> = {
         source: 'chat',
         signal,
@@ -138,9 +140,9 @@ export class ChatPipeline implements ChatService {
         delete asked.images
         return await this.complete(models, base, messages, turn, toolsOn, hooks)
       }).catch((err: unknown) => {
-        if (deadline.signal.aborted && !opts.signal?.aborted) throw new AppError('TIMEOUT', `No answer within chat.timeoutSeconds (${cfg.chat.timeoutSeconds} s)`)
+        if (limit.signal.aborted && !opts.signal?.aborted) throw new AppError('TIMEOUT', `No answer within chat.timeoutSeconds (${cfg.chat.timeoutSeconds} s)`)
         throw err
-      }).finally(() => { rt.clock.clearTimeout(timer) })
+      }).finally(() => { limit.clear() })
       const now = rt.clock.now()
       // The history in memory is updated at once; the answer goes out while the journal line is synced
       // (a bot reply need not wait for the disk; the next turn and the API still wait for both).
@@ -154,6 +156,7 @@ export class ChatPipeline implements ChatService {
       this.observe(turn, { user: input, assistant: content })
       return { response: content, usage, conversationId: scope.conversationId, ...(why ? { whyId: why.id } : {}) }
     } finally {
+      deadline?.clear()
       ctx.processing = false
       ctx.lastActiveAt = rt.clock.now()
     }

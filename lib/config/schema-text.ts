@@ -165,6 +165,8 @@ export const SCHEMA_TEXT: Readonly<Record<string, FieldText>> = {
   'tools.allowDangerous': ['Allow dangerous tools', '允许危险工具', 'Dangerous tools are offered to the model (approval still applies).', '把危险工具提供给模型（仍需审批）。'],
   'tools.dangerousTools': ['Dangerous tools', '危险工具', 'Tools treated as dangerous besides the built-in list.', '除内置列表外视为危险的工具。'],
   'tools.approvalMode': ['Approval mode', '审批方式', 'auto: by risk; manual: always ask; deny: never run risky tools; allow: never ask.', '自动：按风险；手动：总是询问；拒绝：从不运行有风险的工具；允许：从不询问。'],
+  'tools.confirmTainted': ['Confirm calls from others\' words', '他人内容引起的调用需确认', 'When the chat held text the asker did not write (a quoted or forwarded message, the group log, a fetched page, a knowledge passage, a tool result), group actions and tools above low risk that do more than read wait for the asker to reply "确认 <code>".', '对话里有不是提问者本人写的内容（引用或转发的消息、群聊记录、抓取的网页、知识库段落、工具结果）时，群管理操作和高于低风险、不只是读取的工具要等提问者回复“确认 <编号>”。'],
+  'tools.confirmTimeoutMs': ['Confirmation timeout (ms)', '确认超时（毫秒）', 'An unconfirmed call is dropped after this.', '超过这个时间未确认的调用会被取消。'],
   'tools.approvalTimeoutMs': ['Approval timeout (ms)', '审批超时（毫秒）', 'An unanswered request is refused after this.', '超过这个时间未答复的请求会被拒绝。'],
   'tools.approvalLowRiskTools': ['Low-risk tools', '低风险工具'],
   'tools.approvalMediumRiskTools': ['Medium-risk tools', '中风险工具'],

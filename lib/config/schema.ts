@@ -175,7 +175,7 @@ const guardShape = {
   riskAt: z.number().int().min(1).max(100),
   recoverBelow: z.number().int().min(0).max(100),
   coolDownMinutes: z.number().min(0).max(1440),
-  /** guarded: at least this long between two answer sends in the chat */
+  /** guarded: at least this long between two sends in the chat */
   slowDownMs: z.number().int().min(0).max(600000),
   /** guarded: answers longer than this go as a forward (or image), whatever delivery.longAnswer says */
   forwardAboveChars: z.number().int().min(0).max(100000),
@@ -408,6 +408,9 @@ export const configSchema = z.strictObject({
     eventProbabilities: z.strictObject(eventsShape).partial().default({}),
     // Time limit (ms) of a script tool's load and of each call; the script's worker is stopped past it.
     scriptTimeoutMs: z.number().int().min(100).max(600000).default(10000),
+    // A call that may carry text the asker did not write waits for the asker's "确认 <code>" (lib/tools/policy.ts).
+    confirmTainted: z.boolean().default(true),
+    confirmTimeoutMs: z.number().int().min(5000).max(600000).default(60000),
     // At most this many tools go to the model per request (chosen by relevance, lib/tools/select.ts).
     maxToolsPerRequest: z.number().int().min(1).max(128).default(64),
     // Tools sent in every request while they are offered (before the relevance choice).

@@ -21,6 +21,8 @@ export function groupContextContributor (log: GroupLog, config: () => Config): P
       const { scope } = turn
       if (scope.via !== 'bot' || !scope.groupId) return undefined
       const parts: string[] = []
+      // others' words reach the model: the approval policy asks the asker before acting on them (lib/tools/policy.ts)
+      if (isSharedConversation(scope)) turn.taint?.add('sharedHistory')
       if (isSharedConversation(scope)) parts.push('这是整个群共享的对话：每条用户消息以“昵称: ”开头，标明是谁说的。(A conversation shared by the whole group; each user message starts with the speaker\'s name.)')
       const n = contextMessagesFor(config(), scope.groupId)
       if (n > 0) {
@@ -29,6 +31,7 @@ export function groupContextContributor (log: GroupLog, config: () => Config): P
         const entries = log.recent(scope.groupId, n + own.size).filter((e) => e.messageId === undefined || !own.has(e.messageId)).slice(-n)
         const lines = formatEntries(entries, { lineChars: MAX_LINE_CHARS, maxTotal: MAX_BLOCK_CHARS })
         if (lines.length > 0) parts.push(`最近的群聊记录:\n${lines.join('\n')}`)
+        if (lines.length > 0 && entries.some((e) => e.userId !== scope.userId)) turn.taint?.add('groupLog')
       }
       return parts.length > 0 ? parts.join('\n\n') : undefined
     }

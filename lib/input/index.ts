@@ -6,6 +6,7 @@
 import { errorText } from '../core/errors.js'
 import type { HostSession } from '../host/session.js'
 import type { HostEvent, Seg } from '../host/types.js'
+import type { TaintSource } from '../chat/contracts.js'
 import type { TextKey } from '../i18n.js'
 import { captionImages, chatChannelSees } from './caption.js'
 import type { InputContext } from './context.js'
@@ -20,7 +21,7 @@ import { outboundAccess } from '../web/outbound.js'
 const MAX_IMAGES = 6
 
 /** What the model gets: the user turn's text and image sources; or the event was handled (or passed on) here. */
-type ReadInput = { text: string; images: string[] } | { handled: boolean }
+type ReadInput = { text: string; images: string[]; taint: TaintSource[] } | { handled: boolean }
 
 const voiceOf = (s: Pick<HostSession, 'segments'>): Seg | undefined => s.segments.find((m) => m.type === 'record')
 
@@ -75,8 +76,13 @@ export async function readInput (ctx: InputContext, e: HostEvent, turn: { text: 
     own = [heard, own].filter((p) => p !== '').join('\n')
   }
 
-  const quoted = cfg.quoted && isReply(e) ? await quotedLine(ctx, e, labels, images, MAX_IMAGES) : ''
+  const quote = cfg.quoted && isReply(e) ? await quotedLine(ctx, e, labels, images, MAX_IMAGES) : { line: '', byAsker: true }
+  const quoted = quote.line
   const forwarded = await forwardBlock(ctx, e, segs, cfg.forwardMaxMessages, labels, images, MAX_IMAGES)
+  // words the asker did not write: the approval policy asks them to confirm what a tool would do with them
+  const taint: TaintSource[] = []
+  if (quoted && !quote.byAsker) taint.push('quoted')
+  if (forwarded) taint.push('forwarded')
   let captions: string[] = []
   let given = images
   // images of the quoted message or a bundle are described too
@@ -85,8 +91,8 @@ export async function readInput (ctx: InputContext, e: HostEvent, turn: { text: 
     given = []
   }
   const body = [quoted, forwarded, own, ...captions].filter((p) => p !== '').join('\n')
-  if (body) return { text: body, images: given }
+  if (body) return { text: body, images: given, taint }
   // nothing but the placeholder: its images alone, else nothing could be read (a voice message while
   // transcription is off): passed on, the model is not asked
-  return given.length ? { text: labels.image, images: given } : { handled: false }
+  return given.length ? { text: labels.image, images: given, taint } : { handled: false }
 }

@@ -15,23 +15,30 @@ export function isReply (e: HostEvent): boolean {
 }
 
 /** The line for the quoted message ('' when there is none or it could not be fetched). */
-export async function quotedLine (ctx: InputContext, e: HostEvent, labels: Labels, images: string[], maxImages: number): Promise<string> {
+export async function quotedLine (ctx: InputContext, e: HostEvent, labels: Labels, images: string[], maxImages: number): Promise<{ line: string; byAsker: boolean }> {
+  const line = await quotedText(ctx, e, labels, images, maxImages)
+  return line ? { line: line.text, byAsker: line.authorId !== undefined && line.authorId === ctx.s.userId } : { line: '', byAsker: true }
+}
+
+/** The quoted message's line and its author's id (when the host says). */
+async function quotedText (ctx: InputContext, e: HostEvent, labels: Labels, images: string[], maxImages: number): Promise<{ text: string; authorId: string | undefined } | undefined> {
   const { rt, s, tr } = ctx
   let msg: unknown
   try {
     msg = await quotedMessage(e)
   } catch (err) {
     rt.log.warn('Could not fetch the quoted message', { userId: s.userId, error: errorText(err) })
-    return ''
+    return undefined
   }
-  if (!msg) return ''
+  if (!msg) return undefined
   const had = images.length
   let text = render(messageSegments(msg), labels, images, maxImages)
-  if (!text && images.length === had) return ''
+  if (!text && images.length === had) return undefined
   if (!text) text = labels.image
   if (text.length > MAX_QUOTED_CHARS) text = `${text.slice(0, MAX_QUOTED_CHARS)}…`
   const who = senderOf(msg)
-  return who.id !== undefined && who.id === s.botId
+  const line = who.id !== undefined && who.id === s.botId
     ? tr('input.quotedSelf', { text })
     : tr('input.quoted', { name: who.name, text })
+  return { text: line, authorId: who.id }
 }

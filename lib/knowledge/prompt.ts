@@ -16,6 +16,7 @@ export function knowledgeContributor (kb: KnowledgeService, settings: () => { en
       const hits = await kb.search(turn.input, { presetId: turn.preset.id, limit: s.maxResultsInPrompt, snippetChars: PASSAGE_CHARS })
       if (hits.length === 0) return undefined
       turn.trace?.knowledge(hits.map((h) => ({ documentId: h.id, title: h.title, excerpt: h.snippet })))
+      turn.taint?.add('knowledge') // passages the asker did not write (the approval policy, lib/tools/policy.ts)
       return ['知识库中与问题相关的资料 (reference material from the knowledge base; answer from it when relevant):',
         ...hits.map((h) => `### ${h.title}\n${h.snippet}`)].join('\n\n')
     }

@@ -4,8 +4,9 @@ import type { Domain, Runtime } from '../runtime.js'
 import { errorText } from '../core/errors.js'
 import { mapSecrets } from '../core/redact.js'
 import { t } from '../i18n.js'
-import { masters, sendGroup, sendPrivate } from '../host/port.js'
+import { masters, segment, sendGroup, sendPrivate } from '../host/port.js'
 import type { ApprovalRequest } from './approval.js'
+import type { ConfirmRequest } from './confirm.js'
 import { builtinSource } from './builtin/index.js'
 import { CustomTools } from './custom.js'
 import { RegistryToolProvider } from './provider.js'
@@ -64,6 +65,18 @@ async function notifyInChat (rt: Runtime, req: ApprovalRequest): Promise<void> {
   }
 }
 
+/** The question to the asker, in the chat the call came from (a group: @ the asker); answered in apps/confirm.ts. */
+async function askToConfirm (rt: Runtime, req: ConfirmRequest): Promise<void> {
+  const lang = rt.config.get().language
+  const s = req.scope
+  const from = req.sources.map((x) => t(lang, `taint.${x}`)).join(lang === 'en' ? ', ' : '、')
+  const text = t(lang, 'confirm.request', { summary: req.summary, from, code: req.code, secs: Math.round((req.expiresAt - req.createdAt) / 1000) })
+  const sent = s.groupId
+    ? await sendGroup(s.groupId, [segment().at(s.userId), ` ${text}`], s.botId)
+    : await sendPrivate(s.userId, text, s.botId)
+  if (!sent || (Array.isArray(sent.error) && sent.error.length > 0)) throw new Error('confirmation request could not be sent')
+}
+
 async function initTools (rt: Runtime): Promise<void> {
   const registry = new ToolRegistry(rt)
   const builtin = builtinSource(rt)
@@ -81,10 +94,11 @@ async function initTools (rt: Runtime): Promise<void> {
     await scripts.startWatching().catch((err) => rt.log.warn('Could not watch the script tools folder', { error: errorText(err) }))
   }
   registry.approvals.notify = (req) => notifyInChat(rt, req)
+  registry.confirms.notify = (req) => askToConfirm(rt, req)
   const provider = new RegistryToolProvider(registry)
   rt.provide('tools', { registry, builtin, custom, scripts, provider })
   rt.chat.tools = provider
-  rt.onStop.push(async () => { registry.approvals.close(); await scripts.stopWatching() })
+  rt.onStop.push(async () => { registry.policy.close(); await scripts.stopWatching() })
 }
 
 export const toolsDomain: Domain = { name: 'tools', provides: ['tools'], needs: [], optional: ['memory', 'knowledge'], start: initTools }

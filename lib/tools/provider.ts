@@ -61,12 +61,17 @@ export class RegistryToolProvider implements ToolProvider {
       scope: turn.scope,
       userPermission: turn.scope.isMaster ? 'master' : 'member',
       isMaster: turn.scope.isMaster,
-      ...(turn.toolCall?.onApproval ? { onApproval: turn.toolCall.onApproval } : {})
+      ...(turn.toolCall?.onApproval ? { onApproval: turn.toolCall.onApproval } : {}),
+      // what the turn held when the model made this call (a sibling call's result comes later)
+      ...(turn.taint?.size ? { taint: new Set(turn.taint) } : {})
     }
     try {
       return await this.registry.call(real, args, ctx)
     } catch (err) {
       return { content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true }
+    } finally {
+      // the model reads this result before its next calls: text of others, unless the tool says it has none
+      if (!this.registry.get(real)?.cleanResult) turn.taint?.add('toolResult')
     }
   }
 }

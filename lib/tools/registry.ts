@@ -3,12 +3,14 @@
 // `tools`); the approval configuration comes from config `tools`.
 // Listing is cached and rebuilt only when a source changes, so 500 tools list in well under 5 ms.
 import { randomUUID } from 'node:crypto'
-import type { ApprovalState, ToolResult } from '../chat/contracts.js'
+import type { ToolResult } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import { Listeners } from '../core/listeners.js'
 import { redactDeep } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
-import { ApprovalGate, riskAtMost } from './approval.js'
+import type { ApprovalGate } from './approval.js'
+import type { ConfirmGate } from './confirm.js'
+import { ApprovalPolicy } from './policy.js'
 import { ToolLog, type ToolLogEntry } from './log.js'
 import { toolsSection, ToolSwitches, type ToolsConfig } from './switches.js'
 import type { RegisteredTool, ToolCallContext, ToolRegistryApi, ToolRisk, ToolSource } from './types.js'
@@ -23,7 +25,8 @@ const redactText = (r: ToolResult): ToolResult => {
 export class ToolRegistry implements ToolRegistryApi {
   readonly sources = new Map<string, ToolSource>()
   readonly log = new ToolLog(1000)
-  readonly approvals: ApprovalGate
+  /** Every tool decision: the asker's confirmation and the master's approval (policy.ts). */
+  readonly policy: ApprovalPolicy
   private cache: RegisteredTool[] | undefined
   private byName = new Map<string, RegisteredTool>()
   /** The source each listed tool came from (its own switch, if any, is honoured). */
@@ -33,7 +36,13 @@ export class ToolRegistry implements ToolRegistryApi {
   private readonly listeners = new Listeners()
 
   constructor (private readonly rt: Runtime) {
-    this.approvals = new ApprovalGate(rt.clock)
+    this.policy = new ApprovalPolicy({
+      clock: rt.clock,
+      config: () => this.config,
+      language: () => rt.config.get().language,
+      riskOf: (t) => this.riskOf(t),
+      isDangerous: (t) => this.isDangerous(t)
+    })
     this.switches = new ToolSwitches({
       config: toolsSection(rt.config),
       tools: () => this.all(),
@@ -132,29 +141,8 @@ export class ToolRegistry implements ToolRegistryApi {
   refresh (): void { this.invalidate() }
 
   // ---- calls ---------------------------------------------------------------------------------------
-  /** Why this call must not run, or whether it must ask first; undefined = run. */
-  private async gate (t: RegisteredTool, args: Record<string, unknown>, ctx: ToolCallContext): Promise<{ reason: string; state: ApprovalState } | undefined> {
-    const c = this.config
-    if (ctx.isAdminTest && ctx.isMaster) return undefined // the dashboard's test panel acts as the master
-    if (!this.isDangerous(t) && c.approvalMode !== 'manual') return undefined
-    const risk = this.riskOf(t)
-    if (c.approvalBypassTools.includes(t.name)) return undefined
-    if (c.approvalMode === 'allow') return undefined
-    if (c.approvalMode === 'deny') return this.isDangerous(t) ? { reason: `Tool ${t.name} is dangerous and approvals are off (approvalMode deny)`, state: 'denied' } : undefined
-    // manual: everything not low risk asks; auto: dangerous tools ask unless the master called them.
-    const asks = c.approvalMode === 'manual' ? risk !== 'low' || this.isDangerous(t) : !ctx.isMaster
-    if (!asks) return undefined
-    if (c.approvalAllowSessionBypass && riskAtMost(risk, c.approvalSessionBypassMaxRisk) &&
-      this.approvals.hasSessionBypass(ctx.scope.conversationId, t.name)) return undefined
-    if (ctx.scope.via !== 'bot') {
-      // Nobody can be asked in chat: an API call by the master is his own approval.
-      return ctx.isMaster && ctx.scope.via === 'api' ? undefined : { reason: `Tool ${t.name} needs the master's approval in chat`, state: 'denied' }
-    }
-    ctx.onApproval?.('waiting')
-    const outcome = await this.approvals.request(t.name, args, risk, ctx.scope, c.approvalTimeoutMs)
-    if (outcome === 'approved') { ctx.onApproval?.('approved'); return undefined }
-    return outcome === 'timeout' ? { reason: `Approval for ${t.name} timed out`, state: 'timeout' } : { reason: `The master refused ${t.name}`, state: 'refused' }
-  }
+  get approvals (): ApprovalGate { return this.policy.approvals }
+  get confirms (): ConfirmGate { return this.policy.confirms }
 
   async call (name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult> {
     const t = this.get(name)
@@ -162,7 +150,7 @@ export class ToolRegistry implements ToolRegistryApi {
     if (!ctx.isAdminTest && !this.isEnabled(name)) throw new AppError('TOOL_DISABLED', `Tool ${name} is disabled`)
     const started = performance.now()
     let result: ToolResult
-    const refusal = await this.gate(t, args, ctx)
+    const refusal = await this.policy.authorize(t, args, ctx)
     if (refusal) ctx.onApproval?.(refusal.state)
     if (refusal) {
       result = errorResult(refusal.reason)

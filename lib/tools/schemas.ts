@@ -31,7 +31,9 @@ export const toolsConfigPatch = z.strictObject({
   watchScripts: z.boolean(),
   eventProbability: z.number().min(0).max(1),
   eventProbabilities,
-  scriptTimeoutMs: z.number().int().min(100).max(600_000)
+  scriptTimeoutMs: z.number().int().min(100).max(600_000),
+  confirmTainted: z.boolean(),
+  confirmTimeoutMs: z.number().int().min(5000).max(600_000)
 }, { error: 'body must be a JSON object' }).partial()
 
 /** `PUT /dangerous`: the master's dangerous list and/or the global allowDangerous switch. */

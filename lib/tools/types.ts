@@ -1,7 +1,8 @@
 // Contract of the live tool registry. The tools domain owns the registry (lib/tools/registry.ts);
 // tool sources plug into it: built-in, custom (JSON), script (files) and MCP servers (one source per
 // server, tools named `mcp:<server>:<tool>`).
-import type { ApprovalState, ChatScope, ToolResult } from '../chat/contracts.js'
+import type { ApprovalState, ChatScope, TaintSource, ToolResult } from '../chat/contracts.js'
+import type { Language } from '../i18n.js'
 
 /** Where a tool comes from. @public (part of the tool registry contract) */
 export type ToolSourceKind = 'builtin' | 'custom' | 'script' | 'mcp'
@@ -16,6 +17,8 @@ export interface ToolCallContext {
   signal?: AbortSignal
   /** Told where the call's approval stands (the answer's "why" record, the chat stream's events). */
   onApproval?: (state: ApprovalState) => void
+  /** What of the turn so far the asker did not write, when the call was made (the approval policy, policy.ts). */
+  taint?: ReadonlySet<TaintSource>
 }
 
 export interface RegisteredTool {
@@ -41,6 +44,15 @@ export interface RegisteredTool {
    * is not offered to the model: a call could only fail, and its definition costs every request.
    */
   offeredIn?: (scope: ChatScope) => boolean
+  /** The action and its target in the user's words, for the asker's confirmation (`禁言 @20004 120 秒`). */
+  describe?: (args: Record<string, unknown>, lang: Language) => string
+  /** Its result holds no text of others (the time, an action's own outcome): it does not taint later calls. */
+  cleanResult?: boolean
+  /**
+   * It only reads and changes nothing for anyone (fetch_url): not confirmed in a tainted turn whatever its
+   * risk, since anyone may ask for it anyway and a confirmation per page would end search-then-read.
+   */
+  readOnly?: boolean
   execute(args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
 }
 

@@ -257,7 +257,10 @@ describe('security: tool trust (approval in chat through the standalone host)', 
     await run.rt.config.update({
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk', model: 'gpt-test', models: ['gpt-test'] }],
       trigger: { group: 'at' },
-      tools: { allowDangerous: false, approvalMode: 'auto', approvalAllowSessionBypass: false }
+      tools: { allowDangerous: false, approvalMode: 'auto', approvalAllowSessionBypass: false },
+      // the master's approvals land in the group log: given as context they would taint the next turn
+      // and add the asker's confirmation (tests/tools/taint-confirm.test.ts); here only trust is tested
+      groupLog: { contextMessages: 0 }
     })
     const view = await run.rt.need('mcp').add('ev', stdioEverything())
     expect(view).to.include({ status: 'connected', trusted: false })

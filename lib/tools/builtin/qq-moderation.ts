@@ -8,6 +8,7 @@ import type { ToolResult } from '../../chat/contracts.js'
 import type { ToolCallContext } from '../types.js'
 import { checkQq, inBotGroup, qqText, TIER_RISK, type QqAsk, type QqPlace, type QqTier } from './qq-rules.js'
 import { str, text, type BuiltinTool } from './util.js'
+import { describeQq } from './qq-describe.js'
 
 const QQ_ID = /^\d{1,20}$/
 /** A QQ id argument (number or digits), or undefined. */
@@ -44,6 +45,8 @@ export function qqTool (rt: Runtime, spec: Spec): BuiltinTool {
     dangerous: false,
     inputSchema: { type: 'object', properties: spec.properties, ...(spec.required ? { required: spec.required } : {}) },
     offeredIn: inBotGroup,
+    describe: (args, lang) => describeQq(spec.name, args, lang) ?? '',
+    cleanResult: true, // the action's own outcome, in our words
     execute: async (args, ctx) => {
       const ask = await spec.ask(args, ctx)
       if (typeof ask === 'string') return text(ask, true)

@@ -3,14 +3,14 @@
 // (masters always; moderation: qqActions.allowedUsers, or the group's admins and owner with
 // adminsMayAsk; sending: anyone with membersMaySend); the member acted on (never the bot itself or
 // the owner; an admin only when a master or the owner asks and the bot is the owner); the bot's own
-// role where QQ requires one (admin; owner for special titles and for acting on admins). Then, for
-// actions at or above qqActions.approvalRisk asked by someone other than a master, the master's
-// `#lx同意` through the tools' approval gate (lib/tools/approval.ts), honouring tools.approvalMode.
+// role where QQ requires one (admin; owner for special titles and for acting on admins). Then the one
+// approval policy (lib/tools/policy.ts): the asker's confirmation when the turn held others' words, and
+// for actions at or above qqActions.approvalRisk asked by someone other than a master, the master's
+// `#lx同意`, honouring tools.approvalMode.
 import { botIds } from '../../host/port.js'
 import { memberRole, type MemberRole } from '../../host/actions.js'
 import { t, type TextKey } from '../../i18n.js'
 import type { Runtime } from '../../runtime.js'
-import { riskAtMost } from '../approval.js'
 import type { ChatScope } from '../../chat/contracts.js'
 import type { ToolCallContext, ToolRisk } from '../types.js'
 import { inGroup, inQqChat } from './util.js'
@@ -110,19 +110,8 @@ export async function checkQq (rt: Runtime, ask: QqAsk, ctx: ToolCallContext): P
   if (!check.ok) return check
   const registry = rt.optional('tools')?.registry
   const tool = registry?.get(ask.tool)
-  const risk = tool && registry ? registry.riskOf(tool) : TIER_RISK[ask.tier]
-  const { approvalRisk } = settingsFor(rt, check.place.groupId)
-  if (approvalRisk === 'off' || ctx.isMaster || RISK_RANK[risk] < RISK_RANK[approvalRisk]) return check
-  const c = rt.config.get().tools
-  // manual mode: the registry's gate has already asked (every medium/high tool); allow: never ask
-  if (c.approvalMode === 'allow' || c.approvalMode === 'manual' || c.approvalBypassTools.includes(ask.tool)) return check
-  if (c.approvalMode === 'deny') return { ok: false, text: qqText(rt, 'qq.approvalOff') }
-  if (!registry) return { ok: false, text: qqText(rt, 'qq.refused') }
-  if (c.approvalAllowSessionBypass && riskAtMost(risk, c.approvalSessionBypassMaxRisk) &&
-    registry.approvals.hasSessionBypass(ctx.scope.conversationId, ask.tool)) return check
-  const outcome = await registry.approvals.request(ask.tool, ask.args, risk, ctx.scope, c.approvalTimeoutMs)
-  if (outcome === 'approved') return check
-  return { ok: false, text: qqText(rt, outcome === 'timeout' ? 'qq.approvalTimeout' : 'qq.refused') }
+  if (!registry || !tool) return { ok: false, text: qqText(rt, 'qq.refused') }
+  // the asker's confirmation of a tainted turn and the master's approval: the one approval policy
+  const refusal = await registry.policy.authorizeGroupAction(tool, ask.args, ctx, settingsFor(rt, check.place.groupId).approvalRisk)
+  return refusal ? { ok: false, text: refusal.reason } : check
 }
-
-const RISK_RANK: Record<ToolRisk | 'off', number> = { low: 0, medium: 1, high: 2, off: 3 }

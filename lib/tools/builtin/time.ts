@@ -9,6 +9,7 @@ export function timeTools (clock: Clock): BuiltinTool[] {
     category: 'time',
     risk: 'low',
     dangerous: false,
+    cleanResult: true,
     inputSchema: { type: 'object', properties: { timezone: { type: 'string', description: 'IANA timezone, e.g. Asia/Shanghai' } } },
     execute: async (args) => {
       const timeZone = str(args.timezone) ?? 'Asia/Shanghai'

@@ -56,6 +56,7 @@ export function webTools (rt: Runtime): BuiltinTool[] {
       category: 'web',
       risk: 'medium',
       dangerous: false,
+      readOnly: true,
       offeredIn: () => webFetchOff() === undefined,
       inputSchema: {
         type: 'object',

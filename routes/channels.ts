@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { channelSchema } from '../lib/config/schema.js'
 import { redact } from '../lib/core/redact.js'
 import { probeModels } from '../lib/channels/probe.js'
+import { channelViewData } from '../lib/channels/service.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody } from './_http/validate.js'
@@ -24,6 +25,7 @@ export function channelRoutes (rt: Runtime): Router {
   const channels = () => rt.need('channels').service
 
   r.get('/', A(() => channels().views()))
+  routeDoc(r, 'GET', '/', { summary: 'The channels with their live status', data: z.array(channelViewData) })
 
   r.post('/', A(async (ctx) => {
     const ch = await channels().create(bodyOf(ctx))
@@ -40,12 +42,13 @@ export function channelRoutes (rt: Runtime): Router {
   routeDoc(r, 'POST', '/models', { body: probeBody, summary: 'The provider\'s model list for channel settings not saved yet' })
 
   r.get('/:name', A((ctx) => channels().view(channels().get(ctx.params.name ?? ''))))
+  routeDoc(r, 'GET', '/:name', { summary: 'A channel with its live status', data: channelViewData })
 
   r.put('/:name', A(async (ctx) => {
     const ch = await channels().update(ctx.params.name ?? '', bodyOf(ctx))
     return reply(channels().view(ch), { message: `Channel ${ch.name} updated` })
   }))
-  routeDoc(r, 'PUT', '/:name', { body: channelSchema.partial(), summary: 'Update a channel (masked keys sent back keep the stored ones)' })
+  routeDoc(r, 'PUT', '/:name', { body: channelSchema.partial(), summary: 'Update a channel (masked keys sent back keep the stored ones)', data: channelViewData })
 
   r.delete('/:name', A(async (ctx) => {
     await channels().remove(ctx.params.name ?? '')

@@ -3,6 +3,7 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import type { Runtime } from '../lib/runtime.js'
 import type { Spending } from '../lib/channels/budget.js'
+import { retryAtData, spendingData } from '../lib/channels/service.js'
 import { priceTable } from '../lib/stats/cost.js'
 import { A, styledRouter } from './_http/envelope.js'
 import { intParam, parseQuery } from './_http/validate.js'
@@ -11,6 +12,25 @@ import { routeDoc } from './_http/route-docs.js'
 const summaryQuery = z.object({
   period: z.enum(['day', 'week', 'month', 'all'], { error: 'period must be day, week, month or all' }).default('all'),
   groupId: z.string().regex(/^[\w-]{1,64}$/, 'groupId must be an id').optional()
+})
+/** GET /channels: each configured channel with its live status, then removed ones that still have figures. */
+const channelsData = z.object({
+  channels: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(['active', 'error', 'disabled', 'unconfigured', 'removed']),
+    retryAt: retryAtData,
+    requests: z.number(),
+    errors: z.number(),
+    avgLatency: z.number(),
+    lastUsed: z.string(),
+    cost: z.number().nullable(),
+    unpricedTokens: z.number(),
+    /** of its tokens, those counted by the plugin because the provider reported no usage (lib/channels/usage.ts) */
+    estimatedTokens: z.number(),
+    spending: spendingData.optional()
+  })),
+  currency: z.string()
 })
 const usersQuery = z.object({ sort: z.enum(['messages', 'tokens', 'cost'], { error: 'sort must be messages, tokens or cost' }).default('messages') })
 
@@ -36,20 +56,21 @@ export function statsRoutes (rt: Runtime): Router {
     const table = prices()
     const recorded = new Map(rt.stats.channels(table).map((c) => [c.id, c]))
     const service = rt.need('channels').service
-    type Row = { id: string; name: string; status: string; requests: number; errors: number; avgLatency: number; lastUsed: string; cost: number | null; unpricedTokens: number; spending?: Spending }
+    type Row = { id: string; name: string; status: string; retryAt: string | null; requests: number; errors: number; avgLatency: number; lastUsed: string; cost: number | null; unpricedTokens: number; estimatedTokens: number; spending?: Spending }
     const channels: Row[] = rt.config.get().channels.map((c) => {
       const id = c.id ?? c.name
       const s = recorded.get(id)
       recorded.delete(id)
       // the live status the channels domain keeps (active / error / disabled), not a guess from totals
       return {
-        id, name: c.name, status: service.status(c), requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '',
-        cost: s ? s.cost ?? null : 0, unpricedTokens: s?.unpricedTokens ?? 0, spending: service.budgets.spending(c)
+        id, name: c.name, status: service.status(c), retryAt: service.retryAt(c), requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '',
+        cost: s ? s.cost ?? null : 0, unpricedTokens: s?.unpricedTokens ?? 0, estimatedTokens: s?.estimatedTokens ?? 0, spending: service.budgets.spending(c)
       }
     })
-    for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed, cost: s.cost ?? null, unpricedTokens: s.unpricedTokens ?? 0 })
+    for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', retryAt: null, requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed, cost: s.cost ?? null, unpricedTokens: s.unpricedTokens ?? 0, estimatedTokens: s.estimatedTokens })
     return { channels, currency: table.currency }
   }))
+  routeDoc(r, 'GET', '/channels', { summary: 'Usage, cost and live status per channel', data: channelsData })
 
   return r
 }

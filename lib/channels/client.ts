@@ -6,6 +6,8 @@ import type OpenAI from 'openai'
 import type { ChannelConfig } from '../config/schema.js'
 import { importOptional } from '../core/packages.js'
 import { renderDeep, renderTemplate } from '../templates/placeholders.js'
+import { normalizeErrorBody, streamErrorBody } from './error-body.js'
+import { asksWholeAnswer } from './request-body.js'
 import { channelFetch, loadUndici } from './fetch.js'
 import type { ChannelKey } from './keys.js'
 
@@ -65,10 +67,13 @@ export async function buildClient (ch: ChannelConfig, key: ChannelKey | undefine
   if (client) {
     clients.delete(cacheKey) // most recently used last
   } else {
-    const fetchWithPath: typeof fetch = (input, init) => {
+    const fetchWithPath: typeof fetch = async (input, init) => {
       // The client always posts chat requests to `${baseURL}/chat/completions`; a custom path replaces that URL.
-      if (path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`) return channelFetch(customUrl(ch.baseUrl, path), init)
-      return channelFetch(input, init)
+      const res = path && typeof input === 'string' && input.split('?')[0] === `${base}/chat/completions`
+        ? await channelFetch(customUrl(ch.baseUrl, path), init)
+        : await channelFetch(input, init)
+      if (!res.ok) return await normalizeErrorBody(res)
+      return asksWholeAnswer(init?.body) ? res : await streamErrorBody(res)
     }
     client = new OpenAIClient({ apiKey, baseURL: base, timeout: timeoutMs, maxRetries: 0, defaultHeaders: headers, fetch: fetchWithPath })
     if (clients.size >= CACHED_CLIENTS) clients.delete(clients.keys().next().value as string)

@@ -2,8 +2,9 @@
 // Picks the channel, rotates its keys with failover to the next key on 401/403/429/5xx within the
 // same request, cools a failing key down, enforces the channel's timeout and, for streams, an idle
 // timeout (the openai client's own timeout stops at the response headers), and records every request.
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
-import type { ChatMessage, ImageRequest, ModelGateway, ModelRequest, ModelResponse, ToolCallRequest, Usage } from '../chat/contracts.js'
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatMessage, ImageRequest, ModelGateway, ModelRequest, ModelResponse } from '../chat/contracts.js'
+import { stripReasoning } from '../chat/reasoning.js'
 import { channelSchema, type ChannelConfig } from '../config/schema.js'
 import { AppError, errorText } from '../core/errors.js'
 import { redact } from '../core/redact.js'
@@ -16,6 +17,9 @@ import { outboundAccess } from '../web/outbound.js'
 import { jsonBodyOptions } from './request-body.js'
 import { channelKeys, KeyPool, type ChannelKey, type KeyInfo } from './keys.js'
 import type { ChannelService } from './service.js'
+import { profileOf, type ProviderProfile, type ReasoningBack } from './profiles.js'
+import { estimateUsage, toUsage, ZERO, type MeteredUsage } from './usage.js'
+import { readWhole, StreamReader, UpstreamError, type WireAnswer } from './wire.js'
 
 export interface CallOptions {
   /** Use only this key: no rotation, no failover (batch tests). */
@@ -34,16 +38,13 @@ export interface GatewayResponse extends ModelResponse { keyInfo: KeyInfo | null
  */
 type FailureKind = 'key' | 'connection' | 'timeout' | 'model' | 'abort'
 class Failure extends Error {
-  constructor (readonly kind: FailureKind, message: string, readonly status?: number) { super(redact(message)) }
+  /** `retryAfterMs`: the provider's Retry-After, when it sent one (the channel is tried again after it) */
+  constructor (readonly kind: FailureKind, message: string, readonly status?: number, readonly retryAfterMs?: number) { super(redact(message)) }
 }
-
-/** Usage with the prompt tokens the provider served from its cache (priced apart: lib/stats/cost.ts). */
-type MeteredUsage = Usage & { cachedTokens?: number }
-
-const ZERO: MeteredUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
 
 export class ChannelGateway implements ModelGateway {
   readonly keys: KeyPool
+  private readonly profilesSaid = new Set<string>()
 
   constructor (private readonly rt: Runtime, private readonly channels: ChannelService) {
     this.keys = new KeyPool(rt.clock)
@@ -79,7 +80,7 @@ export class ChannelGateway implements ModelGateway {
       // an image API entry of the drawing config: a one-off channel with the channel defaults
       ch = channelSchema.parse({ name: req.api.name, baseUrl: req.api.baseUrl, apiKey: req.api.apiKey ?? '', model: req.model ?? '' })
     } else {
-      const all = this.channels.candidates(req.channel, req.model)
+      const all = this.channels.preview(req.channel, req.model)
       ch = req.channel ? all[0] as ChannelConfig : (all.find((c) => c.image.enabled) ?? all[0] as ChannelConfig)
     }
     const model = req.model || ch.image.model || ch.model
@@ -128,7 +129,7 @@ export class ChannelGateway implements ModelGateway {
       // A relay may echo the key in an answer too: the text that is kept (conversations, test results) is redacted.
       const res: GatewayResponse = { ...value, content: redact(value.content), channel: ch.name, latencyMs: this.rt.clock.now() - started, keyInfo: key ? { name: key.name, index: key.index } : null }
       // a round that only asks for tools is no answer to the user (the stats' responses count answers)
-      if (record) this.record(ch, model, req.source, req.scope, res.usage, started, undefined, res.toolCalls.length > 0)
+      if (record) this.record(ch, model, req.source, req.scope, value.usage, started, undefined, res.toolCalls.length > 0)
       this.channels.markOk(ch)
       return res
     } catch (err) {
@@ -191,12 +192,14 @@ export class ChannelGateway implements ModelGateway {
 
   private attempt (ch: ChannelConfig, key: ChannelKey | undefined, model: string, req: ModelRequest, onDelta: ((t: string) => void) | undefined): Promise<Omit<ModelResponse, 'channel' | 'latencyMs' | 'usage'> & { usage: MeteredUsage }> {
     const streaming = Boolean(onDelta)
+    const profile = this.profileFor(ch)
     return this.guarded(ch, req.signal, streaming, async (signal, arm) => {
       const ctx: TemplateContext = { model, userId: req.scope?.userId, groupId: req.scope?.groupId, nickname: req.scope?.nickname }
       const { client, extraBody } = await buildClient(ch, key, ctx, this.rt.clock.now(), ch.timeoutMs + 1000)
+      const back = profile.reasoningBack(model)
       const body = {
         model,
-        messages: req.messages.map(toOpenAIMessage),
+        messages: req.messages.map((m) => toOpenAIMessage(m, back)),
         ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
         ...(req.topP !== undefined ? { top_p: req.topP } : {}),
@@ -206,56 +209,68 @@ export class ChannelGateway implements ModelGateway {
         ...extraBody
       }
       if (!onDelta) {
-        const r = await client.chat.completions.create({ ...body, stream: false }, { signal, ...jsonBodyOptions({ ...body, stream: false }) })
-        const choice = r.choices[0]
-        return {
-          content: choice?.message.content ?? '',
-          toolCalls: (choice?.message.tool_calls ?? []).flatMap((t) => (t.type === 'function' ? [{ id: t.id, name: t.function.name, arguments: t.function.arguments }] : [])),
-          usage: toUsage(r.usage),
-          model: r.model || model,
-          finishReason: choice?.finish_reason ?? 'stop'
-        }
+        const r: unknown = await client.chat.completions.create({ ...body, stream: false }, { signal, ...jsonBodyOptions({ ...body, stream: false }) })
+        return await this.answerOf(readWhole(r, profile), model, req)
       }
-      const streamed = { ...body, stream: true as const, stream_options: { include_usage: true } }
+      const streamed = { ...body, stream: true as const, ...(profile.streamUsage ? { stream_options: { include_usage: true } } : {}) }
       const stream = await client.chat.completions.create(streamed, { signal, ...jsonBodyOptions(streamed) })
       arm()
-      let content = ''
-      let finishReason = 'stop'
-      let usage = ZERO
-      let answeredModel = model
-      const calls = new Map<number, ToolCallRequest>()
+      const reader = new StreamReader(profile)
       let sent = false
+      let answer: WireAnswer
       try {
-        for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+        for await (const chunk of stream as AsyncIterable<unknown>) {
           arm()
-          if (chunk.model) answeredModel = chunk.model
-          if (chunk.usage) usage = toUsage(chunk.usage)
-          const choice = chunk.choices[0]
-          if (!choice) continue
-          if (choice.finish_reason) finishReason = choice.finish_reason
-          const text = choice.delta.content
-          if (text) { content += text; sent = true; onDelta(text) }
-          for (const tc of choice.delta.tool_calls ?? []) {
-            const cur = calls.get(tc.index) ?? { id: '', name: '', arguments: '' }
-            if (tc.id) cur.id = tc.id
-            if (tc.function?.name) cur.name = tc.function.name
-            if (tc.function?.arguments) cur.arguments += tc.function.arguments
-            calls.set(tc.index, cur)
-          }
+          const text = reader.push(chunk)
+          if (text) { sent = true; onDelta(text) }
         }
+        const tail = reader.end()
+        if (tail) { sent = true; onDelta(tail) }
+        answer = reader.result()
       } catch (err) {
+        // a read that broke off (the socket closed, undici's "terminated") is the channel's failure
+        const e = err instanceof UpstreamError || signal.aborted || (openaiModule && err instanceof openaiModule.APIError)
+          ? err
+          : new Failure('connection', `The provider's stream broke off: ${errorText(err)}`)
         // Text already reached the caller: no key failover (it would repeat the text).
-        throw sent ? Object.assign(err as object, { streamed: true }) : err
+        throw sent ? Object.assign(e as object, { streamed: true }) : e
       }
-      return { content, toolCalls: [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c), usage, model: answeredModel, finishReason }
+      return await this.answerOf(answer, model, req)
     })
+  }
+
+  /** The answer as the chat gets it: the text without reasoning, the usage (estimated when none came). */
+  private async answerOf (a: WireAnswer, model: string, req: ModelRequest): Promise<Omit<ModelResponse, 'channel' | 'latencyMs' | 'usage'> & { usage: MeteredUsage }> {
+    // a closing tag with no opening one (the reasoning went to a field, a stray `</think>` stayed): lib/chat/reasoning.ts
+    const content = stripReasoning(a.content)
+    const usage = toUsage(a.usage) ?? await estimateUsage(req.messages, req.tools, a)
+    return {
+      content,
+      ...(a.reasoning ? { reasoning: a.reasoning } : {}),
+      ...(usage.estimated ? { usageEstimated: true } : {}),
+      toolCalls: a.toolCalls,
+      usage,
+      model: a.model || model,
+      finishReason: a.finishReason ?? 'stop'
+    }
+  }
+
+  /** The channel's provider profile; a guessed one is logged once per channel and base URL. */
+  private profileFor (ch: ChannelConfig): ProviderProfile {
+    const { profile, guessed } = profileOf(ch)
+    const said = `${ch.name}\n${ch.baseUrl}\n${profile.name}`
+    if (guessed && !this.profilesSaid.has(said)) {
+      this.profilesSaid.add(said)
+      this.rt.log.info(`Channel ${ch.name}: provider profile ${profile.name} (guessed from the base URL; set channels[].profile to choose)`, { channel: ch.name, profile: profile.name })
+    }
+    return profile
   }
 
   private fail (ch: ChannelConfig, model: string, source: ModelRequest['source'], scope: ModelRequest['scope'], started: number, err: unknown, record: boolean, health = true): AppError {
     if (err instanceof AppError) return err
-    const f = toFailure(err)
+    const f = toFailure(err, this.rt.clock.now())
     if (record) this.record(ch, model, source, scope, ZERO, started, f.message)
-    if (health && (f.kind === 'key' || f.kind === 'connection' || f.kind === 'timeout')) this.channels.markError(ch, f.message)
+    if (health && (f.kind === 'key' || f.kind === 'connection' || f.kind === 'timeout')) this.channels.markError(ch, f.message, f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {})
     if (f.kind !== 'abort') this.rt.log.warn(`Model request on channel ${ch.name} failed: ${f.message}`, { channel: ch.name, model })
     const e = toAppError(ch, f)
     if (f.kind === 'abort') Object.assign(e, { abort: true })
@@ -275,6 +290,7 @@ export class ChannelGateway implements ModelGateway {
       promptTokens: usage.promptTokens,
       completionTokens: usage.completionTokens,
       ...(usage.cachedTokens ? { cachedTokens: usage.cachedTokens } : {}),
+      ...(usage.estimated ? { estimated: true } : {}),
       month: monthKey(now, this.rt.config.get().pricing.timezone),
       latencyMs: now - started,
       success: error === undefined,
@@ -284,11 +300,13 @@ export class ChannelGateway implements ModelGateway {
   }
 }
 
-function toFailure (err: unknown): Failure {
+function toFailure (err: unknown, now = Date.now()): Failure {
   if (err instanceof Failure) return err
   // read up to its limit (fetch.ts), thrown by the read or by the client around it: the channel is broken
   const tooLarge = err instanceof AnswerTooLarge ? err : (err as { cause?: unknown } | null)?.cause
   if (tooLarge instanceof AnswerTooLarge) return new Failure('connection', `Channel answer refused: ${tooLarge.message}`)
+  // an error in a 200's body or frame (wire.ts); an empty or cut-off answer is the channel's failure
+  if (err instanceof UpstreamError) return err.empty ? new Failure('connection', err.message) : new Failure(kindOf(err.status), err.message, err.status)
   // Errors of the openai client can only exist once it was loaded by buildClient.
   if (!openaiModule) return new Failure('model', errorText(err))
   const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openaiModule
@@ -296,11 +314,37 @@ function toFailure (err: unknown): Failure {
   if (err instanceof APIConnectionTimeoutError) return new Failure('timeout', 'Model request timed out')
   if (err instanceof APIConnectionError) return new Failure('connection', `Channel unreachable: ${err.message}`)
   if (err instanceof APIError) {
-    const s = err.status ?? 0
-    const kind: FailureKind = s === 401 || s === 403 || s === 429 || s >= 500 ? 'key' : 'model'
-    return new Failure(kind, err.message, s)
+    // no status: an error frame in a 200 stream (OpenRouter), the provider's own words in it
+    if (err.status === undefined) {
+      const e = err.error as { message?: unknown; code?: unknown } | undefined
+      const status = typeof e?.code === 'number' && e.code >= 400 && e.code <= 599 ? e.code : undefined
+      return new Failure(kindOf(status), typeof e?.message === 'string' && e.message ? e.message : err.message, status)
+    }
+    return new Failure(kindOf(err.status), err.message, err.status, retryAfterMs(err.headers, now))
   }
   return new Failure('model', errorText(err))
+}
+
+/**
+ * A request the provider refused as such (bad parameters, unknown model: another key or channel would
+ * answer the same) is the model's error; every other failure (keys, balance, limits, the provider down,
+ * an error it reported without a status) is the channel's: the next key, then the next channel.
+ */
+function kindOf (status: number | undefined): FailureKind {
+  return status === 400 || status === 404 || status === 409 || status === 413 || status === 422 ? 'model' : 'key'
+}
+
+/**
+ * The provider's wait before the next try, in ms (at most a day): OpenAI's `retry-after-ms`, else
+ * Retry-After in seconds or as an HTTP date (one already past: 0); undefined when absent or unreadable.
+ */
+function retryAfterMs (headers: { get(name: string): string | null } | undefined, now: number): number | undefined {
+  const precise = Number(headers?.get('retry-after-ms') ?? NaN)
+  if (Number.isFinite(precise) && precise >= 0) return Math.min(precise, 86_400_000)
+  const v = headers?.get('retry-after')?.trim()
+  if (!v) return undefined
+  const ms = /^\d+(\.\d+)?$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 86_400_000) : undefined
 }
 
 function toAppError (ch: ChannelConfig, f: Failure): AppError {
@@ -312,19 +356,24 @@ function toAppError (ch: ChannelConfig, f: Failure): AppError {
   }
 }
 
-function toUsage (u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } } | null | undefined): MeteredUsage {
-  const promptTokens = u?.prompt_tokens ?? 0
-  const completionTokens = u?.completion_tokens ?? 0
-  const cached = u?.prompt_tokens_details?.cached_tokens ?? 0
-  return { promptTokens, completionTokens, totalTokens: u?.total_tokens ?? promptTokens + completionTokens, ...(cached > 0 ? { cachedTokens: cached } : {}) }
-}
-
-function toOpenAIMessage (m: ChatMessage): ChatCompletionMessageParam {
+/**
+ * A message as the provider gets it. An assistant message that made tool calls carries its calls' own
+ * provider fields back (Gemini's thought signature) and, where the profile says, its reasoning
+ * (`reasoning_content`, or the `<think>` block it came in); no other message ever carries reasoning.
+ */
+function toOpenAIMessage (m: ChatMessage, back: ReasoningBack): ChatCompletionMessageParam {
   if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content }
   if (m.role === 'assistant') {
-    return m.toolCalls?.length
-      ? { role: 'assistant', content: m.content || null, tool_calls: m.toolCalls.map((t) => ({ id: t.id, type: 'function' as const, function: { name: t.name, arguments: t.arguments } })) }
-      : { role: 'assistant', content: m.content }
+    if (!m.toolCalls?.length) return { role: 'assistant', content: m.content }
+    const reasoning = m.reasoning && back ? m.reasoning : ''
+    const content = reasoning && back === 'think' ? `<think>${reasoning}</think>\n${m.content}` : m.content
+    const msg = {
+      role: 'assistant' as const,
+      content: content || null,
+      tool_calls: m.toolCalls.map((t) => ({ ...t.extra, id: t.id, type: 'function' as const, function: { name: t.name, arguments: t.arguments } })),
+      ...(reasoning && back === 'field' ? { reasoning_content: reasoning } : {})
+    }
+    return msg
   }
   if (m.role === 'system') return { role: 'system', content: m.content }
   const content = m.images?.length

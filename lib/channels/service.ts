@@ -1,33 +1,55 @@
 // Model channels over the `channels` configuration section: CRUD written through rt.config.update
 // (atomic, validated, masked secrets kept), the live status of each channel, and the choice of the
 // best available channel for a request.
-import { channelSchema, type ChannelConfig, type ChannelInput } from '../config/schema.js'
+import { z } from 'zod'
+import { channelSchema, PROVIDER_PROFILES, type ChannelConfig, type ChannelInput } from '../config/schema.js'
 import { keepMaskedSecrets, maskSecrets } from '../config/secrets.js'
 import { sameJson } from '../config/object-paths.js'
 import { AppError } from '../core/errors.js'
 import { redact } from '../core/redact.js'
 import type { Runtime } from '../runtime.js'
 import { ChannelBudgets, type Spending } from './budget.js'
+import { profileOf, type ProfileName } from './profiles.js'
+import { CLAIM_MARGIN_MS, claimed, failed, phaseOf, succeeded, type ChannelHealth } from './health.js'
 
 /** `unconfigured`: enabled but with no model at all (no default, no list), so a request naming none fails. */
 export type ChannelStatus = 'active' | 'error' | 'disabled' | 'unconfigured'
-
-export interface ChannelHealth { status: 'active' | 'error'; lastError: string; lastUsed: number }
 
 export type ChannelView = Omit<ChannelConfig, 'apiKeys'> & {
   id: string
   status: ChannelStatus
   lastError: string
   lastUsed: string
+  /** `error`: when the channel is tried again (ISO; may be past: the next request tries it); else null */
+  retryAt: string | null
+  /** the provider profile in use (profiles.ts): the channel's own, or the one `auto` guessed */
+  provider: ProfileName
   apiKeys: Array<{ name: string; key: string; enabled: boolean; index: number }>
   /** this month's cost against channels[].monthlyBudget (budget.ts) */
   spending: Spending
 }
 
+/** `Spending` (budget.ts) as the answers' schemas say it: the channel list, GET /api/stats/channels. */
+export const spendingData = z.object({ month: z.string(), spent: z.number().nullable(), budget: z.number(), currency: z.string(), exhausted: z.boolean() })
+/** `error`: when the channel is tried again (ISO; may be past: the next request tries it); else null (health.ts). */
+export const retryAtData = z.iso.datetime().nullable()
+
+/** A channel as the service's view() shows it: secrets masked, keys numbered, live status. */
+export const channelViewData = channelSchema.omit({ apiKeys: true }).extend({
+  id: z.string(),
+  status: z.enum(['active', 'error', 'disabled', 'unconfigured']),
+  lastError: z.string(),
+  lastUsed: z.string(),
+  retryAt: retryAtData,
+  provider: z.enum(PROVIDER_PROFILES),
+  apiKeys: z.array(z.object({ name: z.string(), key: z.string(), enabled: z.boolean(), index: z.number() })),
+  spending: spendingData
+})
+
 export const CHANNEL_NOT_FOUND = 'Channel does not exist'
 
 /** Fields of the view that clients may send back with a PUT; they are not configuration. */
-const VIEW_ONLY = ['status', 'lastError', 'lastUsed', 'spending'] as const
+const VIEW_ONLY = ['status', 'lastError', 'lastUsed', 'retryAt', 'provider', 'spending'] as const
 
 /** Defaults of every optional field, so a written channel only holds what differs from them. */
 const DEFAULTS = channelSchema.parse({ name: 'x', baseUrl: 'http://x' }) as Record<string, unknown>
@@ -74,6 +96,8 @@ export class ChannelService {
       status: this.status(ch),
       lastError: h?.lastError ?? '',
       lastUsed: h?.lastUsed ? new Date(h.lastUsed).toISOString() : '',
+      retryAt: this.retryAt(ch),
+      provider: profileOf(ch).profile.name,
       spending: this.budgets.spending(ch)
     }
   }
@@ -83,16 +107,45 @@ export class ChannelService {
   /** Enabled channels not currently failing (GET /api/system/status). */
   availableCount (): number { return this.list().filter((c) => this.status(c) === 'active').length }
 
-  markOk (ch: ChannelConfig): void { this.setHealth(ch, 'active', '') }
+  /** When a channel in `error` is tried again (ISO), else null (health.ts). */
+  retryAt (ch: ChannelConfig): string | null {
+    const h = this.health.get(ch.name)
+    return this.status(ch) === 'error' && h?.retryAt ? new Date(h.retryAt).toISOString() : null
+  }
 
-  /** `error` is shown as lastError: secrets an upstream echoed are masked. */
-  markError (ch: ChannelConfig, error: string): void { this.setHealth(ch, 'error', redact(error)) }
+  /** A request on the channel succeeded: `active`, back in its priority place, its trial (if any) over. */
+  markOk (ch: ChannelConfig): void { this.setHealth(ch, succeeded(this.rt.clock.now())) }
+
+  /**
+   * A channel-level failure: `error` until retryAt, `retryAfterMs` (the provider's Retry-After) or else
+   * a back-off (health.ts). `error` is shown as lastError: secrets an upstream echoed are masked.
+   */
+  markError (ch: ChannelConfig, error: string, opts: { retryAfterMs?: number } = {}): void {
+    this.setHealth(ch, failed(this.health.get(ch.name), this.rt.clock.now(), redact(error), opts.retryAfterMs))
+  }
 
   /**
    * Channels to try for a request, best first. A named channel must exist and be enabled. Otherwise:
-   * channels listing the model (or listing none) first, then healthy ones, then by priority.
+   * channels listing the model (or listing none) first, then healthy ones (with a half-open channel whose
+   * trial is free), then by priority. A half-open channel put first is claimed for this request's trial
+   * (released by markOk / markError, or after timeoutMs + CLAIM_MARGIN_MS): concurrent requests go elsewhere
+   * first meanwhile. Callers that only look (which channel would answer) use `preview`.
    */
   candidates (name?: string, model?: string, anyState = false): ChannelConfig[] {
+    const list = this.ordered(name, model, anyState)
+    const first = list[0]
+    if (!name && first) {
+      const h = this.health.get(first.name)
+      const now = this.rt.clock.now()
+      if (h && phaseOf(h, now) === 'half-open') this.health.set(first.name, claimed(h, now, first.timeoutMs + CLAIM_MARGIN_MS))
+    }
+    return list
+  }
+
+  /** The order `candidates` gives, without taking a half-open channel's trial. */
+  preview (name?: string, model?: string, anyState = false): ChannelConfig[] { return this.ordered(name, model, anyState) }
+
+  private ordered (name: string | undefined, model: string | undefined, anyState: boolean): ChannelConfig[] {
     if (name) {
       const ch = this.find(name)
       if (!ch) throw new AppError('CHANNEL_UNAVAILABLE', `Channel ${name} does not exist`)
@@ -106,7 +159,12 @@ export class ChannelService {
     const open = enabled.filter(({ c }) => !this.budgets.exhausted(c))
     if (open.length === 0) throw new AppError('CHANNEL_UNAVAILABLE', 'Every channel has spent its monthly budget')
     const fits = (c: ChannelConfig): number => (!model || c.models.length === 0 || c.models.includes(model) || c.model === model ? 1 : 0)
-    const healthy = (c: ChannelConfig): number => (this.status(c) === 'active' ? 1 : 0)
+    const now = this.rt.clock.now()
+    const healthy = (c: ChannelConfig): number => {
+      if (this.status(c) === 'unconfigured') return 0
+      const phase = phaseOf(this.health.get(c.name), now)
+      return phase === 'active' || phase === 'half-open' ? 1 : 0
+    }
     return open
       .sort((a, b) => fits(b.c) - fits(a.c) || healthy(b.c) - healthy(a.c) || b.c.priority - a.c.priority || a.order - b.order)
       .map(({ c }) => c)
@@ -159,11 +217,13 @@ export class ChannelService {
     return run
   }
 
-  private setHealth (ch: ChannelConfig, status: 'active' | 'error', lastError: string): void {
+  /** Emits the `channel` event when the status or the next trial time changed. */
+  private setHealth (ch: ChannelConfig, next: ChannelHealth): void {
     const prev = this.health.get(ch.name)
-    this.health.set(ch.name, { status, lastError, lastUsed: this.rt.clock.now() })
-    if (prev?.status !== status) {
-      this.rt.bus.emit('system', 'channel', { id: this.idOf(ch), name: ch.name, status, error: lastError || undefined, timestamp: this.rt.clock.now() })
+    this.health.set(ch.name, next)
+    if (prev?.status !== next.status || (prev?.retryAt ?? 0) !== next.retryAt) {
+      const retryAt = next.retryAt ? new Date(next.retryAt).toISOString() : null
+      this.rt.bus.emit('system', 'channel', { id: this.idOf(ch), name: ch.name, status: next.status, error: next.lastError || undefined, retryAt, timestamp: this.rt.clock.now() })
     }
   }
 }

@@ -16,9 +16,20 @@ export interface ChatMessage {
   name?: string
   /** user messages: image URLs (http(s) or data:) sent as image parts for vision models */
   images?: string[]
+  /**
+   * assistant messages that called tools: the model's reasoning for them, sent back only where the
+   * channel's provider profile asks for it (lib/channels/profiles.ts); never stored, never shown
+   */
+  reasoning?: string
 }
 
-export interface ToolCallRequest { id: string; name: string; arguments: string }
+export interface ToolCallRequest {
+  id: string
+  name: string
+  arguments: string
+  /** provider fields of the call to echo back unchanged (Gemini's thought signature in `extra_content`) */
+  extra?: Record<string, unknown>
+}
 
 /** A tool offered to the model (JSON schema parameters). */
 export interface ToolDefinition { name: string; description: string; parameters: Record<string, unknown> }
@@ -154,7 +165,12 @@ export interface ModelRequest {
 }
 
 export interface ModelResponse {
+  /** the answer text, without reasoning (`<think>` taken out, reasoning fields apart) */
   content: string
+  /** the model's reasoning, when the provider sent any (kept for its send-back rule and the why record) */
+  reasoning?: string
+  /** usage counted here with a tokenizer because the provider reported none */
+  usageEstimated?: boolean
   toolCalls: ToolCallRequest[]
   usage: Usage
   model: string

@@ -12,7 +12,7 @@ export async function chatDefaults (rt: Runtime, pipeline: ChatPipeline, scope: 
   const preset = await pipeline.preset(scope)
   let first
   try {
-    first = rt.optional('channels')?.service.candidates(undefined, preset.model)[0]
+    first = rt.optional('channels')?.service.preview(undefined, preset.model)[0]
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'CHANNEL_UNAVAILABLE')) throw err // no usable channel: none chosen
   }

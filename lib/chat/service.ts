@@ -177,7 +177,8 @@ export class ChatPipeline implements ChatService {
       addUsage(usage, res.usage)
       hooks.onAnswered(res)
       if (!offer || !tools || !res.toolCalls.length) return { content: res.content, usage }
-      messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls })
+      // the reasoning rides along for the provider's send-back rule (lib/channels/profiles.ts); it is never stored
+      messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls, ...(res.reasoning ? { reasoning: res.reasoning } : {}) })
       const results = await Promise.all(res.toolCalls.map(async (c) => await this.tracedTool(c, turn, hooks.onEvent)))
       res.toolCalls.forEach((c, i) => messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: results[i] ?? '' }))
     }

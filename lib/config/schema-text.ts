@@ -115,6 +115,7 @@ export const SCHEMA_TEXT: Readonly<Record<string, FieldText>> = {
   'channels.*.name': ['Name', '名称', 'Letters, digits, - _ . or Chinese, 1-64 characters.', '字母、数字、- _ . 或汉字，1-64 个字符。'],
   'channels.*.id': ['Id', 'ID'],
   'channels.*.type': ['Type', '类型'],
+  'channels.*.profile': ['Provider', '服务商', 'Whose wire rules to follow (reasoning sent back in tool loops, usage, stream quirks). Auto guesses from the base URL; a relay (one-api, new-api) follows the model it serves.', '按哪家服务商的接口规则（工具循环中回传思考内容、用量、流式差异）。自动：按接口地址判断；中转（one-api、new-api）按所用模型。'],
   'channels.*.baseUrl': ['Base URL', '接口地址', 'e.g. https://api.openai.com/v1', '如 https://api.openai.com/v1'],
   'channels.*.apiKey': ['API key', 'API 密钥', 'Shown masked; a mask sent back keeps the stored key.', '显示为掩码；保持掩码不变即保留原密钥。'],
   'channels.*.apiKeys': ['More API keys', '更多 API 密钥', 'Used in turn; a failing key cools down.', '轮流使用；出错的密钥会暂停一段时间。'],

@@ -10,10 +10,15 @@ const channelKeySchema = z.strictObject({
   enabled: z.boolean().default(true)
 })
 
+/** The providers whose wire rules differ (lib/channels/profiles.ts); `auto` guesses from the base URL. */
+export const PROVIDER_PROFILES = ['openai', 'deepseek', 'moonshot', 'zhipu', 'qwen', 'siliconflow', 'gemini', 'openrouter', 'minimax', 'relay'] as const
+
 export const channelSchema = z.strictObject({
   name: z.string().regex(/^[\w\-.\u4e00-\u9fff]{1,64}$/, 'letters, digits, - _ . or Chinese, 1-64 characters').refine(...notReserved),
   id: z.string().min(1).max(64).refine(...notReserved).optional(),
   type: z.enum(['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']).default('openai'),
+  /** the provider's wire rules (reasoning, usage, stream quirks); auto: guessed from the base URL */
+  profile: z.enum(['auto', ...PROVIDER_PROFILES]).default('auto'),
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be a valid http(s) URL' }),
   apiKey: z.string().default(''),
   apiKeys: z.array(channelKeySchema).default([]),

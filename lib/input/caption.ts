@@ -25,7 +25,7 @@ export async function chatChannelSees (ctx: InputContext): Promise<boolean> {
     model = (await ctx.rt.chat.presets?.resolve(chatScopeOf(ctx.s)))?.model || undefined
   } catch { model = undefined }
   try {
-    return channels.service.candidates(undefined, model)[0]?.vision !== false
+    return channels.service.preview(undefined, model)[0]?.vision !== false
   } catch {
     return true // no channel at all: the pipeline answers that
   }

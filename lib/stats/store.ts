@@ -31,6 +31,8 @@ export interface ModelRequest {
   error?: string
   /** the answer only asked for tool calls: a model request, not a response to the user */
   toolRound?: boolean
+  /** the provider reported no usage: the tokens were counted here (lib/channels/usage.ts) */
+  estimated?: boolean
 }
 
 export interface ToolCall { name: string; durationMs: number; success: boolean; userId?: string; groupId?: string }
@@ -47,7 +49,8 @@ interface StatsData {
   users: Dict<{ nickname: string; messages: number; tokens: number; lastActive: number; usage?: ModelUsage }>
   groups: Dict<{ messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Dict<1>; usage?: ModelUsage }>
   /** `months`: usage by budget month (owner's timezone), the last MONTHS_KEPT of them */
-  channels: Dict<{ name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string; usage?: ModelUsage; months?: Dict<ModelUsage> }>
+  /** `estimatedTokens`: of its tokens, those counted here because the provider reported none */
+  channels: Dict<{ name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string; usage?: ModelUsage; months?: Dict<ModelUsage>; estimatedTokens?: number }>
 }
 
 const MONTHS_KEPT = 13
@@ -181,6 +184,7 @@ export class StatsStore {
     c.lastUsed = now
     if (r.channelName) c.name = r.channelName
     if (!r.success) { c.errors++; c.lastError = redact(r.error ?? 'error') } // upstream error texts may echo a key
+    if (r.estimated) c.estimatedTokens = (c.estimatedTokens ?? 0) + tokens
     use(c.usage ??= dict())
     if (r.month && tokens > 0) {
       const months = (c.months ??= dict())
@@ -299,10 +303,10 @@ export class StatsStore {
       .map(([groupId, g]) => ({ groupId, messages: g.messages, responses: g.responses, tokens: g.tokens, users: g.users, lastActive: new Date(g.lastActive).toISOString(), ...prices?.cost(g.usage, g.tokens) }))
   }
 
-  channels (prices?: PriceTable): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string } & Partial<CostFigures>> {
+  channels (prices?: PriceTable): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string; estimatedTokens: number } & Partial<CostFigures>> {
     return Object.entries(this.store.data.channels).map(([id, c]) => ({
       id, name: c.name, requests: c.requests, errors: c.errors, avgLatency: c.requests ? Math.round(c.latencySum / c.requests) : 0,
-      lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError,
+      lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError, estimatedTokens: c.estimatedTokens ?? 0,
       // a channel's legacy tokens are unknown (only requests were counted): its usage is all there is
       ...prices?.cost(c.usage, usageTokens(c.usage))
     }))

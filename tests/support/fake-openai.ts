@@ -8,6 +8,8 @@ import { writeWithoutEnd } from './endless.js'
 export interface Behavior {
   /** HTTP error status to answer with (401, 429, 500...). */
   status?: number
+  /** Extra headers of a chat answer, e.g. `{ 'Retry-After': '30' }` with a 429. */
+  headers?: Record<string, string>
   errorMessage?: string
   content?: string
   toolCalls?: Array<{ name: string; arguments: Record<string, unknown> | string }>
@@ -136,7 +138,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     fake.requests.push(rec)
     const auth = String(req.headers.authorization ?? '')
     const key = auth.replace(/^Bearer\s+/i, '')
-    const json = (status: number, obj: unknown): void => { res.writeHead(status, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(obj)) }
+    const json = (status: number, obj: unknown, headers: Record<string, string> = {}): void => { res.writeHead(status, { 'Content-Type': 'application/json', ...headers }); res.end(JSON.stringify(obj)) }
     if (fake.validKeys.length && !fake.validKeys.includes(key)) {
       json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }); return
     }
@@ -168,7 +170,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     if (b.delayMs) await sleep(b.delayMs)
     if (b.echoRequest) { echo(b.status ?? 401); return }
     if (b.endless) { await flood(res, rec, b.status ?? 200, body?.stream && !b.status); return }
-    if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}`, type: 'fake' } }); return }
+    if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}`, type: 'fake' } }, b.headers); return }
     const model = String(body?.model ?? 'fake')
     const content = b.content ?? ''
     const usage = b.usage ?? { prompt_tokens: Math.ceil(JSON.stringify(body?.messages ?? '').length / 4), completion_tokens: Math.max(1, Math.ceil(content.length / 4)) }

@@ -6,13 +6,15 @@
 import type { ComponentChildren } from 'preact'
 import { useRef, useState } from 'preact/hooks'
 import { api, errText, sse } from '../api'
-import { t, tv } from '../i18n'
+import { locale, t, tv } from '../i18n'
 import type { ChannelTestResult, ChannelView } from '../contracts'
 import { Act, Card, ErrorBox, Table, View, confirmDanger, toast, useLoad, word } from '../ui'
 
 interface ApiKey { name: string, key: string, enabled: boolean }
 type Channel = ChannelView
 const TYPES = ['openai', 'openai-compatible', 'azure', 'deepseek', 'custom']
+/** channels[].profile: whose wire rules the gateway follows (lib/channels/profiles.ts) */
+const PROFILES = ['auto', 'openai', 'deepseek', 'moonshot', 'zhipu', 'qwen', 'siliconflow', 'gemini', 'openrouter', 'minimax', 'relay']
 
 /** More keys of a channel, tried in order with failover (masked ones sent back unchanged keep the stored key). */
 function KeysEditor ({ keys, onChange }: { keys: ApiKey[], onChange: (k: ApiKey[]) => void }) {
@@ -31,7 +33,7 @@ function KeysEditor ({ keys, onChange }: { keys: ApiKey[], onChange: (k: ApiKey[
 
 /** The form's fields as typed (numbers and JSON as text until saved). */
 interface Draft {
-  name: string, type: string, baseUrl: string, apiKey: string, model: string, models: string, enabled: boolean, vision: boolean,
+  name: string, type: string, profile: string, baseUrl: string, apiKey: string, model: string, models: string, enabled: boolean, vision: boolean,
   priority: string, monthlyBudget: string, imageEnabled: boolean, imageModel: string, customPath: string,
   headersTemplate: string, bodyTemplate: string, timeoutMs: string, idleTimeoutMs: string, keyCooldownMs: string
 }
@@ -39,7 +41,7 @@ type Errors = Partial<Record<keyof Draft, string>>
 
 const json = (v: unknown): string => v && typeof v === 'object' && Object.keys(v).length ? JSON.stringify(v, null, 2) : ''
 const draftOf = (c?: Channel): Draft => ({
-  name: c?.name ?? '', type: c?.type ?? 'openai', baseUrl: c?.baseUrl ?? '', apiKey: c?.apiKey ?? '', model: c?.model ?? '', models: (c?.models ?? []).join(', '),
+  name: c?.name ?? '', type: c?.type ?? 'openai', profile: c?.profile ?? 'auto', baseUrl: c?.baseUrl ?? '', apiKey: c?.apiKey ?? '', model: c?.model ?? '', models: (c?.models ?? []).join(', '),
   enabled: c?.enabled ?? true, vision: c?.vision ?? true, priority: String(c?.priority ?? 0), monthlyBudget: String(c?.monthlyBudget ?? 0),
   imageEnabled: c?.image?.enabled ?? false, imageModel: c?.image?.model ?? '', customPath: c?.customPath ?? '',
   headersTemplate: json(c?.headersTemplate), bodyTemplate: json(c?.bodyTemplate),
@@ -91,7 +93,7 @@ function check (f: Draft, keys: ApiKey[]): { body?: Record<string, unknown>, err
   return {
     errors,
     body: {
-      name: f.name.trim(), type: f.type, baseUrl: f.baseUrl.trim(), apiKey: f.apiKey, model: f.model.trim(), models: listOf(f.models),
+      name: f.name.trim(), type: f.type, profile: f.profile, baseUrl: f.baseUrl.trim(), apiKey: f.apiKey, model: f.model.trim(), models: listOf(f.models),
       enabled: f.enabled, vision: f.vision, monthlyBudget: budget, image: { enabled: f.imageEnabled, model: f.imageModel.trim() },
       customPath: f.customPath.trim(), headersTemplate: headers.value, bodyTemplate: body.value, ...nums,
       apiKeys: keys.filter(k => k.key.trim())
@@ -174,6 +176,7 @@ function ChannelForm ({ initial, onDone }: { initial?: Channel, onDone: () => vo
       <fieldset class="form"><legend>{t('cx.basics')}</legend>
         <Field id="ch-name" label={t('name')} error={errors.name}><input id="ch-name" name="name" value={f.name} onInput={on('name')} disabled={!!initial} {...aria('name', false)} /></Field>
         <Field id="ch-type" label={t('type')}><select id="ch-type" name="type" value={f.type} onChange={on('type')}>{TYPES.map(x => <option key={x}>{x}</option>)}</select></Field>
+        <Field id="ch-profile" label={t('cx.profile')} help={initial?.provider ? tv('cx.profileHelpNow', { provider: initial.provider }) : t('cx.profileHelp')}><select id="ch-profile" name="profile" value={f.profile} onChange={on('profile')} aria-describedby="ch-profile-help">{PROFILES.map(x => <option key={x} value={x}>{x === 'auto' ? t('cx.profileAuto') : x}</option>)}</select></Field>
         <Field id="ch-baseUrl" label="Base URL" error={errors.baseUrl}><input id="ch-baseUrl" name="baseUrl" value={f.baseUrl} onInput={on('baseUrl')} placeholder="https://api.openai.com/v1" {...aria('baseUrl', false)} /></Field>
         <Field id="ch-apiKey" label="API key" help={t('cx.mainKeyHelp')}><input id="ch-apiKey" name="apiKey" type="password" autocomplete="off" value={f.apiKey} onInput={on('apiKey')} aria-describedby="ch-apiKey-help" /></Field>
         <Field id="ch-enabled" label={t('enabled')}><input id="ch-enabled" name="enabled" type="checkbox" checked={f.enabled} onChange={on('enabled')} /></Field>
@@ -276,11 +279,19 @@ function Spent ({ s }: { s: Channel['spending'] }) {
     {spent}{s.budget > 0 ? ` / ${s.budget} ${s.currency}` : ''}{s.exhausted ? ` · ${t('co.exhausted')}` : ''}</span>
 }
 
+/** When a failed channel is tried again (lib/channels/health.ts); a past time: the next request tries it. */
+function retryText (retryAt: string | null): string {
+  if (!retryAt) return ''
+  const at = new Date(retryAt)
+  return at.getTime() <= Date.now() ? t('cx.retryNext') : tv('cx.retryAt', { time: at.toLocaleTimeString(locale(), { hour12: false }) })
+}
+
 /** The channel's live status in words; a channel without a default model says what to do. */
 function Status ({ c }: { c: Channel }) {
   const status = c.enabled ? c.status : 'disabled'
-  return <span class={status === 'active' ? 'ok' : 'bad'} data-status={status} data-testid={`channel-status-${c.name}`} title={c.lastError}>
-    {word(status)}{status === 'unconfigured' ? ` · ${t('cx.unconfigured')}` : ''}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>
+  const retry = c.status === 'error' ? retryText(c.retryAt) : ''
+  return <span class={status === 'active' ? 'ok' : 'bad'} data-status={status} data-testid={`channel-status-${c.name}`} data-retry-at={c.retryAt ?? ''} title={c.lastError}>
+    {word(status)}{status === 'unconfigured' ? ` · ${t('cx.unconfigured')}` : ''}{retry ? ` · ${retry}` : ''}{c.status === 'error' && c.lastError ? ` · ${c.lastError}` : ''}</span>
 }
 
 export default function Channels () {

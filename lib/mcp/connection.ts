@@ -22,13 +22,20 @@ const STDERR_KEEP_CHARS = 8_192
 const CUT_MARK = ' …(line cut)'
 /** One JSON-RPC message on a stdio server's stdout (the SDK's read buffer; past it the connection fails). */
 const STDOUT_MESSAGE_BYTES = 16 * 1024 * 1024
+/** How often the tool list of a server that does not announce its changes (`tools.listChanged`) is read again. */
+export const TOOLS_REFRESH_MS = 5 * 60_000
 
 export interface ConnectionOptions {
   clock: Clock
   clientVersion: string
   /** The connection closed without close() being called (process died, stream ended). */
   onUnexpectedClose: (reason: string) => void
+  /** The tool list changed (the server said so, a periodic re-read or a new session found it different). */
   onToolsChanged: () => void
+  /** A streamable-http server had lost our session (restarted): a new one was opened. */
+  onSessionRenewed?: () => void
+  /** Re-read interval of the tool list when the server does not announce changes; TOOLS_REFRESH_MS by default. */
+  toolsRefreshMs?: number
   onStderr?: (line: string) => void
   /** The transport reported an error or a call failed without an answer from the server: the manager
    * checks the connection at once instead of at the next health check. */
@@ -44,6 +51,7 @@ interface ClientSdk {
   SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport
   stdio: typeof import('@modelcontextprotocol/sdk/client/stdio.js')
   StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport
+  StreamableHTTPError: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPError
   types: typeof import('@modelcontextprotocol/sdk/types.js')
 }
 let loadedSdk: ClientSdk | undefined
@@ -58,7 +66,7 @@ function loadClientSdk (): Promise<ClientSdk> {
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js')
   ])).then(
-    ([a, b, stdio, c, types]) => (loadedSdk = { Client: a.Client, SSEClientTransport: b.SSEClientTransport, stdio, StreamableHTTPClientTransport: c.StreamableHTTPClientTransport, types }),
+    ([a, b, stdio, c, types]) => (loadedSdk = { Client: a.Client, SSEClientTransport: b.SSEClientTransport, stdio, StreamableHTTPClientTransport: c.StreamableHTTPClientTransport, StreamableHTTPError: c.StreamableHTTPError, types }),
     (err: unknown) => { loadingSdk = undefined; throw err } // tried again on the next connect
   ))
 }
@@ -84,6 +92,10 @@ export class McpConnection {
   private lost?: string
   private readonly stderr: string[] = []
   private stderrChars = 0
+  private refreshTimer?: NodeJS.Timeout
+  private refreshing = false
+  /** A new session being opened (shared by the requests that found the old one gone). */
+  private renewing?: Promise<void>
 
   constructor (readonly name: string, readonly config: ServerConfig, private readonly opts: ConnectionOptions) {}
 
@@ -159,12 +171,30 @@ export class McpConnection {
   /** Connects and reads the tool list; rejects with CONNECTION_FAILED or TIMEOUT. */
   async open (): Promise<void> {
     const sdk = await loadClientSdk()
-    const client = new sdk.Client({ name: 'lingxi-plugin', version: this.opts.clientVersion }, {
+    try {
+      this.tools = await this.connectClient(sdk)
+    } catch (err) {
+      await this.close()
+      const tail = this.stderrTail()
+      const e = mapError(err, `Connecting to ${this.name}`)
+      throw tail && e.code === 'CONNECTION_FAILED' ? new AppError(e.code, `${e.message} (stderr: ${tail})`) : e
+    }
+    this.startRefresh()
+  }
+
+  /**
+   * A new client and transport, connected (initialize) within the time-out; answers the tool list. A
+   * replaced client's callbacks do nothing (closing it after a new session must not look like a death).
+   */
+  private async connectClient (sdk: ClientSdk): Promise<McpToolInfo[]> {
+    // closed while a new session was on its way: no client may outlive close()
+    if (this.closing) throw new AppError('CONNECTION_FAILED', `The connection to ${this.name} was closed`)
+    const client: Client = new sdk.Client({ name: 'lingxi-plugin', version: this.opts.clientVersion }, {
       capabilities: {},
       listChanged: {
         tools: {
           onChanged: (err, tools) => {
-            if (err || !tools) return
+            if (err || !tools || this.client !== client) return
             this.tools = tools.map(toInfo)
             this.opts.onToolsChanged()
           }
@@ -178,23 +208,102 @@ export class McpConnection {
     const guard = new Promise<never>((_resolve, reject) => {
       timer = this.opts.clock.setTimeout(() => reject(new AppError('TIMEOUT', `Connecting to ${this.name} timed out after ${this.timeoutMs} ms`)), this.timeoutMs)
     })
+    let tools: McpToolInfo[]
     try {
-      await Promise.race([(async () => {
+      tools = await Promise.race([(async () => {
         await client.connect(transport, { timeout: this.timeoutMs })
         const v = client.getServerVersion()
         if (v) this.serverInfo = { name: v.name, version: v.version }
-        this.tools = client.getServerCapabilities()?.tools ? await this.fetchTools() : []
+        return client.getServerCapabilities()?.tools ? await this.fetchTools(client) : []
       })(), guard])
-    } catch (err) {
-      await this.close()
-      const tail = this.stderrTail()
-      const e = mapError(err, `Connecting to ${this.name}`)
-      throw tail && e.code === 'CONNECTION_FAILED' ? new AppError(e.code, `${e.message} (stderr: ${tail})`) : e
     } finally {
       if (timer) this.opts.clock.clearTimeout(timer)
     }
-    client.onclose = () => { if (!this.closing) this.opts.onUnexpectedClose(this.stderrTail() || 'connection closed') }
-    client.onerror = (err) => { if (!this.closing) this.opts.onTrouble?.(`transport error: ${errorText(err)}`) }
+    client.onclose = () => { if (!this.closing && this.client === client) this.opts.onUnexpectedClose(this.stderrTail() || 'connection closed') }
+    client.onerror = (err) => {
+      // a lost session is renewed by the request that met it (inSession)
+      if (!this.closing && this.client === client && !this.sessionLost(err)) this.opts.onTrouble?.(`transport error: ${errorText(err)}`)
+    }
+    return tools
+  }
+
+  /**
+   * A server that does not announce tool list changes (FastMCP and others leave out `tools.listChanged`)
+   * has its list read again periodically, so a tool it adds appears without a reconnect.
+   */
+  private startRefresh (): void {
+    const caps = this.client?.getServerCapabilities()
+    if (!caps?.tools || caps.tools.listChanged || this.refreshTimer || this.closing) return
+    this.refreshTimer = this.opts.clock.setInterval(() => { void this.refreshQuietly() }, this.opts.toolsRefreshMs ?? TOOLS_REFRESH_MS)
+    this.refreshTimer.unref?.()
+  }
+
+  private stopRefresh (): void {
+    if (this.refreshTimer) this.opts.clock.clearInterval(this.refreshTimer)
+    this.refreshTimer = undefined
+  }
+
+  private async refreshQuietly (): Promise<void> {
+    if (this.refreshing || !this.client) return
+    this.refreshing = true
+    try {
+      this.setTools(await this.inSession((c) => this.fetchTools(c)))
+    } catch { /* whether the server is still there is the health check's question */ } finally {
+      this.refreshing = false
+    }
+  }
+
+  /** Takes a newly read tool list; the manager is told only when it differs. */
+  private setTools (tools: McpToolInfo[]): void {
+    if (JSON.stringify(tools) === JSON.stringify(this.tools)) return
+    this.tools = tools
+    this.opts.onToolsChanged()
+  }
+
+  /** The server answered that it does not know our session (streamable HTTP: 404, e.g. after a restart). */
+  private sessionLost (err: unknown): boolean {
+    if (this.config.type !== 'http' && this.config.type !== 'streamable-http') return false
+    if (!loadedSdk || !(err instanceof loadedSdk.StreamableHTTPError)) return false
+    // 404 is the spec's answer; some servers answer 400 naming the session
+    return err.code === 404 || (err.code === 400 && /session/i.test(err.message))
+  }
+
+  /**
+   * Runs a request; when the server lost our session, opens a new one (initialize, the tool list read
+   * again) and runs it once more. A second failure is the request's error.
+   */
+  private async inSession<T> (fn: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.req()
+    try {
+      return await fn(client)
+    } catch (err) {
+      if (!this.sessionLost(err) || this.closing || this.lost) throw err
+      // another request may be opening the new session, or have opened it already
+      await (this.client === client ? this.renewSession() : this.renewing)
+      return await fn(this.req())
+    }
+  }
+
+  private renewSession (): Promise<void> {
+    this.renewing ??= (async () => {
+      const old = this.client
+      try {
+        const tools = await this.connectClient(await loadClientSdk())
+        this.opts.onSessionRenewed?.()
+        this.setTools(tools)
+        this.stopRefresh()
+        this.startRefresh()
+      } catch (err) {
+        // the server is not answering as before: the manager checks the connection
+        this.opts.onTrouble?.(`opening a new session failed: ${errorText(err)}`)
+        throw mapError(err, `Opening a new session with ${this.name}`)
+      } finally {
+        this.renewing = undefined
+        // its session is gone either way; its callbacks no longer count (connectClient)
+        void old?.close().catch(() => undefined)
+      }
+    })()
+    return this.renewing
   }
 
   /** The server is gone (the manager's check failed): closes the connection, so calls waiting on it fail now. */
@@ -203,11 +312,11 @@ export class McpConnection {
     await this.close()
   }
 
-  private async fetchTools (): Promise<McpToolInfo[]> {
+  private async fetchTools (client: Client): Promise<McpToolInfo[]> {
     const out: McpToolInfo[] = []
     let cursor: string | undefined
     do {
-      const page = await this.req().listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
       out.push(...page.tools.map(toInfo))
       cursor = page.nextCursor
     } while (cursor && out.length < 10_000)
@@ -220,16 +329,16 @@ export class McpConnection {
   }
 
   async refreshTools (): Promise<void> {
-    this.tools = await this.fetchTools()
+    this.tools = await this.inSession((c) => this.fetchTools(c))
   }
 
   async ping (timeoutMs: number): Promise<void> {
-    await this.req().ping({ timeout: timeoutMs })
+    await this.inSession((c) => c.ping({ timeout: timeoutMs }))
   }
 
   async callTool (tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
     try {
-      const r = await this.req().callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) })
+      const r = await this.inSession((c) => c.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) }))
       return toToolResult(r)
     } catch (err) {
       if (this.lost) throw new AppError('CONNECTION_FAILED', `MCP server ${this.name} was lost during the call of ${tool}: ${this.lost}`, { cause: err })
@@ -244,7 +353,7 @@ export class McpConnection {
     const out: unknown[] = []
     let cursor: string | undefined
     do {
-      const page = await this.req().listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      const page = await this.inSession((c) => c.listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }))
       out.push(...page.resources)
       cursor = page.nextCursor
     } while (cursor && out.length < 10_000)
@@ -256,7 +365,7 @@ export class McpConnection {
     const out: unknown[] = []
     let cursor: string | undefined
     do {
-      const page = await this.req().listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      const page = await this.inSession((c) => c.listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }))
       out.push(...page.resourceTemplates)
       cursor = page.nextCursor
     } while (cursor && out.length < 10_000)
@@ -265,7 +374,7 @@ export class McpConnection {
 
   async readResource (uri: string): Promise<unknown> {
     try {
-      return await this.req().readResource({ uri }, { timeout: this.timeoutMs })
+      return await this.inSession((c) => c.readResource({ uri }, { timeout: this.timeoutMs }))
     } catch (err) {
       throw mcpRequestError(err, `Reading ${uri}`)
     }
@@ -276,7 +385,7 @@ export class McpConnection {
     const out: unknown[] = []
     let cursor: string | undefined
     do {
-      const page = await this.req().listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+      const page = await this.inSession((c) => c.listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }))
       out.push(...page.prompts)
       cursor = page.nextCursor
     } while (cursor && out.length < 10_000)
@@ -285,7 +394,7 @@ export class McpConnection {
 
   async getPrompt (name: string, args: Record<string, string>): Promise<unknown> {
     try {
-      return await this.req().getPrompt({ name, arguments: args }, { timeout: this.timeoutMs })
+      return await this.inSession((c) => c.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs }))
     } catch (err) {
       throw mcpRequestError(err, `Prompt ${name}`)
     }
@@ -294,6 +403,7 @@ export class McpConnection {
   /** Closes the client; for stdio servers this ends the child process. */
   async close (): Promise<void> {
     this.closing = true
+    this.stopRefresh()
     const c = this.client
     this.client = undefined
     this.transport = undefined

@@ -28,6 +28,8 @@ export interface McpManagerOptions {
   pingTimeoutMs?: number
   backoffBaseMs?: number
   backoffMaxMs?: number
+  /** Re-read interval of the tool list of servers that do not announce changes (connection.ts TOOLS_REFRESH_MS). */
+  toolsRefreshMs?: number
 }
 
 interface Entry {
@@ -242,6 +244,8 @@ export class McpManager {
       clientVersion: this.o.version,
       onUnexpectedClose: (reason) => { this.onDead(e, conn, `connection closed: ${reason}`) },
       onToolsChanged: () => { if (e.conn === conn) e.source.changed() },
+      onSessionRenewed: () => { this.o.log.info(`MCP server ${e.name} had lost our session (restarted?): a new session was opened`, { server: e.name }) },
+      ...(this.o.toolsRefreshMs ? { toolsRefreshMs: this.o.toolsRefreshMs } : {}),
       onTrouble: (reason) => { void this.checkNow(e, conn, reason) },
       onStderr: (line) => { this.o.log.debug(`MCP ${e.name}: ${line}`) }
     })

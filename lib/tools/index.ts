@@ -95,7 +95,7 @@ async function initTools (rt: Runtime): Promise<void> {
   }
   registry.approvals.notify = (req) => notifyInChat(rt, req)
   registry.confirms.notify = (req) => askToConfirm(rt, req)
-  const provider = new RegistryToolProvider(registry)
+  const provider = new RegistryToolProvider(registry, rt.log)
   rt.provide('tools', { registry, builtin, custom, scripts, provider })
   rt.chat.tools = provider
   rt.onStop.push(async () => { registry.policy.close(); await scripts.stopWatching() })

@@ -4,15 +4,18 @@ import type { ToolDefinition, ToolProvider, ToolResult, TurnContext } from '../c
 import { AliasMap } from './alias.js'
 import { presetOffers } from './preset-filter.js'
 import type { ToolRegistry } from './registry.js'
-import { DEFAULT_MAX_TOOLS_PER_REQUEST, ToolSelector } from './select.js'
+import { DEFAULT_MAX_TOOLS_PER_REQUEST, ToolSelector, type SelectOptions } from './select.js'
 import type { ToolCallContext } from './types.js'
+import { errorText } from '../core/errors.js'
 
 export class RegistryToolProvider implements ToolProvider {
   private aliases = new AliasMap()
   private stale = true
-  private readonly selector = new ToolSelector()
+  private readonly selector: ToolSelector
 
-  constructor (private readonly registry: ToolRegistry) {
+  /** `log`: where what the tool cap left out is said, once per turn (select.ts). */
+  constructor (private readonly registry: ToolRegistry, log?: SelectOptions['log']) {
+    this.selector = new ToolSelector({ log })
     registry.onChange(() => { this.stale = true; this.selector.invalidate() })
   }
 
@@ -41,6 +44,8 @@ export class RegistryToolProvider implements ToolProvider {
     const chosen = this.selector.select(offered, () => this.registry.list({ includeDisabled: true }), {
       input: turn.input,
       recent: turn.recent,
+      // what the cap left out is logged for the turn, not again for each call checked against it
+      turn: turn.toolCall ? undefined : turn,
       pinned: [...(cfg.alwaysOnTools ?? []), ...turn.preset.tools.allowedTools],
       // ?? for hand-built configurations without the field (benchmarks)
       max: cfg.maxToolsPerRequest ?? DEFAULT_MAX_TOOLS_PER_REQUEST
@@ -68,7 +73,7 @@ export class RegistryToolProvider implements ToolProvider {
     try {
       return await this.registry.call(real, args, ctx)
     } catch (err) {
-      return { content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true }
+      return { content: [{ type: 'text', text: errorText(err) }], isError: true }
     } finally {
       // the model reads this result before its next calls: text of others, unless the tool says it has none
       if (!this.registry.get(real)?.cleanResult) turn.taint?.add('toolResult')

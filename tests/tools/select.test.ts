@@ -128,3 +128,70 @@ describe('tools: ToolSelector', () => {
     expect(sel.select(more, () => more, { input: 'translate', pinned: [], max: 3 })[0]?.name).to.equal('translate_text')
   })
 })
+
+describe('tools: ToolSelector across languages', () => {
+  const tool = (name: string, description: string, category = 'custom'): RegisteredTool => ({
+    name, description, category, source: 'builtin', inputSchema: { type: 'object' }, risk: 'low', dangerous: false,
+    execute: async () => ({ content: [], isError: false })
+  })
+  const WORDS = ['convert', 'format', 'hash', 'encode', 'decode', 'sort', 'count', 'merge', 'split', 'round']
+  /** 101 tools: 97 English fillers, an English `add`, a weather tool, a Chinese-described translator, `util_list`. */
+  const hundred = (): RegisteredTool[] => {
+    const out = Array.from({ length: 97 }, (_, i) => tool(`util_${String(i).padStart(3, '0')}`, `Utility ${i}: ${WORDS[i % WORDS.length]} the ${WORDS[(i * 3) % WORDS.length]} values of a list`))
+    out.splice(60, 0, tool('add', 'Adds two numbers and returns the sum'))
+    out.splice(70, 0, tool('mcp:wx:get_forecast', 'Get the weather forecast for a city', 'mcp'))
+    out.splice(80, 0, tool('fanyi', '把一段文字翻译成另一种语言'))
+    out.push(tool('util_list', 'Utility helper of a list'))
+    return out
+  }
+
+  it('a Chinese question finds a tool described in English (and the other way round)', () => {
+    const all = hundred()
+    const sel = new ToolSelector()
+    const names = (input: string): string[] => sel.select(all, () => all, { input, pinned: [], max: 10 }).map((x) => x.name)
+    expect(names('帮我算一下 20 加 22')).to.include('add')
+    expect(names('明天上海的天气怎么样')).to.include('mcp:wx:get_forecast')
+    expect(names('please translate this sentence into French')).to.include('fanyi')
+    // the English fillers are not brought in by the words of the question alone
+    expect(names('帮我算一下 20 加 22')[0]).to.equal('add')
+  })
+
+  it('keeps the tools the message names (registry name, model-facing alias or bare MCP name) and the pinned ones', () => {
+    const all = hundred()
+    const sel = new ToolSelector()
+    const pick = (input: string, pinned: string[] = []): string[] => sel.select(all, () => all, { input, pinned, max: 3 }).map((x) => x.name)
+    // its words are everywhere, other tools match the rest of the message better: kept because it is named
+    expect(pick('run util_list to sort, merge and split the values')).to.include('util_list')
+    expect(pick('use mcp_wx_get_forecast for Paris')).to.include('mcp:wx:get_forecast')
+    expect(pick('call get_forecast.')).to.include('mcp:wx:get_forecast')
+    const picked = pick('sort the values with util_list or util_list, then merge and split', ['util_050'])
+    expect(picked[0]).to.equal('util_050')
+    expect(picked[1]).to.equal('util_list')
+  })
+
+  it('logs once per turn what the cap left out: counts and names, capped', () => {
+    const all = hundred()
+    const lines: Array<{ msg: string; meta: Record<string, unknown> | undefined }> = []
+    const sel = new ToolSelector({ log: { info: (msg: string, meta?: Record<string, unknown>) => { lines.push({ msg, meta }) } } })
+    const turn = {}
+    const q = { input: '帮我算一下 20 加 22', pinned: [], max: 10, turn }
+    const picked = sel.select(all, () => all, q)
+    sel.select(all, () => all, q) // the same turn again (a later round, a call's check): not logged again
+    expect(lines).to.have.length(1)
+    const line = lines[0] as { msg: string; meta: Record<string, unknown> }
+    expect(line.msg).to.match(/10 of 101/)
+    expect(line.meta.offered).to.equal(101)
+    expect(line.meta.sent).to.equal(10)
+    expect(line.meta.leftOut).to.equal(91)
+    const names = line.meta.leftOutNames as string[]
+    expect(names.length).to.be.at.most(21)
+    expect(names).to.not.include('add')
+    for (const n of names.slice(0, -1)) expect(picked.map((x) => x.name)).to.not.include(n)
+    expect(names.at(-1)).to.match(/more/)
+    // another turn is logged; a list within the cap is not
+    sel.select(all, () => all, { ...q, turn: {} })
+    expect(lines).to.have.length(2)
+    sel.select(all.slice(0, 5), () => all, { ...q, turn: {} })
+    expect(lines).to.have.length(2)
+  })
+})

@@ -4,10 +4,9 @@
 // rounds, the servers interleaved within each round; the figures are the medians of the rounds. Every
 // server runs on one CPU and every load client on another (pin.ts: why).
 // Targets: status throughput at least 0.6x bare Koa's, p99 at 100 connections at most 2x Koa's.
-import { readFileSync } from 'node:fs'
 import { CLIENT_WARMUP_MS, runLoad, SERVER_WARMUP_MS, type LoadResult } from './load-client.js'
 import { CLIENT_CPU, SERVER_CPU } from './pin.js'
-import { startServerProcess, type ServerProcess } from './server-child.js'
+import { cpuMicros, startServerProcess, type ServerProcess } from './server-child.js'
 import type { BenchRow } from './types.js'
 
 const CONNECTIONS = 100
@@ -15,15 +14,6 @@ const DURATION_MS = Number(process.env.LINGXI_BENCH_LOAD_MS ?? 3000)
 const ROUNDS = 3
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
-
-/** CPU time (user + system, µs) a process has used so far; NaN where /proc is missing (not Linux). */
-function cpuMicros (pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(f[11]) + Number(f[12])) * (1e6 / 100) // clock ticks of 1/100 s
-  } catch { return NaN }
-}
 
 export async function run (): Promise<BenchRow[]> {
   const servers: ServerProcess[] = []

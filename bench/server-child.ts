@@ -4,6 +4,7 @@
 // Run as: node --import tsx bench/server-child.ts fake-model -> prints one `SERVER {...}` line, then
 // serves until its stdin closes (the parent ended) or it is sent SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { onCpu } from './pin.js'
 
@@ -35,6 +36,15 @@ export interface ServerProcess extends ServerInfo {
   stats(): ServerStats | undefined
   /** a monitored plugin starts its figures again (after warm-up requests) */
   resetStats(): void
+}
+
+/** CPU time (user + system, µs) a process has used so far; NaN where /proc is missing (not Linux). */
+export function cpuMicros (pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[11]) + Number(f[12])) * (1e6 / 100) // clock ticks of 1/100 s
+  } catch { return NaN }
 }
 
 /** Starts a server in a child process and resolves once it listens. */

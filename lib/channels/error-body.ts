@@ -2,6 +2,8 @@
 // `{"error":{"message":…}}`: Gemini sends `[{"error":{…}}]`, SiliconFlow `{"code":20012,"message":…}`,
 // and a wrong base URL gets a web server's HTML page. Without this the owner would read "429 status
 // code (no body)" or a page of raw HTML instead of the provider's own message.
+import { errorText } from '../core/errors.js'
+import { readStart } from '../core/read-body.js'
 import { errorIn } from './wire.js'
 
 const MAX_TEXT = 64 * 1024
@@ -17,10 +19,12 @@ export async function normalizeErrorBody (res: Response): Promise<Response> {
   }
   let text: string
   try {
-    text = (await res.text()).slice(0, MAX_TEXT)
+    // the start is enough to read the words; the rest of a streamed body is not read (one without end
+    // included); a whole answer's (fetch.ts) was read already, within the fetcher's limit
+    text = res.body ? (await readStart(res, MAX_TEXT)).body.toString('utf8') : (await res.text()).slice(0, MAX_TEXT)
   } catch (err) {
-    // a body past the fetcher's limit (fetch.ts): the refusal stands, with why its words are missing
-    return json({ message: err instanceof Error ? err.message : String(err) })
+    // the fetcher refused the body (fetch.ts): the refusal stands, with why its words are missing
+    return json({ message: errorText(err) })
   }  let body: unknown
   try { body = JSON.parse(text) } catch { body = undefined }
   const first = Array.isArray(body) ? body[0] as unknown : body
@@ -32,7 +36,8 @@ export async function normalizeErrorBody (res: Response): Promise<Response> {
   if (/^\s*</.test(text) || /text\/html/i.test(res.headers.get('content-type') ?? '')) {
     return json({ message: `HTTP ${res.status}: the server answered with a web page, not the API (check the base URL)` })
   }
-  return new Response(text, res)
+  // not JSON (or cut): its start, so a message stays a line
+  return json({ message: `HTTP ${res.status}: ${text.slice(0, 200)}` })
 }
 
 /**

@@ -2,7 +2,7 @@
 // images edit API. Accepted: http(s) URLs (what the hosts put in e.img), data: URLs and the hosts'
 // base64:// form. Never local paths: the source comes from a chat message.
 // A URL goes through the outbound fetcher (lib/web/outbound.ts): public addresses only, redirects checked.
-import { AppError } from '../core/errors.js'
+import { AppError, errorText } from '../core/errors.js'
 import { outboundFetch, type OutboundAccess } from '../web/outbound.js'
 
 const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024
@@ -21,9 +21,11 @@ function sniff (b: Buffer): string | undefined {
   return undefined
 }
 
+const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
+
 function image (data: Buffer, declared?: string): InputImage {
   if (data.length === 0) throw new AppError('INVALID_ARGS', 'The image is empty')
-  if (data.length > MAX_INPUT_IMAGE_BYTES) throw new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
+  if (data.length > MAX_INPUT_IMAGE_BYTES) throw tooLarge()
   const type = sniff(data) ?? (declared?.startsWith('image/') ? declared : 'image/png')
   return { data, type, name: `input.${EXT[type] ?? 'png'}` }
 }
@@ -36,14 +38,13 @@ export async function loadInputImage (src: string, signal: AbortSignal | undefin
   }
   if (src.startsWith('base64://')) return image(Buffer.from(src.slice('base64://'.length), 'base64'))
   if (!/^https?:\/\//i.test(src)) throw new AppError('INVALID_ARGS', 'Unsupported image source (http(s), data: or base64:// only)')
-  const tooLarge = (): AppError => new AppError('INVALID_ARGS', `The image is larger than ${MAX_INPUT_IMAGE_BYTES / 1048576} MB`)
   let res
   try {
     res = await outboundFetch(src, { maxBytes: MAX_INPUT_IMAGE_BYTES, tooLarge, timeoutMs: DOWNLOAD_TIMEOUT_MS, ...(signal ? { signal } : {}) }, access)
   } catch (err) {
     if (signal?.aborted) throw err
     if (err instanceof AppError && err.code === 'INVALID_ARGS') throw err
-    throw new AppError('INVALID_ARGS', `Could not download the image: ${err instanceof Error ? err.message : String(err)}`)
+    throw new AppError('INVALID_ARGS', `Could not download the image: ${errorText(err)}`)
   }
   if (!res.ok) throw new AppError('INVALID_ARGS', `Could not download the image: HTTP ${res.status}`)
   return image(res.body, res.contentType || undefined)

@@ -2,6 +2,7 @@
 // report the new commits and restart through the host's own restart; `#lx强制更新` / `#lx force update`
 // drops local changes first. `#lx版本` / `#lx version`: version, commit, date, and any feature that
 // missing packages turn off. The rules are lib/update's; this file only talks.
+import { errorText } from '../lib/core/errors.js'
 import { HOST_RESTART_COMMAND, restartHost, pluginBase, type HostEvent } from '../lib/host/port.js'
 import { UpdateRefused } from '../lib/update/version.js'
 import type { UpdateResult } from '../lib/update/updater.js'
@@ -88,5 +89,5 @@ function refusalText ({ tr, rt }: BotContext, err: unknown): string {
     }
   }
   rt.log.error('The update failed', {}, err)
-  return tr('update.failed', { error: err instanceof Error ? err.message : String(err) })
+  return tr('update.failed', { error: errorText(err) })
 }

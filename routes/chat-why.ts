@@ -2,8 +2,7 @@
 // (lib/why), and what the bot would use for a message before it is sent (the dashboard's chat page).
 import { z } from 'zod'
 import { chatDefaults } from '../lib/chat/defaults.js'
-import { CONVERSATION_ID } from '../lib/chat/conversations.js'
-import { conversationIdOf } from '../lib/chat/store.js'
+import { apiChatScope, chatPartyId, CONVERSATION_ID } from '../lib/chat/conversations.js'
 import { AppError, notFound } from '../lib/core/errors.js'
 import type { Runtime } from '../lib/runtime.js'
 import { PER_CONVERSATION } from '../lib/why/store.js'
@@ -18,8 +17,7 @@ const listQuery = z.object({
   conversationId: z.string({ error: 'conversationId is required' }).trim().regex(CONVERSATION_ID, 'conversationId is invalid'),
   limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(PER_CONVERSATION, `limit must be at most ${PER_CONVERSATION}`).optional()
 })
-const idField = z.string().trim().max(64, 'id is too long').regex(/^[\w.@-]*$/, 'id has invalid characters')
-const defaultsQuery = z.object({ userId: idField.optional(), groupId: idField.optional() })
+const defaultsQuery = z.object({ userId: chatPartyId('userId').optional(), groupId: chatPartyId('groupId').optional() })
 
 export function chatWhyRoutes (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api/chat' })
@@ -47,12 +45,9 @@ export function chatWhyRoutes (rt: Runtime): Router {
 
   r.get('/defaults', A(async (ctx) => {
     const q = parseQuery(ctx, defaultsQuery)
-    const session = sessionOf(ctx)
-    const userId = q.userId || session.sub
-    const groupId = q.groupId || undefined
     const c = rt.optional('conversations')
     if (!c) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
-    return await chatDefaults(rt, c.pipeline, { userId, ...(groupId ? { groupId } : {}), isMaster: session.isMaster, via: 'api', conversationId: conversationIdOf(userId, groupId) })
+    return await chatDefaults(rt, c.pipeline, apiChatScope(sessionOf(ctx), q))
   }))
   routeDoc(r, 'GET', '/defaults', { query: defaultsQuery, summary: 'The preset, channel and model the bot would use for a message' })
   return r

@@ -4,10 +4,9 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
 import type { ChatScope, TurnEvent } from '../lib/chat/contracts.js'
-import { clearConversation, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
+import { apiChatScope, chatPartyId, clearConversation, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
 import type { ReplyOptions } from '../lib/chat/service.js'
 import { redact } from '../lib/core/redact.js'
-import { conversationIdOf } from '../lib/chat/store.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
@@ -16,12 +15,11 @@ import { intParam, parseBody } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
 const MAX_MESSAGE = 20000
-const idField = (name: string): z.ZodString => z.string().trim().max(64, `${name} is too long`).regex(/^[\w.@-]*$/, `${name} has invalid characters`)
 
 const chatBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(MAX_MESSAGE, `message is longer than ${MAX_MESSAGE} characters`),
-  userId: idField('userId').optional(),
-  groupId: idField('groupId').optional(),
+  userId: chatPartyId('userId').optional(),
+  groupId: chatPartyId('groupId').optional(),
   preset: z.string().trim().max(100, 'preset is too long').optional(),
   // the dashboard's chat page: a channel and model of the caller's choice, and its own conversations
   channel: z.string().trim().max(100, 'channel is too long').optional(),
@@ -47,12 +45,7 @@ const FRAME_TEXT = 4000
 export function chatRoutesA (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api' })
 
-  const scopeOf = (ctx: Parameters<Parameters<typeof A>[0]>[0], body: z.output<typeof chatBody>): ChatScope => {
-    const session = sessionOf(ctx)
-    const userId = body.userId || session.sub
-    const groupId = body.groupId || undefined
-    return { userId, ...(groupId ? { groupId } : {}), isMaster: session.isMaster, via: 'api', conversationId: body.conversationId || conversationIdOf(userId, groupId) }
-  }
+  const scopeOf = (ctx: Parameters<Parameters<typeof A>[0]>[0], body: z.output<typeof chatBody>): ChatScope => apiChatScope(sessionOf(ctx), body)
   const chat = () => {
     const c = rt.optional('conversations')
     if (!c) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
@@ -61,7 +54,9 @@ export function chatRoutesA (rt: Runtime): Router {
 
   r.post('/chat', A(async (ctx) => {
     const body = parseBody(ctx, chatBody)
-    return await chat().reply(scopeOf(ctx, body), body.message, optionsOf(body))
+    const scope = scopeOf(ctx, body)
+    if (body.preset) await chat().preset(scope, body.preset) // an unknown preset: 404, before the turn counts
+    return await chat().reply(scope, body.message, optionsOf(body))
   }))
   routeDoc(r, 'POST', '/chat', { body: chatBody, summary: 'Send a chat message' })
 
@@ -71,6 +66,7 @@ export function chatRoutesA (rt: Runtime): Router {
     chat()
     const scope = scopeOf(ctx, body)
     const pipeline = rt.need('conversations').pipeline
+    if (body.preset) await pipeline.preset(scope, body.preset) // an unknown preset: 404 as JSON, before the stream
     pipeline.admit(scope) // 429 RATE_LIMITED as JSON, not as a frame after `start`
     const abort = new AbortController()
     const sse = openSse(ctx, rt.bus)

@@ -3,7 +3,7 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import { notFound } from '../lib/core/errors.js'
-import { clearAllConversations, clearConversation, clearUserContext, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
+import { chatPartyId, clearAllConversations, clearConversation, clearUserContext, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
 import type { Conversation } from '../lib/chat/store.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, reply, styledRouter } from './_http/envelope.js'
@@ -11,9 +11,8 @@ import { paged, pageParams } from './_http/paging.js'
 import { intParam, parseBody } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
-const userIdField = z.string().trim().min(1, 'userId must not be empty').max(64).regex(/^[\w.@-]+$/, 'userId has invalid characters')
 const clearBody = z.strictObject({
-  userId: userIdField.optional(),
+  userId: chatPartyId('userId').min(1, 'userId must not be empty').optional(),
   conversationId: z.string().trim().regex(CONVERSATION_ID, 'conversationId is invalid').optional()
 }).refine((b) => b.userId !== undefined || b.conversationId !== undefined, { message: 'userId or conversationId is required', path: ['userId'] })
 

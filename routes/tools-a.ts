@@ -34,7 +34,7 @@ export function toolRoutesA (rt: Runtime): Router {
 
   // Deprecated (variant B): registered before /:name, which would take GET /enabled.
   r.get('/enabled', B(() => reply({ ...sw().config }, { extra: deprecated('GET /api/tools/builtin/config') })))
-  r.put('/enabled', B(async (ctx) => reply({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) }, { message: 'Configuration saved', extra: deprecated('PUT /api/tools/builtin/config') })))
+  r.put('/enabled', B(async (ctx) => reply({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) }, { extra: deprecated('PUT /api/tools/builtin/config') })))
   routeDoc(r, 'PUT', '/enabled', { body: toolsConfigPatch, summary: 'Update the tools settings (deprecated)' })
   r.post('/toggle/:name', B(async (ctx) => {
     const name = ctx.params.name ?? ''

@@ -1,5 +1,6 @@
 // Tools variant B (docs/api.md): custom tools (`/api/tools/custom`, JSON configurations) and script tools
-// (`/api/tools/js`, source files in <data>/tools, hot-reloaded). Style B.
+// (`/api/tools/js`, source files in <data>/tools, hot-reloaded). Style B: the message is `ok` except where
+// the spec names one (PUT /js/:name says the tool was saved and hot-reloaded).
 import type Router from '@koa/router'
 import { z } from 'zod'
 import { keepMaskedSecrets, maskSecrets } from '../lib/config/secrets.js'
@@ -53,7 +54,7 @@ export function toolFileRoutes (rt: Runtime): Router {
   r.post('/custom', B(async (ctx) => {
     const cfg = parseBody(ctx, customToolSchema)
     const stored = await kit().custom.create(cfg, (n) => kit().registry.get(n) !== undefined)
-    return created(masked(stored), 'Custom tool created')
+    return created(masked(stored))
   }))
   routeDoc(r, 'POST', '/custom', { body: customToolSchema, summary: 'Create a custom (HTTP) tool' })
   r.put('/custom/:name', B(async (ctx) => {
@@ -65,17 +66,17 @@ export function toolFileRoutes (rt: Runtime): Router {
     const cfg = parseWith(customToolSchema, body)
     // A masked header sent back keeps the stored secret.
     if (cfg.action.type === 'http' && old.action.type === 'http') cfg.action.headers = keepMaskedSecrets(cfg.action.headers, old.action.headers, true)
-    return reply(masked(await kit().custom.replace(name, cfg)), { message: 'Custom tool saved' })
+    return masked(await kit().custom.replace(name, cfg))
   }))
   routeDoc(r, 'PUT', '/custom/:name', { body: customToolSchema, summary: 'Replace a custom tool' })
   r.delete('/custom/:name', B(async (ctx) => {
     await kit().custom.remove(ctx.params.name ?? '')
-    return reply({ name: ctx.params.name }, { message: 'Custom tool deleted' })
+    return { name: ctx.params.name }
   }))
 
   // ---- script (js/ts) -----------------------------------------------------------------------------
   r.get('/js', B(() => kit().scripts.files()))
-  r.post('/js/reload', B(async () => reply(await kit().scripts.reloadAll(), { message: 'Script tools reloaded' })))
+  r.post('/js/reload', B(async () => await kit().scripts.reloadAll()))
   r.get('/js/:name', B((ctx) => kit().scripts.read(nameOf(ctx.params.name ?? ''))))
   r.post('/js', B(async (ctx) => {
     const body = parseBody(ctx, createScript)
@@ -86,7 +87,7 @@ export function toolFileRoutes (rt: Runtime): Router {
     // A new script is saved off: the master enables it (PUT { enabled: true }) after reading it.
     const settings = await kit().scripts.configure(name, { enabled: false, risk: body.risk, dangerous: body.dangerous })
     const state = await kit().scripts.write(name, ext ?? '.js', body.source)
-    return created({ name, filename: `${name}${ext ?? '.js'}`, ...state, ...settings }, `Script tool ${name} created, ${OFF_NOTE}`)
+    return created({ name, filename: `${name}${ext ?? '.js'}`, ...state, ...settings }) // `enabled: false` says it is off
   }))
   routeDoc(r, 'POST', '/js', { body: createScript, summary: 'Create a script tool' })
   r.put('/js/:name', B(async (ctx) => {
@@ -115,7 +116,7 @@ export function toolFileRoutes (rt: Runtime): Router {
   r.delete('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')
     await kit().scripts.remove(name)
-    return reply({ name }, { message: `Script tool ${name} deleted` })
+    return { name }
   }))
   return r
 }

@@ -13,7 +13,7 @@ import type { EventKind } from '../lib/config/group-settings.js'
 import type { RegisteredTool } from '../lib/tools/types.js'
 import { adminTestContext, dangerousView, identityOf, toolStats, toolView } from '../lib/tools/views.js'
 import { sessionOf } from './_http/auth.js'
-import { B, reply, styledRouter } from './_http/envelope.js'
+import { B, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { bodyOf, intParam, parseBody, parseWith } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
@@ -49,7 +49,7 @@ export function toolsRoutes (rt: Runtime): Router {
   r.get('/builtin/list', builtinList)
   r.get('/builtin/categories', B(() => reg().categories((t) => t.source === 'builtin')))
   r.get('/builtin/config', B(() => ({ ...sw().config })))
-  r.put('/builtin/config', B(async (ctx) => reply({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) }, { message: 'Configuration saved' })))
+  r.put('/builtin/config', B(async (ctx) => ({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) })))
   routeDoc(r, 'PUT', '/builtin/config', { body: toolsConfigPatch, summary: 'Update the tools settings' })
   r.post('/builtin/category/toggle', B(async (ctx) => {
     const { category, enabled } = parseBody(ctx, categoryToggle)
@@ -108,7 +108,7 @@ export function toolsRoutes (rt: Runtime): Router {
     return { logs: logs.map((e) => ({ ...e, tool: e.toolName })), total }
   }))
   routeDoc(r, 'GET', '/logs', { query: logsQuery, summary: 'Tool call logs' })
-  r.delete('/logs', B(() => reply({ cleared: reg().log.clear() }, { message: 'Tool logs cleared' })))
+  r.delete('/logs', B(() => ({ cleared: reg().log.clear() })))
 
   r.get('/dangerous', B(() => dangerousView(reg())))
   r.put('/dangerous', B(async (ctx) => {

@@ -194,6 +194,8 @@ export class ChannelService {
       const fixed: ChannelConfig = { ...next, apiKeys: nameKeys(next.apiKeys) }
       await this.write(this.list().map((c) => (c.name === current.name ? fixed : c)))
       if (fixed.name !== current.name) this.health.delete(current.name)
+      // switching a channel on or off changes its status: the system stream reports it like a health change
+      if (fixed.enabled !== current.enabled) this.rt.bus.emit('system', 'channel', { id: this.idOf(fixed), name: fixed.name, status: this.status(fixed), retryAt: this.retryAt(fixed), timestamp: this.rt.clock.now() })
       return fixed
     })
   }

@@ -74,6 +74,7 @@ export interface ResolvedPreset {
 
 /** Presets domain: which preset applies to a scope (user/group choice, default). */
 export interface PresetResolver {
+  /** An explicit `presetId` that does not exist is PRESET_NOT_FOUND (never another preset in its place). */
   resolve(scope: ChatScope, presetId?: string): Promise<ResolvedPreset>
 }
 

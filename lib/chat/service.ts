@@ -1,7 +1,7 @@
 // The chat pipeline (ChatService.reply): rate limit, per-conversation serialisation, preset, system
 // prompt with contributors' sections, context window, model call with the tool loop, storage,
 // observers and statistics.
-import { AppError } from '../core/errors.js'
+import { AppError, errorText } from '../core/errors.js'
 import { RateLimiter } from '../core/rate-limit.js'
 import type { Runtime } from '../runtime.js'
 import { planContext } from './context.js'
@@ -110,7 +110,7 @@ export class ChatPipeline implements ChatService {
         onEvent: (ev) => {
           limit.follow(ev)
           why?.event(ev)
-          try { opts.onEvent?.(ev) } catch (err) { rt.log.warn('A turn event listener failed', { error: err instanceof Error ? err.message : String(err) }) }
+          try { opts.onEvent?.(ev) } catch (err) { rt.log.warn('A turn event listener failed', { error: errorText(err) }) }
         },
         onAnswered: (res) => why?.answered(res)
       }
@@ -209,8 +209,8 @@ export class ChatPipeline implements ChatService {
       const text = r.content.map((p) => p.type === 'text' ? p.text : `[image ${p.mimeType}${this.keepImage(turn, p.data) ? ': sent to the user with your answer' : ''}]`).join('\n')
       return (r.isError ? `Error: ${text}` : text).slice(0, MAX_TOOL_RESULT_CHARS)
     } catch (err) {
-      this.rt.log.warn('Tool call failed', { tool: c.name, error: err instanceof Error ? err.message : String(err) })
-      return `Error: ${err instanceof Error ? err.message : String(err)}`
+      this.rt.log.warn('Tool call failed', { tool: c.name, error: errorText(err) })
+      return `Error: ${errorText(err)}`
     }
   }
 
@@ -246,7 +246,7 @@ export class ChatPipeline implements ChatService {
         if (s?.trim()) parts.push(s.trim())
       } catch (err) {
         // A failing section (memory, knowledge) must not cost the user the answer.
-        this.rt.log.warn('Prompt contributor failed', { contributor: c.name, error: err instanceof Error ? err.message : String(err) })
+        this.rt.log.warn('Prompt contributor failed', { contributor: c.name, error: errorText(err) })
       }
     }
     return parts.filter((p) => p.trim()).join('\n\n')
@@ -263,7 +263,7 @@ export class ChatPipeline implements ChatService {
   }
 
   private observerFailed (name: string, err: unknown): void {
-    this.rt.log.warn('Turn observer failed', { observer: name, error: err instanceof Error ? err.message : String(err) })
+    this.rt.log.warn('Turn observer failed', { observer: name, error: errorText(err) })
   }
 
   private touch (scope: ChatScope): ActiveContext {
@@ -295,7 +295,7 @@ async function call (models: ModelGateway, req: ModelRequest, onDelta?: (t: stri
   } catch (err) {
     if (err instanceof AppError) throw err
     if (req.signal?.aborted) throw new AppError('TIMEOUT', 'The model did not answer in time')
-    throw new AppError('MODEL_ERROR', `Model error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300))
+    throw new AppError('MODEL_ERROR', `Model error: ${errorText(err)}`.slice(0, 300))
   }
 }
 

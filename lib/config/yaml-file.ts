@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { Document, parseDocument, isMap, isSeq, type YAMLMap } from 'yaml'
-import { AppError, type FieldError } from '../core/errors.js'
+import { AppError, errorText, type FieldError } from '../core/errors.js'
 import { readPrivateFileSync, writePrivateFile } from '../core/private-file.js'
 import { isPlainObject, type PlainObject } from './object-paths.js'
 
@@ -29,7 +29,7 @@ export function parseYaml (text: string, what = 'YAML'): Document {
 }
 
 function firstLine (err: unknown): string {
-  const m = err instanceof Error ? err.message : String(err)
+  const m = errorText(err)
   return (m.split('\n')[0] ?? m).slice(0, 200)
 }
 

@@ -28,6 +28,7 @@
 //      banned "badword" is not found there; "I am a bad boy" keeps its spaces);
 //    - any other run of white space becomes one space (a word list entry "buy drugs" matches
 //      "buy\n  drugs").
+import { errorText } from './errors.js'
 import type { PluginLogger } from './logger.js'
 import { importOptional } from './packages.js'
 
@@ -151,7 +152,7 @@ export function loadTextNormalizer (log?: Pick<PluginLogger, 'warn'>): Promise<b
     generation++
     return true
   }, (err: unknown) => {
-    log?.warn(`Word matching goes on without folding traditional Chinese to simplified: ${err instanceof Error ? err.message : String(err)}`)
+    log?.warn(`Word matching goes on without folding traditional Chinese to simplified: ${errorText(err)}`)
     return false
   }))
 }

@@ -2,6 +2,7 @@
 // answer, and what was done. Bounded by moderation.logMax (oldest dropped), durable in
 // <data>/governance/moderation-hits.json. The text itself is not kept: only the rules it broke.
 import { join } from 'node:path'
+import { errorText } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Store } from '../core/store.js'
 
@@ -40,7 +41,7 @@ export class HitLog {
       this.writeQueued = true
       setImmediate(() => {
         this.writeQueued = false
-        this.store.write().catch((err: unknown) => this.log?.warn('Could not save the moderation log', { error: err instanceof Error ? err.message : String(err) }))
+        this.store.write().catch((err: unknown) => this.log?.warn('Could not save the moderation log', { error: errorText(err) }))
       })
     }
     return h

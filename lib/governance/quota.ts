@@ -4,6 +4,7 @@
 // and Maps.
 import { join } from 'node:path'
 import { dict, toDict, type Dict } from '../core/dict.js'
+import { errorText } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
 import { Store } from '../core/store.js'
 import type { QuotaLimits } from './schema.js'
@@ -89,7 +90,7 @@ export class QuotaCounters {
     this.writeQueued = true
     setImmediate(() => {
       this.writeQueued = false
-      this.store.write().catch((err: unknown) => this.log?.warn('Could not save the quota counts', { error: err instanceof Error ? err.message : String(err) }))
+      this.store.write().catch((err: unknown) => this.log?.warn('Could not save the quota counts', { error: errorText(err) }))
     })
   }
 

@@ -5,6 +5,7 @@
 // disk (the chat handler calls it for every group message); a failed write is logged.
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
+import { errorText } from '../core/errors.js'
 import { JournalStore } from '../core/journal-store.js'
 import type { PluginLogger } from '../core/logger.js'
 import { ensurePrivateDir } from '../core/private-file.js'
@@ -47,7 +48,7 @@ export class GroupLogService implements GroupLog {
     const written = this.store.has(groupId)
       ? this.store.appendTo(groupId, 'entries', [e], { max: cfg.maxMessages })
       : this.store.put({ id: groupId, entries: [e] })
-    written.catch((err: unknown) => this.log?.warn('Could not write the group log', { groupId, error: err instanceof Error ? err.message : String(err) }))
+    written.catch((err: unknown) => this.log?.warn('Could not write the group log', { groupId, error: errorText(err) }))
   }
 
   recent (groupId: string, limit: number): GroupLogEntry[] {
@@ -69,7 +70,7 @@ export class GroupLogService implements GroupLog {
     if (!entries?.some((e) => e.messageId === messageId)) return
     // rare (a recall): the group's list is written again without the message
     this.store.patch(groupId, { entries: entries.filter((e) => e.messageId !== messageId) })
-      .catch((err: unknown) => this.log?.warn('Could not write the group log', { groupId, error: err instanceof Error ? err.message : String(err) }))
+      .catch((err: unknown) => this.log?.warn('Could not write the group log', { groupId, error: errorText(err) }))
   }
 
   /** Resolves once every write so far is on disk (tests, stop). */

@@ -88,6 +88,6 @@ export async function transcribe (cfg: Config['input']['transcription'], seg: Se
     return res.text.trim()
   } catch (err) {
     if (signal.aborted) throw new AppError('TIMEOUT', 'The transcription did not answer in time')
-    throw new AppError('MODEL_ERROR', `Transcription failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300))
+    throw new AppError('MODEL_ERROR', `Transcription failed: ${errorText(err)}`.slice(0, 300))
   }
 }

@@ -5,6 +5,7 @@
 // next round (capped), so a model outage loses at most the oldest turns.
 import type { ModelGateway, TurnContext, TurnObserver } from '../chat/contracts.js'
 import type { Clock } from '../core/clock.js'
+import { errorText } from '../core/errors.js'
 import type { PluginLogger } from '../core/logger.js'
 import type { MemoryService } from './service.js'
 import { categoryFromModel, type MemoryCategory } from './types.js'
@@ -95,7 +96,7 @@ export class MemoryExtractor implements TurnObserver {
         await this.extract(models, q, turns)
         if (q.turns.length === 0) this.queues.delete(key)
       } catch (err) {
-        this.d.log.warn('Memory extraction failed; the turns are kept for the next round', { userId: q.userId, error: err instanceof Error ? err.message : String(err) })
+        this.d.log.warn('Memory extraction failed; the turns are kept for the next round', { userId: q.userId, error: errorText(err) })
         q.turns.unshift(...turns)
         if (q.turns.length > MAX_TURNS_PER_QUEUE) q.turns.splice(0, q.turns.length - MAX_TURNS_PER_QUEUE)
       }

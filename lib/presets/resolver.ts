@@ -3,6 +3,7 @@
 // group's configured preset) > presets.defaultId > llm.defaultChatPresetId > `default`.
 import type { ChatScope, PresetResolver, ResolvedPreset } from '../chat/contracts.js'
 import { own } from '../core/dict.js'
+import { AppError } from '../core/errors.js'
 import type { Runtime } from '../runtime.js'
 import { renderTemplate } from '../templates/placeholders.js'
 import type { PresetService } from './service.js'
@@ -47,7 +48,10 @@ export class PresetResolution implements PresetResolver {
   }
 
   async resolve (scope: ChatScope, presetId?: string): Promise<ResolvedPreset> {
-    const rec: PresetRecord = (presetId ? this.presets.find(presetId) : undefined) ?? this.presets.find(this.idFor(scope)) ?? this.presets.get('default')
+    // a preset the caller named must exist: answering with another one would hide the mistake
+    const named = presetId ? this.presets.find(presetId) : undefined
+    if (presetId && !named) throw new AppError('PRESET_NOT_FOUND', `Preset ${presetId} not found`)
+    const rec: PresetRecord = named ?? this.presets.find(this.idFor(scope)) ?? this.presets.get('default')
     return toResolved(rec, renderPrompt(rec.systemPrompt, scope, this.rt.config.get().language === 'en' ? 'Lingxi' : '灵犀', this.rt.clock.now(), rec.name))
   }
 }

@@ -1,6 +1,7 @@
 // Sends a due reminder into its chat with no event at hand: the host's chat object (lib/host/port.ts
 // pickChat), through lib/delivery like a chat answer (markdown as plain text, a long text as a
 // forward message, the chat's delivery settings), @-mentioning its owner in a group.
+import { errorText } from '../core/errors.js'
 import { startDelivery } from '../delivery/answer.js'
 import { pickChat, segment } from '../host/port.js'
 import type { HostSession } from '../host/session.js'
@@ -22,7 +23,7 @@ const isForward = (msg: Sendable): boolean =>
 export async function deliverReminder (rt: Runtime, r: Reminder, o: { late: boolean; timeZone: string }): Promise<void> {
   const cfg = rt.config.get()
   let target
-  try { target = pickChat({ groupId: r.groupId, userId: r.userId }, r.botId) } catch (err) { throw new NotSentError(err instanceof Error ? err.message : String(err)) }
+  try { target = pickChat({ groupId: r.groupId, userId: r.userId }, r.botId) } catch (err) { throw new NotSentError(errorText(err)) }
   const isGroup = r.groupId !== undefined
   let sent = 0
   const send = async (msg: Sendable): Promise<void> => {
@@ -30,7 +31,7 @@ export async function deliverReminder (rt: Runtime, r: Reminder, o: { late: bool
       await target.sendMsg(msg)
     } catch (err) {
       // the first send failed: nothing went out, a retry sends it whole; later: part of it is out, so not again
-      if (sent === 0) throw new NotSentError(err instanceof Error ? err.message : String(err))
+      if (sent === 0) throw new NotSentError(errorText(err))
       throw err
     }
     sent++

@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseSkill, skillFormatOf } from './parse.js'
 import type { Skill, SkillLoadError, SkillOrigin } from './types.js'
+import { errorText } from '../core/errors.js'
 
 export const MAX_DEPTH = 4
 const MAX_FILE_BYTES = 1024 * 1024
@@ -33,7 +34,7 @@ export async function scanSkillDir (root: string, origin: SkillOrigin): Promise<
     } catch (err) {
       // A file removed between listing and reading is simply gone, not an error.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue
-      errors.push({ path: file, message: err instanceof Error ? err.message : String(err) })
+      errors.push({ path: file, message: errorText(err) })
     }
   }
   return { skills, errors }

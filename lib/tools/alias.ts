@@ -1,10 +1,11 @@
-// The one alias rule for tool names seen outside the registry. Model-facing tool names must match
-// OpenAI's ^[a-zA-Z0-9_-]{1,64}$, stricter than the MCP tool-name rule (letters, digits, `_`, `-`, `.`,
-// at most 128), so the same aliases serve the chat (provider.ts) and our /mcp endpoint (lib/mcp/endpoint.ts).
-// Registry names such as `mcp:<server>:<tool>` are mapped to a safe, unique alias and back.
+// The one alias rule for tool names seen outside the registry. Model-facing tool names follow the
+// tool-name rule (names.ts), so the same aliases serve the chat (provider.ts) and our /mcp endpoint
+// (lib/mcp/endpoint.ts). Registry names such as `mcp:<server>:<tool>` are mapped to a safe, unique alias and back.
 import { createHash } from 'node:crypto'
+import { isToolName, NON_NAME_CHARS, TOOL_NAME_MAX } from './names.js'
 
-const SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+/** room for `_` and 8 hex digits of the name's hash */
+const HASHED_BASE = TOOL_NAME_MAX - 9
 
 export class AliasMap {
   private toAlias = new Map<string, string>()
@@ -14,14 +15,14 @@ export class AliasMap {
   rebuild (names: string[]): void {
     this.toAlias.clear(); this.toName.clear()
     // Safe names first so an alias never takes a real tool's name.
-    for (const n of names) if (SAFE_NAME.test(n)) this.set(n, n)
+    for (const n of names) if (isToolName(n)) this.set(n, n)
     for (const n of names) {
-      if (SAFE_NAME.test(n)) continue
-      let base = n.replace(/[^a-zA-Z0-9_-]/g, '_').replace(/^_+/, '') || 'tool'
-      let alias = base.slice(0, 64)
+      if (isToolName(n)) continue
+      let base = n.replace(NON_NAME_CHARS, '_').replace(/^_+/, '') || 'tool'
+      let alias = base.slice(0, TOOL_NAME_MAX)
       if (this.toName.has(alias) || alias.length < base.length) {
         const h = createHash('sha1').update(n).digest('hex').slice(0, 8)
-        base = base.slice(0, 55)
+        base = base.slice(0, HASHED_BASE)
         alias = `${base}_${h}`
       }
       this.set(n, alias)

@@ -19,6 +19,7 @@ export interface ApprovalRequest {
 
 export type ApprovalNotifier = (req: ApprovalRequest) => Promise<void> | void
 
+/** The one order of the risks (the session bypass here, the QQ actions' approval level in policy.ts). */
 const RISK_ORDER: Record<ToolRisk, number> = { low: 0, medium: 1, high: 2 }
 export const riskAtMost = (r: ToolRisk, max: ToolRisk): boolean => RISK_ORDER[r] <= RISK_ORDER[max]
 

@@ -12,11 +12,12 @@ import { AppError } from '../core/errors.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
 import { outboundAccess, outboundFetch, type OutboundAccess } from '../web/outbound.js'
+import { toolNameSchema } from './names.js'
 import type { RegisteredTool, ToolSource } from './types.js'
 
 const templateText = z.string().max(20_000)
 export const customToolSchema = z.strictObject({
-  name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -').refine(...notReserved),
+  name: toolNameSchema.refine(...notReserved),
   description: z.string({ error: 'description is required' }).trim().min(1, 'description is required').max(1000),
   category: z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, 'category must be 1-32 letters, digits, _ or -').refine(...notReserved).default('custom'),
   inputSchema: z.looseObject({ type: z.literal('object', { error: 'inputSchema.type must be "object"' }) })

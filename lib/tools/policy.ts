@@ -31,7 +31,8 @@ interface PolicyDeps {
   isDangerous: (t: RegisteredTool) => boolean
 }
 
-const RISK_RANK: Record<ToolRisk | 'off', number> = { low: 0, medium: 1, high: 2, off: 3 }
+/** A risk at or above `level` ('off': no risk reaches it). */
+const reaches = (risk: ToolRisk, level: ToolRisk | 'off'): boolean => level !== 'off' && riskAtMost(level, risk)
 
 /** Group actions: they act on other members in the asker's name, whatever their risk. */
 const isGroupAction = (t: Pick<RegisteredTool, 'category'>): boolean => t.category === 'qq'
@@ -66,7 +67,7 @@ export class ApprovalPolicy {
     const unconfirmed = await this.confirmIfTainted(tool, args, ctx)
     if (unconfirmed) return unconfirmed
     const risk = this.deps.riskOf(tool)
-    if (approvalRisk === 'off' || ctx.isMaster || RISK_RANK[risk] < RISK_RANK[approvalRisk]) return undefined
+    if (ctx.isMaster || !reaches(risk, approvalRisk)) return undefined
     const c = this.deps.config()
     if (c.approvalMode === 'allow' || c.approvalMode === 'manual' || c.approvalBypassTools.includes(tool.name)) return undefined
     if (c.approvalMode === 'deny') return { reason: this.text('qq.approvalOff'), state: 'denied' }

@@ -21,6 +21,7 @@ import { dirname, join, parse } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import type { ToolResult } from '../chat/contracts.js'
 import type { Clock } from '../core/clock.js'
+import { errorText } from '../core/errors.js'
 
 /** What the script exports besides `execute` (read in the child, checked by the bot). */
 export interface ScriptMeta { description?: unknown; inputSchema?: unknown; category?: unknown; risk?: unknown; dangerous?: unknown }
@@ -362,7 +363,7 @@ export class ScriptRunner {
       line = JSON.stringify({ type: 'call', id, args, ctx })
     } catch (err) {
       if (this.pending.size === 0) this.hold(false)
-      throw new Error(`Script tool ${this.name}: the arguments cannot be passed to its process (${err instanceof Error ? err.message : String(err)})`)
+      throw new Error(`Script tool ${this.name}: the arguments cannot be passed to its process (${errorText(err)})`)
     }
     return new Promise<ToolResult>((resolve, reject) => {
       const timer = this.clock.setTimeout(() => {

@@ -19,6 +19,7 @@ import { containedPath } from '../core/paths.js'
 import { ensurePrivateDirSync, readPrivateText, writePrivateFile } from '../core/private-file.js'
 import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
+import { checkToolName, isToolName } from './names.js'
 import { ScriptRunner, type ScriptMeta } from './script-runner.js'
 import type { RegisteredTool, SourceSwitch, ToolCallContext, ToolRisk, ToolSource } from './types.js'
 
@@ -35,7 +36,6 @@ interface Loaded { name: string; description: string; category: string; inputSch
   /** The file and source it was loaded from: a watcher event for the same text keeps the running module. */
   file: string; source: string }
 
-const SCRIPT_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const EXTS = ['.js', '.ts'] as const
 export type ScriptExt = typeof EXTS[number]
 
@@ -49,7 +49,7 @@ export interface ScriptFile extends ScriptSettings {
 export function parseScriptName (raw: string): { name: string; ext?: ScriptExt } {
   const ext = EXTS.find((e) => raw.endsWith(e))
   const name = ext ? raw.slice(0, -ext.length) : raw
-  if (!SCRIPT_NAME.test(name)) throw new AppError('INVALID_ARGS', 'name must be 1-64 letters, digits, _ or - (optionally ending in .js or .ts)')
+  checkToolName(name, ' (optionally ending in .js or .ts)')
   return ext ? { name, ext } : { name }
 }
 
@@ -185,7 +185,7 @@ export class ScriptTools implements ToolSource {
     for (const f of (await readdir(this.dir)).sort()) {
       const ext = extname(f)
       const name = basename(f, ext)
-      if (!(EXTS as readonly string[]).includes(ext) || !SCRIPT_NAME.test(name)) continue
+      if (!(EXTS as readonly string[]).includes(ext) || !isToolName(name)) continue
       const st = await stat(join(this.dir, f)).catch(() => undefined)
       if (!st?.isFile()) continue
       const error = this.errors.get(name)
@@ -267,7 +267,7 @@ export class ScriptTools implements ToolSource {
 
   async reloadAll (): Promise<{ loaded: number; errors: Record<string, string> }> {
     const files = await readdir(this.dir).catch(() => [] as string[])
-    const names = new Set(files.filter((f) => (EXTS as readonly string[]).includes(extname(f))).map((f) => basename(f, extname(f))).filter((n) => SCRIPT_NAME.test(n)))
+    const names = new Set(files.filter((f) => (EXTS as readonly string[]).includes(extname(f))).map((f) => basename(f, extname(f))).filter((n) => isToolName(n)))
     for (const n of [...this.tools.keys()]) if (!names.has(n)) this.drop(n)
     for (const n of names) await this.load(n)
     return { loaded: this.tools.size, errors: Object.fromEntries(this.errors) }
@@ -342,7 +342,7 @@ export class ScriptTools implements ToolSource {
     })
     const onFile = (p: string): void => {
       const name = basename(p, extname(p))
-      if (!SCRIPT_NAME.test(name)) return
+      if (!isToolName(name)) return
       const old = this.timers.get(name)
       if (old) this.rt.clock.clearTimeout(old)
       // Debounce bursts of events from one save (editors write, rename, touch).

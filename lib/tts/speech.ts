@@ -3,7 +3,7 @@
 // clock: tests fake it) and size; every failure is an AppError whose text passes the redactor (an
 // endpoint echoing the key shows none).
 import { systemClock, type Clock } from '../core/clock.js'
-import { AppError } from '../core/errors.js'
+import { AppError, errorText } from '../core/errors.js'
 import { errorDetail, readLimited } from '../core/read-body.js'
 import type { TtsSettings } from '../config/schema.js'
 
@@ -41,7 +41,7 @@ async function request (cfg: Endpoint, input: string, voice: Voice, signal: Abor
     })
   } catch (err) {
     if (signal.aborted) throw new AppError('TIMEOUT', `The speech endpoint did not answer within ${cfg.timeoutMs} ms`)
-    throw new AppError('CONNECTION_FAILED', `The speech endpoint could not be reached: ${err instanceof Error ? err.message : String(err)}`)
+    throw new AppError('CONNECTION_FAILED', `The speech endpoint could not be reached: ${errorText(err)}`)
   }
   try {
     if (!res.ok) {

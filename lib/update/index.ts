@@ -1,6 +1,7 @@
 // The update domain: provides `update` (UpdateService): the plugin's version, the remote check, `#lx更新`
 // (apps/update.ts), and what the loader found missing among the packages (boot/deps.mjs), which it says
 // once at start in the log and in a private message to the masters (README, Updating).
+import { errorText } from '../core/errors.js'
 import { PLUGIN_DIR } from '../core/paths.js'
 import { botIds, HOST_RESTART_COMMAND, masters, sendPrivate } from '../host/port.js'
 import { t } from '../i18n.js'
@@ -35,7 +36,7 @@ function announceMissing (rt: Runtime, service: UpdateService): void {
   let timer: NodeJS.Timeout | undefined
   const tell = async (): Promise<void> => {
     for (const id of await masters()) {
-      try { await sendPrivate(id, text) } catch (err) { rt.log.warn('Could not tell the master about the missing packages', { error: err instanceof Error ? err.message : String(err) }) }
+      try { await sendPrivate(id, text) } catch (err) { rt.log.warn('Could not tell the master about the missing packages', { error: errorText(err) }) }
     }
   }
   const poll = (): void => {

@@ -21,6 +21,7 @@ import type { Clock } from '../core/clock.js'
 import { systemClock } from '../core/clock.js'
 import { AppError, errorText } from '../core/errors.js'
 import { importOptional } from '../core/packages.js'
+import { readCapped, tooLargeError } from '../core/read-body.js'
 import { pinnedLookup, resolveChecked, systemResolver, type AddressPolicy, type Resolver } from './pinned-lookup.js'
 
 type Undici = typeof import('undici')
@@ -132,7 +133,7 @@ export async function outboundFetch (raw: string, req: OutboundRequest, access: 
     if (req.signal?.aborted) throw new AppError('TIMEOUT', 'Aborted')
     if (err instanceof Passed) throw err.err
     if (err instanceof AppError) throw err
-    throw new AppError('CONNECTION_FAILED', `The request failed (${err instanceof Error ? err.message : String(err)})`)
+    throw new AppError('CONNECTION_FAILED', `The request failed (${errorText(err)})`)
   } finally {
     clock.clearTimeout(timer)
     req.signal?.removeEventListener('abort', onAbort)
@@ -195,12 +196,12 @@ async function hops (start: URL, req: OutboundRequest, access: OutboundAccess, s
         discard(res.body)
         throw new Passed(err)
       }
-      const tooLarge = req.tooLarge ?? ((): Error => new AppError('PAYLOAD_TOO_LARGE', `The answer is larger than ${req.maxBytes} bytes`))
+      const tooLarge = req.tooLarge ?? ((): Error => tooLargeError(req.maxBytes))
       if (req.overLimit !== 'truncate' && Number(res.headers['content-length'] ?? 0) > req.maxBytes) {
         discard(res.body)
         throw new Passed(tooLarge())
       }
-      const read = await readAtMost(res.body, req.maxBytes)
+      const read = await readCapped(res.body, req.maxBytes, () => discard(res.body))
       if (read.truncated && req.overLimit !== 'truncate') throw new Passed(tooLarge())
       const out: Record<string, string> = {}
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v)
@@ -217,21 +218,4 @@ type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', fn: ()
 function discard (body: Body): void {
   body.on('error', () => { /* the body was not wanted */ })
   body.destroy()
-}
-
-/** Reads a body until it ends or `max` bytes are in; past that the stream is destroyed. */
-async function readAtMost (stream: Body, max: number): Promise<{ body: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of stream) {
-    const room = max - size
-    if (chunk.length > room) {
-      if (room > 0) chunks.push(chunk.subarray(0, room))
-      discard(stream)
-      return { body: Buffer.concat(chunks), truncated: true }
-    }
-    chunks.push(chunk)
-    size += chunk.length
-  }
-  return { body: Buffer.concat(chunks), truncated: false }
 }

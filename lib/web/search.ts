@@ -5,7 +5,7 @@
 // never a key, and pass the redactor (an upstream echoing a key shows a mask).
 import { KeyPool, type ChannelKey } from '../channels/keys.js'
 import type { Clock } from '../core/clock.js'
-import { AppError } from '../core/errors.js'
+import { AppError, errorText } from '../core/errors.js'
 import { readLimited } from '../core/read-body.js'
 import { redact } from '../core/redact.js'
 import type { WebToolsConfig } from '../config/schema.js'
@@ -80,7 +80,7 @@ export class WebSearch {
           if (key) this.pool.release(p.name, key)
           return { provider: p.name, results: this.bound(kind.parse(raw), n, settings.snippetChars), failures }
         } catch (err) {
-          const f = err instanceof ProviderFailure ? err : new ProviderFailure(err instanceof Error ? err.message : String(err))
+          const f = err instanceof ProviderFailure ? err : new ProviderFailure(errorText(err))
           failures.push(redact(`${p.name}${key ? ` (${key.name})` : ''}: ${f.message}`))
           if (!f.keyRefused) break // the provider itself failed: the next provider, not the next key
           if (key) this.pool.cooldown(p.name, key, settings.keyCooldownMs)
@@ -117,7 +117,7 @@ export class WebSearch {
     } catch (err) {
       if (timedOut) throw new ProviderFailure(`no answer within ${timeoutMs} ms`)
       if (err instanceof ProviderFailure) throw err
-      throw new ProviderFailure(`unreachable (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)})`)
+      throw new ProviderFailure(`unreachable (${errorText(err instanceof Error && err.cause instanceof Error ? err.cause : err)})`)
     } finally {
       this.clock.clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)

@@ -2,6 +2,7 @@
 // keeps the record once the turn is answered; routes (routes/chat.ts) and `#lx为什么` (apps/why.ts) read it.
 import { randomUUID } from 'node:crypto'
 import type { ChatScope, ResolvedPreset, Usage } from '../chat/contracts.js'
+import { errorText } from '../core/errors.js'
 import type { Domain, Runtime } from '../runtime.js'
 import { WhyCollector } from './collector.js'
 import { WhyStore } from './store.js'
@@ -34,7 +35,7 @@ class WhyService {
     try {
       await this.store.add(c.finish(usage, at))
     } catch (err) {
-      this.rt.log.warn('Could not keep the why record', { error: err instanceof Error ? err.message : String(err) })
+      this.rt.log.warn('Could not keep the why record', { error: errorText(err) })
     }
   }
 

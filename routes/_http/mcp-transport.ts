@@ -10,6 +10,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Clock } from '../../lib/core/clock.js'
 import { errorText } from '../../lib/core/errors.js'
 import type { PluginLogger } from '../../lib/core/logger.js'
+import { readCapped } from '../../lib/core/read-body.js'
 import type { McpEndpoint } from '../../lib/mcp/endpoint.js'
 import { loadSdk } from '../../lib/mcp/sdk.js'
 import { jsonDepth, MAX_BODY_DEPTH } from './validate.js'
@@ -94,18 +95,13 @@ export async function readJsonRpcBody (req: Req, res: Res, limitBytes: number, p
     if (pre) {
       text = Buffer.isBuffer(pre.body) ? pre.body.toString('utf8') : String(pre.body)
     } else {
-      const chunks: Buffer[] = []
-      let size = 0
-      for await (const chunk of req as AsyncIterable<Buffer>) {
-        size += chunk.length
-        if (size > limitBytes) {
-          sendJsonRpcError(res, 413, -32600, `Invalid Request: the body is larger than ${Math.round(limitBytes / 1024)} KB`, { Connection: 'close' })
-          req.destroy()
-          return undefined
-        }
-        chunks.push(chunk)
-      }
-      text = Buffer.concat(chunks).toString('utf8')
+      // the answer goes out before the request is destroyed (which closes the socket)
+      const { body, truncated } = await readCapped(req as AsyncIterable<Buffer>, limitBytes, () => {
+        sendJsonRpcError(res, 413, -32600, `Invalid Request: the body is larger than ${Math.round(limitBytes / 1024)} KB`, { Connection: 'close' })
+        req.destroy()
+      })
+      if (truncated) return undefined
+      text = body.toString('utf8')
     }
     try {
       value = JSON.parse(text)

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
+import { sseClient, type SseFrame } from '../support/sse.js'
 import { removeAllChannels, startEnv, type Env } from './helpers.js'
 
 describe('channels: routes /api/config/channels (style A)', () => {
@@ -81,6 +82,25 @@ describe('channels: routes /api/config/channels (style A)', () => {
     // disabled channels show it
     await env.s.api('/api/config/channels/c1', { method: 'PUT', json: { enabled: false } })
     expect((await env.s.api('/api/config/channels/c1')).body.data.status).to.equal('disabled')
+  })
+
+  it('reports switching a channel off (and on again) as a `channel` event on the system stream', async () => {
+    await create({ name: 'c5', baseUrl: env.fake.url, model: 'gpt-4o' })
+    const c = sseClient(`${env.s.base}/api/system/events`, { headers: { Authorization: `Bearer ${env.s.token}` } })
+    await c.response
+    const nextChannel = async (): Promise<Record<string, unknown>> => {
+      for (;;) { const f = (await c.frames.next()).value as SseFrame; if (f.event === 'channel') return f.json() as Record<string, unknown> }
+    }
+    try {
+      const before = Date.now()
+      await env.s.api('/api/config/channels/c5', { method: 'PUT', json: { model: 'gpt-4o-mini' } }) // no switch: no event
+      await env.s.api('/api/config/channels/c5', { method: 'PUT', json: { enabled: false } })
+      const off = await nextChannel()
+      expect(off).to.deep.include({ id: 'c5', name: 'c5', status: 'disabled' })
+      expect(off.timestamp).to.be.a('number').and.at.least(before)
+      await env.s.api('/api/config/channels/c5', { method: 'PUT', json: { enabled: true } })
+      expect(await nextChannel()).to.deep.include({ id: 'c5', name: 'c5', status: 'active' })
+    } finally { c.close() }
   })
 
   it('refuses bad updates and answers 404 for unknown channels', async () => {

@@ -58,6 +58,19 @@ describe('chat: pipeline and routes', function () {
       expect(env.fake.chatRequests()).to.have.length(0)
     })
 
+    it('answers an unknown preset with 404 PRESET_NOT_FOUND, never with another preset (also the stream, as JSON)', async () => {
+      const r = await chat({ message: 'hi', userId: 'u7', preset: 'no-such-preset' })
+      expect(r.status, r.text).to.equal(404)
+      expect(r.body).to.include({ success: false, code: 'PRESET_NOT_FOUND' })
+      const s = await post(env.s, '/api/chat/stream', { message: 'hi', userId: 'u7', preset: 'no-such-preset' })
+      expect(s.status).to.equal(404)
+      expect(await s.json()).to.include({ success: false, code: 'PRESET_NOT_FOUND' })
+      expect(env.fake.chatRequests()).to.have.length(0)
+      expect(env.s.lx.rt.need('conversations').store.get('private:u7')).to.equal(undefined)
+      const ok = await chat({ message: 'hi', userId: 'u7', preset: 'default' })
+      expect(ok.status, ok.text).to.equal(200)
+    })
+
     it('maps a failing model to 502 MODEL_ERROR and stores nothing', async () => {
       env.fake.enqueue({ status: 400, errorMessage: 'bad request upstream' })
       const r = await chat({ message: 'hi', userId: 'u3' })

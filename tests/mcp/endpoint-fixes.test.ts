@@ -103,6 +103,19 @@ describe('Our MCP endpoint: what real clients expect', function () {
     await r.text()
   })
 
+  it('a body past web.bodyLimitKb gets 413 JSON-RPC -32600 and is not read further; one within it is read', async () => {
+    const limit = s.lx.rt.config.get().web.bodyLimitKb * 1024
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(limit) } })
+    const r = await fetch(`${s.base}/mcp/`, { method: 'POST', headers: MCP_HEADERS, body: big })
+    expect(r.status).to.equal(413)
+    const body = await r.json() as { error: { code: number; message: string } }
+    expect(body.error.code).to.equal(-32600)
+    expect(body.error.message).to.match(/larger than \d+ KB/)
+    const small = await fetch(`${s.base}/mcp/`, { method: 'POST', headers: MCP_HEADERS, body: '[1]' })
+    expect(small.status, 'the server still answers').to.equal(400)
+    await small.text()
+  })
+
   it('every listed tool name follows the MCP rule (and OpenAI\'s); a registry name with colons is called by its alias', async () => {
     await s.api('/api/mcp/servers', { method: 'POST', json: { name: 'ev', config: stdioEverything(), trust: true } })
     try {

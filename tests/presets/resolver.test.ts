@@ -19,9 +19,10 @@ describe('preset resolver', () => {
     expect(r.tools).to.deep.equal({ enabled: true, allowedTools: [], excludedTools: [], allowDangerous: false })
   })
 
-  it('an explicit id wins; unknown ids fall back to the default', async () => {
+  it('an explicit id wins; an unknown explicit id is PRESET_NOT_FOUND, never another preset', async () => {
     expect((await s.lx.rt.chat.presets!.resolve(scope(), 'coder')).id).to.equal('coder')
-    expect((await s.lx.rt.chat.presets!.resolve(scope(), 'ghost')).id).to.equal('default')
+    const err = await s.lx.rt.chat.presets!.resolve(scope(), 'ghost').then(() => undefined, (e: unknown) => e)
+    expect(err).to.include({ code: 'PRESET_NOT_FOUND', status: 404 })
   })
 
   it('uses user and group choices only when perUserPreset / perGroupPreset are on', async () => {

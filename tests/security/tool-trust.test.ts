@@ -140,11 +140,11 @@ describe('security: tool trust (HTTP)', function () {
     const src = 'export const description = "Doubles"\nexport const risk = "low"\nexport const dangerous = false\n' +
       'export const inputSchema = { type: "object", properties: { n: { type: "number" } } }\nexport function execute (a: { n: number }) { return String(a.n * 2) }\n'
 
-    it('a new script is saved off (the answer says so), high risk whatever it declares, not offered to chat', async () => {
+    it('a new script is saved off (its data says so), high risk whatever it declares, not offered to chat', async () => {
       const r = await s.api('/api/tools/js', { method: 'POST', json: { name: 'doubler.ts', source: src } })
       expect(r.status, r.text).to.equal(201)
       expect(r.body.data).to.include({ name: 'doubler', loaded: true, enabled: false, risk: 'high', dangerous: false })
-      expect(r.body.message).to.match(/disabled/)
+      expect(r.body.message).to.equal('ok') // style B; `enabled: false` above tells the dashboard
       const view = (await s.api('/api/tools/doubler')).body.data
       expect(view).to.include({ enabled: false, risk: 'high' })
       const file = (await s.api('/api/tools/js')).body.data.find((f: { name: string }) => f.name === 'doubler')

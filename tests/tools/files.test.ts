@@ -48,6 +48,7 @@ describe('tools: custom and script tools', function () {
     it('creates a text tool (201), lists it and runs it with the arguments filled in', async () => {
       const r = await api('/custom', 'POST', { name: 'greet', description: 'Greets', inputSchema: { type: 'object', properties: { who: { type: 'string' } } }, action: { type: 'text', text: 'Hello {{who}}!' } })
       expect(r.status).to.equal(201)
+      expect(r.body).to.include({ code: 0, message: 'ok' }) // style B: the spec names no other message
       expect(r.body.data).to.include({ name: 'greet', category: 'custom' })
       expect((await api('/custom')).body.data.map((t: { name: string }) => t.name)).to.deep.equal(['greet'])
       expect(s.lx.rt.need('tools').registry.get('greet')?.source).to.equal('custom')
@@ -63,6 +64,7 @@ describe('tools: custom and script tools', function () {
       const masked = r.body.data
       r = await api('/custom/lookup', 'PUT', { ...masked, name: undefined, createdAt: undefined, updatedAt: undefined, description: 'Looks things up' })
       expect(r.status, JSON.stringify(r.body)).to.equal(200)
+      expect(r.body.message).to.equal('ok')
       expect(r.body.data.description).to.equal('Looks things up')
       await run('lookup', { term: 'x' })
       expect(seen.at(-1)?.auth).to.equal('Bearer sk-secret-123456')
@@ -99,7 +101,9 @@ describe('tools: custom and script tools', function () {
       expect((await api('/custom/nope', 'DELETE')).status).to.equal(404)
     })
     it('deletes a custom tool', async () => {
-      expect((await api('/custom/greet', 'DELETE')).status).to.equal(200)
+      const r = await api('/custom/greet', 'DELETE')
+      expect(r.status).to.equal(200)
+      expect(r.body).to.deep.equal({ code: 0, data: { name: 'greet' }, message: 'ok' })
       expect(s.lx.rt.need('tools').registry.get('greet')).to.equal(undefined)
     })
   })
@@ -109,6 +113,7 @@ describe('tools: custom and script tools', function () {
     it('creates a TypeScript script (201) that runs at once', async () => {
       const r = await api('/js', 'POST', { name: 'adder.ts', source: v1 })
       expect(r.status).to.equal(201)
+      expect(r.body).to.include({ code: 0, message: 'ok' })
       expect(r.body.data).to.include({ name: 'adder', filename: 'adder.ts', loaded: true })
       expect(existsSync(join(s.dataDir, 'tools', 'adder.ts'))).to.equal(true)
       expect((await run('adder', { a: 2, b: 3 })).result.content[0].text).to.equal('5')
@@ -150,6 +155,7 @@ describe('tools: custom and script tools', function () {
     it('POST /js/reload reloads every script', async () => {
       const r = await api('/js/reload', 'POST')
       expect(r.status).to.equal(200)
+      expect(r.body).to.include({ code: 0, message: 'ok' })
       expect(r.body.data.loaded).to.equal(1)
       expect(Object.keys(r.body.data.errors)).to.have.members(['hello', 'thrower'])
     })
@@ -177,7 +183,9 @@ describe('tools: custom and script tools', function () {
       expect((await api('/js/nope', 'PUT', { source: 'x' })).status).to.equal(404)
     })
     it('DELETE removes the file and the tool', async () => {
-      expect((await api('/js/adder', 'DELETE')).status).to.equal(200)
+      const r = await api('/js/adder', 'DELETE')
+      expect(r.status).to.equal(200)
+      expect(r.body).to.deep.equal({ code: 0, data: { name: 'adder' }, message: 'ok' })
       expect(existsSync(join(s.dataDir, 'tools', 'adder.ts'))).to.equal(false)
       expect(s.lx.rt.need('tools').registry.get('adder')).to.equal(undefined)
       expect((await api('/js/adder', 'DELETE')).status).to.equal(404)

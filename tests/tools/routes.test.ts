@@ -48,6 +48,7 @@ describe('tools: HTTP routes', function () {
       expect(before.body.data).to.include({ approvalMode: 'auto', approvalTimeoutMs: 60000, approvalAllowSessionBypass: true, approvalSessionBypassMaxRisk: 'medium' })
       const r = await api('/builtin/config', 'PUT', { approvalTimeoutMs: 30000 })
       expect(r.status).to.equal(200)
+      expect(r.body).to.include({ code: 0, message: 'ok' }) // style B: the spec names no other message
       expect(r.body.data.approvalTimeoutMs).to.equal(30000)
       expect(r.body.data.approvalMode).to.equal('auto')
       expect(s.lx.rt.config.get().tools.approvalTimeoutMs).to.equal(30000)
@@ -182,7 +183,7 @@ describe('tools: HTTP routes', function () {
     })
     it('DELETE /logs clears them', async () => {
       const r = await api('/logs', 'DELETE')
-      expect(r.body.data.cleared).to.equal(2)
+      expect(r.body).to.deep.equal({ code: 0, data: { cleared: 2 }, message: 'ok' })
       expect((await api('/logs')).body.data.total).to.equal(0)
     })
     it('GET /stats counts tools', async () => {

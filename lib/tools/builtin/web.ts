@@ -4,7 +4,7 @@
 // web_search is offered only while a provider can be tried (none is configured by default): a tool that
 // can only fail costs every request its definition and tempts the model into promising a search.
 // fetch_url likewise only while the packages reading pages are installed (webFetchOff, lib/core/packages.ts).
-import { AppError } from '../../core/errors.js'
+import { AppError, errorText } from '../../core/errors.js'
 import type { Runtime } from '../../runtime.js'
 import { fetchPage } from '../../web/fetch-page.js'
 import { systemResolver } from '../../web/pinned-lookup.js'
@@ -45,7 +45,7 @@ export function webTools (rt: Runtime): BuiltinTool[] {
           if (out.results.length === 0) return text(`No results for "${query}"`)
           return text({ query, provider: out.provider, results: out.results })
         } catch (err) {
-          rt.log.warn(`web_search failed: ${err instanceof Error ? err.message : String(err)}`)
+          rt.log.warn(`web_search failed: ${errorText(err)}`)
           return failed(err)
         }
       }

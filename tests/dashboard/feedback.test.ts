@@ -211,12 +211,25 @@ describe('dashboard: feedback (chromium e2e)', function () {
   })
 
   it('today\'s chart is drawn by hour, with axis values and a tooltip', async () => {
+    const xticks = (): Promise<string[]> => page.$$eval('[data-testid="chart-activity"] .cx-xtick', (ts) => ts.map((t) => t.textContent ?? ''))
     await goTo(page, 'overview')
-    await page.selectOption('[data-testid="period"]', 'day')
-    await page.waitForSelector('[data-testid="chart-activity"]')
+    // The overview opens on the week (by day). The page keeps that chart on screen while the day's request
+    // runs (useLoad keeps the last data), so a chart being there says nothing about which period it shows:
+    // the week's chart first (or its "no data"), then the day's answer, then the chart redrawn from it.
+    await page.waitForSelector('[data-testid="chart-activity"], [data-testid="chart-none"]')
+    const week = await xticks()
+    const [day] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/api/stats') && new URL(r.url()).searchParams.get('period') === 'day'),
+      page.selectOption('[data-testid="period"]', 'day')
+    ])
+    expect(day.status()).to.equal(200)
+    await page.waitForFunction((w) => {
+      const xs = [...document.querySelectorAll('[data-testid="chart-activity"] .cx-xtick')].map((t) => t.textContent ?? '')
+      return xs.length > 0 && JSON.stringify(xs) !== w
+    }, JSON.stringify(week), { timeout: 10_000 })
     const ticks = await page.$$eval('[data-testid="chart-activity"] .cx-ytick text', (ts) => ts.map((t) => t.textContent))
     expect(ticks.length).to.be.greaterThan(1)
-    expect(await page.$$eval('[data-testid="chart-activity"] .cx-xtick', (ts) => ts.map((t) => t.textContent))).to.satisfy((xs: string[]) => xs.every((x) => /^\d\d:00$/.test(x)))
+    expect(await xticks()).to.satisfy((xs: string[]) => xs.every((x) => /^\d\d:00$/.test(x)))
     await page.focus('[data-testid="chart-activity"] .cx-plot')
     await page.waitForSelector('[data-testid="chart-activity-tooltip"]')
     expect(await page.textContent('[data-testid="chart-activity-tooltip"]')).to.include('回复')

@@ -85,8 +85,11 @@ for (const profile of PROFILES) describe(`delivery: answers in QQ form (standalo
     const all = nodes.map(nodeText).join('\n\n')
     expect(all).to.include('总标题').and.include('• 第一点：列表项会变成圆点').and.include('1. 编号保留')
     expect(all).to.include('链接 1 (https://example.com/doc/1)').and.include('甲 1 | 10').and.include('    return x * 1  # 代码保持原样')
-    // what was stored is the model's answer as it came (the conversation keeps the original)
-    expect(rt.need('conversations').store.history(`private:${id}`).at(-1)?.content).to.equal(answer)
+    // what was stored is the model's answer as it came, markdown and all, without its reasoning (the
+    // gateway keeps reasoning apart: lib/channels/wire.ts)
+    const stored = rt.need('conversations').store.history(`private:${id}`).at(-1)?.content
+    expect(stored).to.equal(answer.slice(answer.indexOf('# 总标题')))
+    expect(stored).to.not.include('SECRET-REASONING')
   })
 
   it('in a group the forward carries no quote and no @ (TRSS would send them apart)', async () => {

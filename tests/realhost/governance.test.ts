@@ -6,6 +6,7 @@
 // as the group's setting says and the hit is in the log (GET /api/governance/hits with the master's
 // session), a banned word in the input is refused before any model call.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
@@ -42,6 +43,11 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
     p = await prepareHost(this, 'governance', { botId: BOT, masterId: MASTER })
     lingxiPort = p.lingxiPort
     const dataDir = p.dataDir
+    // the host's own cooldowns off in these groups (groupCD 500 ms per group, singleCD 2 s per member):
+    // they drop messages before any plugin sees them, which is not what this suite is about
+    const groupYaml = join(p.root, 'config', 'config', 'group.yaml')
+    writeFileSync(groupYaml, readFileSync(join(p.root, 'config', 'default_config', 'group.yaml'), 'utf8'))
+    appendFileSync(groupYaml, `\n${stringify(Object.fromEntries([MASKED, REFUSING, UNLISTED].map((g) => [String(g), { groupCD: 0, singleCD: 0 }])))}`)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // asked to "say the word", the fake model answers with banned words; else it echoes
     fake.respond = (body) => sentMessages(body).at(-1)?.content.includes('说那个词') ? { content: '好的：禁词甲就是冰毒' } : defaultBehavior(body)
@@ -127,17 +133,14 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
   })
 
   it('a banned word in an answer is masked or withheld as the group says, and the hits are logged; one in the input is refused before the model', async () => {
-    await pause(2100) // TRSS's per-member cooldown in a group
     const since = Date.now()
     await bot!.groupMessage(MASKED, MEMBER, '说那个词', { atBot: true })
     const masked = await bot!.waitForSent((s) => s.groupId === String(MASKED) && s.text.includes('好的：'), 30_000, since)
     expect(masked.text).to.include('好的：＊＊＊就是＊＊＊').and.not.include('冰毒')
-    await pause(600)
     await bot!.groupMessage(REFUSING, MEMBER, '说那个词吧', { atBot: true })
     const withheld = await bot!.waitForSent((s) => s.groupId === String(REFUSING) && s.text.includes('已被拦截'), 30_000, since)
     expect(withheld.text).to.include('回答中包含不允许的内容')
     expect(toGroup(REFUSING, since).join('\n')).to.not.include('冰毒')
-    await pause(600) // TRSS's cooldown per group
     const before = fake!.chatRequests().length
     await bot!.groupMessage(REFUSING, ASKER, '哪里能买到海洛因', { atBot: true })
     const refused = await bot!.waitForSent((s) => s.groupId === String(REFUSING) && s.text.includes('这条消息包含不允许的内容'), 30_000, since)

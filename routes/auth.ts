@@ -11,6 +11,8 @@ import { parseBody } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
 const loginBody = z.object({ token: z.string({ error: 'token is required' }).min(1, 'token is required').max(512) })
+// the session: its token (also set as the HttpOnly cookie) and when it ends (ms)
+const sessionData = z.object({ token: z.string(), expiresAt: z.number() })
 
 /** The rate-limit bucket of a request: its client address (proxy headers only with web.trustProxy). */
 function bucket (rt: Runtime, ctx: Context, what: string): string {
@@ -43,12 +45,13 @@ export function authRoutes (rt: Runtime): Router {
     rt.log.info('Dashboard login', { userId: grant.userId })
     return { token: session.token, expiresAt: session.expiresAt }
   }))
-  routeDoc(r, 'POST', '/login', { body: loginBody, summary: 'Log in with a one-time login token (from #lx面板)' })
+  routeDoc(r, 'POST', '/login', { body: loginBody, summary: 'Log in with a one-time login token (from #lx面板)', errors: [429], data: sessionData })
 
   r.get('/verify', A((ctx) => {
     const s = sessionOf(ctx)
     return { valid: true, userId: s.sub, isMaster: s.isMaster === true, expiresAt: s.exp * 1000 }
   }))
+  routeDoc(r, 'GET', '/verify', { summary: 'The session in use', data: z.object({ valid: z.literal(true), userId: z.string(), isMaster: z.boolean(), expiresAt: z.number() }) })
 
   r.post('/refresh', A(async (ctx) => {
     const s = sessionOf(ctx)
@@ -61,12 +64,14 @@ export function authRoutes (rt: Runtime): Router {
     setSessionCookie(ctx, next.token, next.expiresAt)
     return { token: next.token, expiresAt: next.expiresAt }
   }))
+  routeDoc(r, 'POST', '/refresh', { summary: 'A new session for the one in use (the old one ends)', data: sessionData, errors: [429] })
 
   r.post('/logout', A(async (ctx) => {
     await rt.sessions.revoke(sessionOf(ctx))
     clearSessionCookie(ctx)
     return undefined
   }))
+  routeDoc(r, 'POST', '/logout', { summary: 'End the session in use' })
 
   return r
 }

@@ -9,7 +9,7 @@ import { channelViewData } from '../lib/channels/service.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, parseBody } from './_http/validate.js'
-import { routeDoc } from './_http/route-docs.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 
 const testBody = z.object({
   model: z.string().min(1, 'model must not be empty').max(200).optional()
@@ -17,6 +17,7 @@ const testBody = z.object({
 
 // The connection fields of a channel, validated as a saved channel's are; `channel` names the saved
 // channel a form edits (its masked keys sent back stand for the stored ones).
+const modelList = z.array(z.string())
 const probeBody = channelSchema.pick({ type: true, baseUrl: true, apiKey: true, apiKeys: true, customPath: true, headersTemplate: true, timeoutMs: true })
   .extend({ channel: z.string().max(64, 'channel is too long').optional() })
 
@@ -31,7 +32,7 @@ export function channelRoutes (rt: Runtime): Router {
     const ch = await channels().create(bodyOf(ctx))
     return reply({ name: ch.name, id: channels().idOf(ch) }, { message: `Channel ${ch.name} created` })
   }))
-  routeDoc(r, 'POST', '/', { body: channelSchema, summary: 'Create a channel' })
+  routeDoc(r, 'POST', '/', { body: channelSchema, summary: 'Create a channel', data: z.object({ name: z.string(), id: z.string() }), errors: [409] })
 
   // The provider's model list before the channel is saved (the form's fetch); the keys are never echoed.
   r.post('/models', A(async (ctx) => {
@@ -39,7 +40,7 @@ export function channelRoutes (rt: Runtime): Router {
     const ch = rt.need('channels')
     return await probeModels(rt, ch.service, ch.gateway, body)
   }))
-  routeDoc(r, 'POST', '/models', { body: probeBody, summary: 'The provider\'s model list for channel settings not saved yet' })
+  routeDoc(r, 'POST', '/models', { body: probeBody, summary: 'The provider\'s model list for channel settings not saved yet', data: modelList, errors: [502, 503, 504] })
 
   r.get('/:name', A((ctx) => channels().view(channels().get(ctx.params.name ?? ''))))
   routeDoc(r, 'GET', '/:name', { summary: 'A channel with its live status', data: channelViewData })
@@ -54,6 +55,7 @@ export function channelRoutes (rt: Runtime): Router {
     await channels().remove(ctx.params.name ?? '')
     return reply(undefined, { message: 'Channel deleted' })
   }))
+  routeDoc(r, 'DELETE', '/:name', { summary: 'Remove a channel' })
 
   r.post('/:name/test', A(async (ctx) => {
     const ch = channels().get(ctx.params.name ?? '')
@@ -64,9 +66,10 @@ export function channelRoutes (rt: Runtime): Router {
     // The reply of a relay may echo the key: redacted before it is cut (a cut key would escape the mask).
     return { latency: res.latencyMs, model: res.model, response: redact(res.content).slice(0, 100) }
   }))
-  routeDoc(r, 'POST', '/:name/test', { body: testBody, summary: 'Send a test request through a channel' })
+  routeDoc(r, 'POST', '/:name/test', { body: testBody, summary: 'Send a test request through a channel', data: z.object({ latency: z.number(), model: z.string(), response: z.string() }), errors: [502, 503, 504] })
 
-  r.get('/:name/models', A(async (ctx) => rt.need('channels').gateway.listModels(channels().get(ctx.params.name ?? ''))))
+  r.get('/:name/models', A(async (ctx): Promise<Data<typeof modelList>> => rt.need('channels').gateway.listModels(channels().get(ctx.params.name ?? ''))))
+  routeDoc(r, 'GET', '/:name/models', { summary: 'The models the channel\'s upstream lists', data: modelList, errors: [502, 503, 504] })
 
   return r
 }

@@ -8,7 +8,7 @@ import type { Runtime } from '../lib/runtime.js'
 import { PER_CONVERSATION } from '../lib/why/store.js'
 import { sessionOf } from './_http/auth.js'
 import { A, styledRouter } from './_http/envelope.js'
-import { routeDoc } from './_http/route-docs.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 import { parseQuery, parseWith } from './_http/validate.js'
 import type Router from '@koa/router'
 
@@ -17,6 +17,30 @@ const listQuery = z.object({
   conversationId: z.string({ error: 'conversationId is required' }).trim().regex(CONVERSATION_ID, 'conversationId is invalid'),
   limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(PER_CONVERSATION, `limit must be at most ${PER_CONVERSATION}`).optional()
 })
+// a why record as the API answers it (lib/why/types.ts WhyRecord)
+const whyRecord = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  userId: z.string(),
+  groupId: z.string().optional(),
+  via: z.enum(['bot', 'api', 'mcp', 'admin-test']),
+  at: z.number(),
+  question: z.string(),
+  preset: z.object({ id: z.string(), name: z.string() }),
+  channel: z.string(),
+  model: z.string(),
+  memories: z.array(z.object({ id: z.number(), userId: z.string(), category: z.string(), content: z.string(), removed: z.literal(true).optional() })),
+  knowledge: z.array(z.object({ documentId: z.string(), title: z.string(), excerpt: z.string() })),
+  skills: z.array(z.object({ name: z.string(), description: z.string() })),
+  tools: z.array(z.object({
+    id: z.string(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(),
+    approval: z.enum(['none', 'waiting', 'approved', 'refused', 'timeout', 'denied']), durationMs: z.number()
+  })),
+  usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }),
+  durationMs: z.number()
+})
+const whyList = z.object({ records: z.array(whyRecord) })
+const defaultsData = z.object({ preset: z.object({ id: z.string(), name: z.string() }), channel: z.string(), model: z.string() })
 const defaultsQuery = z.object({ userId: chatPartyId('userId').optional(), groupId: chatPartyId('groupId').optional() })
 
 export function chatWhyRoutes (rt: Runtime): Router {
@@ -27,28 +51,28 @@ export function chatWhyRoutes (rt: Runtime): Router {
     return w
   }
 
-  r.get('/why', A((ctx) => {
+  r.get('/why', A((ctx): Data<typeof whyList> => {
     const q = parseQuery(ctx, listQuery)
     const w = why()
     return { records: w.store.list(q.conversationId, q.limit ?? PER_CONVERSATION).map((rec) => w.view(rec)) }
   }))
-  routeDoc(r, 'GET', '/why', { query: listQuery, summary: 'The why records of a conversation, newest first' })
+  routeDoc(r, 'GET', '/why', { query: listQuery, summary: 'The why records of a conversation, newest first', data: whyList, errors: [503] })
 
-  r.get('/why/:id', A((ctx) => {
+  r.get('/why/:id', A((ctx): Data<typeof whyRecord> => {
     const id = parseWith(whyId, ctx.params.id)
     const w = why()
     const rec = w.store.get(id)
     if (!rec) throw notFound('Why record not found', 'NOT_FOUND')
     return w.view(rec)
   }))
-  routeDoc(r, 'GET', '/why/:id', { summary: 'What shaped one answer: preset, channel and model, memories, knowledge, skills, tools, tokens, time' })
+  routeDoc(r, 'GET', '/why/:id', { summary: 'What shaped one answer: preset, channel and model, memories, knowledge, skills, tools, tokens, time', data: whyRecord, errors: [503] })
 
-  r.get('/defaults', A(async (ctx) => {
+  r.get('/defaults', A(async (ctx): Promise<Data<typeof defaultsData>> => {
     const q = parseQuery(ctx, defaultsQuery)
     const c = rt.optional('conversations')
     if (!c) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
     return await chatDefaults(rt, c.pipeline, apiChatScope(sessionOf(ctx), q))
   }))
-  routeDoc(r, 'GET', '/defaults', { query: defaultsQuery, summary: 'The preset, channel and model the bot would use for a message' })
+  routeDoc(r, 'GET', '/defaults', { query: defaultsQuery, summary: 'The preset, channel and model the bot would use for a message', data: defaultsData, errors: [503] })
   return r
 }

@@ -12,7 +12,8 @@ import { sessionOf } from './_http/auth.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { intParam, parseBody } from './_http/validate.js'
-import { routeDoc } from './_http/route-docs.js'
+import { storedMessage } from './_http/answers.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 
 const MAX_MESSAGE = 20000
 
@@ -42,6 +43,18 @@ function eventFrame (ev: TurnEvent): Record<string, unknown> {
 }
 const FRAME_TEXT = 4000
 
+const conversationsData = z.object({
+  conversations: z.array(z.object({ id: z.string(), userId: z.string(), groupId: z.string(), messageCount: z.number(), lastMessage: z.string(), updatedAt: z.number() })),
+  total: z.number()
+})
+const chatReply = z.object({
+  response: z.string(),
+  usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }),
+  conversationId: z.string(),
+  whyId: z.string().optional()
+})
+const conversationData = z.object({ id: z.string(), messages: z.array(storedMessage) })
+
 export function chatRoutesA (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api' })
 
@@ -52,13 +65,13 @@ export function chatRoutesA (rt: Runtime): Router {
     return c.pipeline
   }
 
-  r.post('/chat', A(async (ctx) => {
+  r.post('/chat', A(async (ctx): Promise<Data<typeof chatReply>> => {
     const body = parseBody(ctx, chatBody)
     const scope = scopeOf(ctx, body)
     if (body.preset) await chat().preset(scope, body.preset) // an unknown preset: 404, before the turn counts
     return await chat().reply(scope, body.message, optionsOf(body))
   }))
-  routeDoc(r, 'POST', '/chat', { body: chatBody, summary: 'Send a chat message' })
+  routeDoc(r, 'POST', '/chat', { body: chatBody, summary: 'Send a chat message', data: chatReply, errors: [404, 429, 502, 503, 504] })
 
   r.post('/chat/stream', A(async (ctx) => {
     // Everything that can fail before the first frame answers as JSON.
@@ -91,9 +104,9 @@ export function chatRoutesA (rt: Runtime): Router {
       sse.close()
     }
   }))
-  routeDoc(r, 'POST', '/chat/stream', { body: chatBody, summary: 'Send a chat message, answer streamed (SSE)' })
+  routeDoc(r, 'POST', '/chat/stream', { body: chatBody, summary: 'Send a chat message, answer streamed (SSE)', contentType: 'text/event-stream', events: ['unnamed data frames { type }: start { conversationId }', 'content { text } (repeated)', 'tool_call, tool_approval, tool_result', 'end { conversationId, usage, response, whyId?, why? } or error { code, message }'], errors: [404, 429, 503] })
 
-  r.get('/conversations', A((ctx) => {
+  r.get('/conversations', A((ctx): Data<typeof conversationsData> => {
     const q = ctx.query
     const str = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
     const userId = str(q.userId)
@@ -104,16 +117,19 @@ export function chatRoutesA (rt: Runtime): Router {
     const { items, total } = rt.need('conversations').store.summaryPage({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) }, offset, limit)
     return { conversations: items, total }
   }))
-  r.get('/conversations/:id', A((ctx) => {
+  routeDoc(r, 'GET', '/conversations', { summary: 'A page of the stored conversations, newest first (userId, groupId, offset, limit)', data: conversationsData })
+  r.get('/conversations/:id', A((ctx): Data<typeof conversationData> => {
     const id = conversationIdParam(ctx.params.id)
     const conv = rt.need('conversations').store.get(id)
     if (!conv) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
     return { id, messages: conv.messages }
   }))
+  routeDoc(r, 'GET', '/conversations/:id', { summary: 'A stored conversation\'s messages', data: conversationData })
   r.post('/conversations/:id/clear', A(async (ctx) => {
     const id = conversationIdParam(ctx.params.id)
     if (!await clearConversation(rt.need('conversations'), id)) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
     return reply(undefined, { message: 'Context cleared' })
   }))
+  routeDoc(r, 'POST', '/conversations/:id/clear', { summary: 'Clear a stored conversation' })
   return r
 }

@@ -3,7 +3,7 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError } from '../lib/core/errors.js'
-import { groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
+import { configSchema, groupConfigSchema, SECTIONS, type Config } from '../lib/config/schema.js'
 import { maskSecrets } from '../lib/config/secrets.js'
 import { configJsonSchema } from '../lib/config/schema-json.js'
 import { isPlainObject } from '../lib/config/object-paths.js'
@@ -11,7 +11,7 @@ import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, g
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
-import { routeDoc } from './_http/route-docs.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 
 const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
 /** Each field of an override group: a value sets it, null unsets it (the global value applies again). */
@@ -36,7 +36,29 @@ const groupPut = z.strictObject({
   guard: unsettable(g18.guard.unwrap().shape).nullable().optional()
 })
 
-function groupView (cfg: Config, id: string): Record<string, unknown> {
+const looseRecord = z.record(z.string(), z.unknown())
+/** GET /groups/:groupId: the group's entry as stored and the settings in force in it. */
+const groupViewData = z.object({
+  groupId: z.string(),
+  preset: z.string(),
+  enabled: z.boolean(),
+  trigger: z.object({ type: z.string(), randomRate: z.number() }),
+  custom: z.boolean(),
+  overrides: looseRecord,
+  effective: z.object({
+    delivery: looseRecord,
+    conversation: z.string(),
+    burstWindowMs: z.number(),
+    contextMessages: z.number(),
+    proactive: looseRecord,
+    events: z.object({ poke: z.number(), join: z.number(), recall: z.number() }),
+    keywords: z.array(z.unknown()),
+    guard: looseRecord
+  })
+})
+const updatedData = z.object({ updated: z.array(z.string()) })
+
+function groupView (cfg: Config, id: string): Data<typeof groupViewData> {
   const g = groupEntry(cfg, id)
   return {
     groupId: id,
@@ -63,7 +85,8 @@ export function configRoutes (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api/config' })
   const cfg = rt.config
 
-  r.get('/', A(() => cfg.getMasked()))
+  r.get('/', A((): Data<typeof configSchema> => cfg.getMasked()))
+  routeDoc(r, 'GET', '/', { summary: 'The whole configuration (secrets masked)', data: configSchema })
 
   r.put('/', A(async (ctx) => {
     const body = bodyOf(ctx)
@@ -77,12 +100,14 @@ export function configRoutes (rt: Runtime): Router {
     }
     return cfg.applyInput(body)
   }))
+  routeDoc(r, 'PUT', '/', { summary: 'Update the configuration: a partial of it, or { path, value }', data: updatedData })
 
   r.get('/export', (ctx) => {
     ctx.type = 'text/yaml; charset=utf-8'
     ctx.set('Content-Disposition', 'attachment; filename="lingxi-config.yaml"')
     ctx.body = cfg.exportYaml()
   })
+  routeDoc(r, 'GET', '/export', { summary: 'The configuration as a YAML file', contentType: 'text/yaml' })
 
   r.post('/import', A(async (ctx) => {
     const body: unknown = ctx.request.body
@@ -91,22 +116,26 @@ export function configRoutes (rt: Runtime): Router {
     }
     return cfg.importYaml(body)
   }))
+  routeDoc(r, 'POST', '/import', { summary: 'Replace sections from a YAML text (Content-Type: text/yaml)', data: z.object({ imported: z.boolean(), changes: z.number() }) })
 
   r.post('/reload', A(() => {
     cfg.reload()
     return reply(undefined, { message: 'Configuration reloaded from files' })
   }))
+  routeDoc(r, 'POST', '/reload', { summary: 'Read the configuration files again' })
 
   r.post('/validate', A((ctx) => {
     const errors = cfg.validate(bodyOf(ctx))
     if (errors.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     return reply({ valid: true }, { message: 'Configuration is valid' })
   }))
+  routeDoc(r, 'POST', '/validate', { summary: 'Check a configuration without writing it', data: z.object({ valid: z.literal(true) }) })
 
-  r.get('/groups/:groupId', A((ctx) => {
+  r.get('/groups/:groupId', A((ctx): Data<typeof groupViewData> => {
     const id = parseWith(groupId, ctx.params.groupId)
     return groupView(cfg.get(), id)
   }))
+  routeDoc(r, 'GET', '/groups/:groupId', { summary: 'One group\'s settings: as stored and in force', data: groupViewData })
 
   r.put('/groups/:groupId', A(async (ctx) => {
     const id = parseWith(groupId, ctx.params.groupId)
@@ -118,13 +147,14 @@ export function configRoutes (rt: Runtime): Router {
     const { updated } = await cfg.applyInput({ groups: { [id]: parsed.data } })
     return { ...groupView(cfg.get(), id), updated }
   }))
-  routeDoc(r, 'PUT', '/groups/:groupId', { body: groupPut, summary: 'Update one group\'s settings' })
+  routeDoc(r, 'PUT', '/groups/:groupId', { body: groupPut, summary: 'Update one group\'s settings', data: groupViewData.extend(updatedData.shape) })
 
   // Before /:section (schema is no section): the schema the dashboard's settings forms are built from.
   r.get('/schema', A(() => configJsonSchema()))
-  routeDoc(r, 'GET', '/schema', { summary: 'The configuration schema as JSON Schema, with titles and descriptions in English and Chinese' })
+  routeDoc(r, 'GET', '/schema', { summary: 'The configuration schema as JSON Schema, with titles and descriptions in English and Chinese', data: z.looseObject({ type: z.literal('object'), properties: looseRecord, required: z.array(z.string()) }) })
 
   r.get('/:section', A((ctx) => maskSecrets(cfg.section(ctx.params.section ?? ''))))
+  routeDoc(r, 'GET', '/:section', { summary: 'One section of the configuration (secrets masked): an object, or a list for list sections', data: z.union([looseRecord, z.array(z.unknown())]), errors: [404] })
 
   r.put('/:section', A(async (ctx) => {
     const name = ctx.params.section ?? ''
@@ -137,6 +167,7 @@ export function configRoutes (rt: Runtime): Router {
     const { updated } = await cfg.applyInput({ [name]: body })
     return { updated, section: maskSecrets(cfg.get()[name as keyof Config]) }
   }))
+  routeDoc(r, 'PUT', '/:section', { summary: 'Replace or merge one section', data: z.object({ updated: z.array(z.string()), section: z.union([looseRecord, z.array(z.unknown())]) }), errors: [404] })
 
   return r
 }

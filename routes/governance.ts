@@ -23,6 +23,11 @@ const hitsQuery = z.object({
   offset: z.string().optional()
 })
 
+const hitData = z.object({
+  id: z.number(), at: z.number(), userId: z.string(), groupId: z.string().optional(), direction: z.enum(['input', 'output']), rules: z.array(z.string()), action: z.enum(['mask', 'refuse'])
+})
+const rulesData = z.object({ rules: z.number(), listFile: z.string() })
+
 export function governanceRoutes (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api/governance' })
   const svc = () => rt.need('governance')
@@ -34,13 +39,13 @@ export function governanceRoutes (rt: Runtime): Router {
     const p = { limit: intParam(limit, 50, 1, 500), offset: intParam(offset, 0, 0) }
     return paged(list.slice(p.offset, p.offset + p.limit), list.length, p)
   }))
-  routeDoc(r, 'GET', '/hits', { query: hitsQuery, summary: 'Moderation hits, newest first (filters: userId, groupId, direction, action, rule, since, until; paged)' })
+  routeDoc(r, 'GET', '/hits', { query: hitsQuery, summary: 'Moderation hits, newest first (filters: userId, groupId, direction, action, rule, since, until; paged)', data: z.array(hitData) })
 
   r.get('/status', B(() => ({ rules: svc().ruleCount, listFile: svc().listFile })))
-  routeDoc(r, 'GET', '/status', { summary: 'Moderation rules in force (count) and the list file they come from' })
+  routeDoc(r, 'GET', '/status', { summary: 'Moderation rules in force (count) and the list file they come from', data: rulesData })
 
   // after the owner edited <data>/moderation-words.txt (a config change reloads on its own)
   r.post('/reload', B(() => { svc().reloadRules(); return { rules: svc().ruleCount, listFile: svc().listFile } }))
-  routeDoc(r, 'POST', '/reload', { summary: 'Read the moderation list file and the configured lists again' })
+  routeDoc(r, 'POST', '/reload', { summary: 'Read the moderation list file and the configured lists again', data: rulesData })
   return r
 }

@@ -5,12 +5,23 @@
 // to the raw node response, so handlers set ctx.respond = false and pass the parsed body.
 import Router from '@koa/router'
 import type { Next, ParameterizedContext } from 'koa'
+import { z } from 'zod'
 import { clientAddress, FailureLimiter } from '../lib/core/rate-limit.js'
 import type { McpEndpoint } from '../lib/mcp/endpoint.js'
 import { mcpOff } from '../lib/mcp/sdk.js'
 import type { Runtime } from '../lib/runtime.js'
 import { keyMatches, McpSessions, offeredKey, readJsonRpcBody, sendJsonRpcError, sendNoOAuth, UNGUESSABLE_KEY_LENGTH } from './_http/mcp-transport.js'
+import { routeDoc } from './_http/route-docs.js'
 import { hostParsedBody } from './_http/shared-mount.js'
+
+const noOAuthData = z.object({ error: z.literal('not_found'), error_description: z.string() })
+const statusData = z.object({
+  name: z.string(), version: z.string(), toolCount: z.number(), protocolVersion: z.string(), unavailable: z.string().optional(),
+  enabled: z.boolean(), activeSessions: z.number(),
+  sessions: z.object({ streamableHttp: z.number(), sse: z.number() }),
+  transports: z.array(z.string()),
+  endpoints: z.object({ streamableHttp: z.string(), sse: z.string(), message: z.string() })
+})
 
 const OFF_MESSAGE = 'The MCP endpoint is off: set an API key in mcp.server.apiKey (dashboard configuration or PUT /api/config/mcp) to turn it on'
 
@@ -85,11 +96,15 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
     r.post(path, guard, streamable)
     r.get(path, guard, streamable)
     r.delete(path, guard, streamable)
+    routeDoc(r, 'POST', path, { summary: 'MCP streamable HTTP: a JSON-RPC message (answered as JSON or a stream)', errors: [404, 429, 503] })
+    routeDoc(r, 'GET', path, { summary: 'MCP streamable HTTP: the session\'s server-to-client stream', contentType: 'text/event-stream', events: ['JSON-RPC messages'], errors: [404, 429, 503] })
+    routeDoc(r, 'DELETE', path, { summary: 'MCP streamable HTTP: end the session', status: 204, errors: [404, 429, 503] })
   }
 
   r.get('/mcp/sse', guard, async (ctx) => {
     await sessions.openSse(ctx.state.endpoint, ctx.res, `${mountPrefix(ctx)}/mcp/message`)
   })
+  routeDoc(r, 'GET', '/mcp/sse', { summary: 'MCP over the older SSE transport: the stream (its first event names the message URL)', contentType: 'text/event-stream', events: ['endpoint (the URL to POST messages to)', 'message (JSON-RPC)'], errors: [429, 503] })
   r.post('/mcp/message', guard, async (ctx) => {
     const sid = typeof ctx.query.sessionId === 'string' ? ctx.query.sessionId : undefined
     const read = await bodyOf(ctx)
@@ -100,11 +115,13 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
     const noOAuth = (ctx: McpContext): void => { ctx.respond = false; sendNoOAuth(ctx.res) }
     r.get(`/mcp/.well-known/${doc}`, noOAuth)
     r.get(`/mcp/.well-known/${doc}/*rest`, noOAuth)
+    for (const path of [`/mcp/.well-known/${doc}`, `/mcp/.well-known/${doc}/*rest`]) routeDoc(r, 'GET', path, { summary: 'No OAuth document here: the endpoint takes an API key', status: 404, data: noOAuthData })
   }
   r.get('/mcp/status', guard, async (ctx) => {
     const status = await sessions.status(ctx.state.endpoint, true)
     ctx.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
     ctx.res.end(JSON.stringify(status))
   })
+  routeDoc(r, 'GET', '/mcp/status', { summary: 'The endpoint: protocol, tool count, sessions and transports', data: statusData, errors: [429, 503] })
   return r
 }

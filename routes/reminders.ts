@@ -19,6 +19,20 @@ const listQuery = z.object({
   groupId: chatId('groupId').optional(),
   chat: z.enum(['group', 'private'], { error: 'chat must be group or private' }).optional()
 })
+const reminderData = z.object({
+  id: z.string(), userId: z.string(), nickname: z.string().optional(), groupId: z.string().optional(), botId: z.string().optional(),
+  message: z.string(), createdAt: z.number(), nextAt: z.number(),
+  recurrence: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('daily'), hour: z.number(), minute: z.number() }),
+    z.object({ kind: z.literal('weekly'), weekday: z.number(), hour: z.number(), minute: z.number() }),
+    z.object({ kind: z.literal('monthly'), day: z.number(), hour: z.number(), minute: z.number() }),
+    z.object({ kind: z.literal('interval'), minutes: z.number() })
+  ]).optional(),
+  status: z.enum(['active', 'done', 'cancelled']),
+  fired: z.number(), lastFiredAt: z.number().optional(), sending: z.number().optional(), attempts: z.number().optional(), cancelledBy: z.string().optional()
+})
+// as listed: with the next time as wall time in the reminders' time zone, and the repeat in words
+const reminderItem = reminderData.extend({ next: z.string(), timeZone: z.string(), repeat: z.string().optional() })
 const reminderId = z.string().regex(/^r[0-9a-z]{5}$/, 'id must look like r0a1b2')
 
 export function remindersRoutes (rt: Runtime): Router {
@@ -37,7 +51,7 @@ export function remindersRoutes (rt: Runtime): Router {
     if (!p) return list.map(item)
     return paged(list.slice(p.offset, p.offset + p.limit).map(item), list.length, p)
   }))
-  routeDoc(r, 'GET', '/', { query: listQuery, summary: 'List pending reminders (filter by userId, groupId, chat; paged)' })
+  routeDoc(r, 'GET', '/', { query: listQuery, summary: 'List pending reminders (filter by userId, groupId, chat; paged)', data: z.array(reminderItem) })
 
   r.delete('/:id', B(async (ctx) => {
     const id = parseWith(reminderId, ctx.params.id)
@@ -45,5 +59,6 @@ export function remindersRoutes (rt: Runtime): Router {
     const cancelled = await svc().cancel(id, { isMaster: true })
     return { success: true, reminder: cancelled }
   }))
+  routeDoc(r, 'DELETE', '/:id', { summary: 'Cancel a reminder', data: z.object({ success: z.literal(true), reminder: reminderData }) })
   return r
 }

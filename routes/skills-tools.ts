@@ -11,6 +11,7 @@ import { requireToolAdmin, toolAdminOf } from '../lib/skills/tool-admin.js'
 import { sessionOf } from './_http/auth.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { intParam, parseBody, parseQuery } from './_http/validate.js'
+import { skillDocument, toolCategory, toolCounts, toolResult, toolView } from './_http/answers.js'
 import { routeDoc } from './_http/route-docs.js'
 
 const enabledBody = z.object({ enabled: z.boolean({ error: 'enabled must be a boolean' }) }, { error: 'body must be a JSON object' })
@@ -39,6 +40,23 @@ const toolsQuery = z.object({
 })
 const optionalText = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined)
 
+const toolsData = z.object({ count: z.number(), tools: z.array(toolView) })
+const nameAndText = z.object({ name: z.string(), description: z.string() })
+const bySource = z.object({ count: z.number(), tools: z.array(nameAndText) })
+const bySourceData = z.object({ builtin: bySource, custom: bySource, script: bySource, mcp: z.record(z.string(), bySource) })
+// a hit is a tool (its view) or a skill (its document), with its score
+const searchData = z.object({ query: z.string(), count: z.number(), results: z.array(z.looseObject({ type: z.enum(['tool', 'skill']), name: z.string(), score: z.number() })) })
+const discoverData = z.object({
+  total: z.number(),
+  categories: z.record(z.string(), z.object({ name: z.string(), count: z.number(), enabled: z.boolean(), tools: z.array(nameAndText.extend({ enabled: z.boolean() })) })),
+  documents: z.number()
+})
+const detailData = z.union([toolView.extend({ type: z.literal('tool') }), skillDocument.extend({ type: z.literal('skill'), instructions: z.string() })])
+const recommendData = z.object({
+  context: z.string(), count: z.number(),
+  recommendations: z.array(z.object({ type: z.enum(['tool', 'skill']), name: z.string(), description: z.string(), category: z.string(), score: z.number(), reason: z.string() }))
+})
+
 export function skillToolRoutes (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api/skills' })
 
@@ -49,7 +67,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     const tools = await admin.listEnabled(sessionOf(ctx), { includeBuiltin: q.includeBuiltin === 'true', includeMcp: q.includeMcp === 'true', presetId: q.presetId })
     return { count: tools.length, tools }
   }))
-  routeDoc(r, 'GET', '/tools', { query: toolsQuery, summary: 'List tools' })
+  routeDoc(r, 'GET', '/tools', { query: toolsQuery, summary: 'List tools', data: toolsData })
 
   r.get('/tools/by-source', B(() => {
     const group = () => ({ count: 0, tools: [] as Array<{ name: string; description: string }> })
@@ -61,19 +79,20 @@ export function skillToolRoutes (rt: Runtime): Router {
     }
     return out
   }))
+  routeDoc(r, 'GET', '/tools/by-source', { summary: 'The tools by where they come from (MCP: by server)', data: bySourceData })
 
   r.post('/execute', B(async (ctx) => {
     const body = parseBody(ctx, executeBody)
     const result = await requireToolAdmin(rt).execute(sessionOf(ctx), body.toolName, body.args, body.presetId)
     return { content: result.content, isError: result.isError }
   }))
-  routeDoc(r, 'POST', '/execute', { body: executeBody, summary: 'Run a tool' })
+  routeDoc(r, 'POST', '/execute', { body: executeBody, summary: 'Run a tool', data: toolResult })
 
   r.post('/execute/batch', B(async (ctx) => {
     const body = parseBody(ctx, batchBody)
     return requireToolAdmin(rt).executeBatch(sessionOf(ctx), body.calls)
   }))
-  routeDoc(r, 'POST', '/execute/batch', { body: batchBody, summary: 'Run several tools' })
+  routeDoc(r, 'POST', '/execute/batch', { body: batchBody, summary: 'Run several tools', data: z.object({ count: z.number(), results: z.array(z.record(z.string(), z.unknown())) }) })
 
   r.get('/search', B((ctx) => searchSkillsAndTools(toolAdminOf(rt), rt.need('skills'), {
     q: typeof ctx.query.q === 'string' ? ctx.query.q.trim() : '',
@@ -81,6 +100,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     category: optionalText(ctx.query.category),
     source: optionalText(ctx.query.source)
   })))
+  routeDoc(r, 'GET', '/search', { summary: 'Search the tools and skills (q, limit, category, source)', data: searchData })
 
   r.get('/discover', B(() => {
     const admin = toolAdminOf(rt)
@@ -90,6 +110,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     for (const t of all) categories[t.category]?.tools.push({ name: t.name, description: t.description, enabled: admin?.enabled(t.name) ?? false })
     return { total: all.length, categories, documents: rt.need('skills').list().length }
   }))
+  routeDoc(r, 'GET', '/discover', { summary: 'The tools by category, and the skill count', data: discoverData })
 
   r.get('/tools/:name/detail', B((ctx) => {
     const name = ctx.params.name ?? ''
@@ -100,14 +121,16 @@ export function skillToolRoutes (rt: Runtime): Router {
     if (skill) return { type: 'skill', ...rt.need('skills').document(skill), instructions: skill.instructions }
     throw notFound(`Skill ${name} does not exist`)
   }))
+  routeDoc(r, 'GET', '/tools/:name/detail', { summary: 'A tool or a skill by name', data: detailData })
 
   r.post('/recommend', B((ctx) => {
     const body = parseBody(ctx, recommendBody)
     return recommend(toolAdminOf(rt), rt.need('skills'), body.context, body.limit)
   }))
-  routeDoc(r, 'POST', '/recommend', { body: recommendBody, summary: 'Recommend tools for a text' })
+  routeDoc(r, 'POST', '/recommend', { body: recommendBody, summary: 'Recommend tools for a text', data: recommendData })
 
   r.get('/categories', B(() => (toolAdminOf(rt)?.categories() ?? []).map(({ key, name, toolCount, enabled }) => ({ key, name, toolCount, enabled }))))
+  routeDoc(r, 'GET', '/categories', { summary: 'The tool categories', data: z.array(toolCategory) })
 
   r.post('/categories/:key/toggle', B(async (ctx) => {
     const { enabled } = parseBody(ctx, enabledBody)
@@ -115,7 +138,7 @@ export function skillToolRoutes (rt: Runtime): Router {
     await requireToolAdmin(rt).setCategory(key, enabled)
     return { category: key, enabled }
   }))
-  routeDoc(r, 'POST', '/categories/:key/toggle', { body: enabledBody, summary: 'Switch a tool category on or off' })
+  routeDoc(r, 'POST', '/categories/:key/toggle', { body: enabledBody, summary: 'Switch a tool category on or off', data: z.object({ category: z.string(), enabled: z.boolean() }) })
 
   r.post('/tools/:name/toggle', B(async (ctx) => {
     const { enabled } = parseBody(ctx, enabledBody)
@@ -123,11 +146,14 @@ export function skillToolRoutes (rt: Runtime): Router {
     await requireToolAdmin(rt).setTool(name, enabled)
     return { tool: name, name, enabled }
   }))
-  routeDoc(r, 'POST', '/tools/:name/toggle', { body: enabledBody, summary: 'Switch a tool on or off' })
+  routeDoc(r, 'POST', '/tools/:name/toggle', { body: enabledBody, summary: 'Switch a tool on or off', data: z.object({ tool: z.string(), name: z.string(), enabled: z.boolean() }) })
 
   r.post('/enable-all', B(async () => requireToolAdmin(rt).setAll(true)))
+  routeDoc(r, 'POST', '/enable-all', { summary: 'Switch every tool on', data: z.object({ count: z.number(), enabled: z.boolean() }) })
   r.post('/disable-all', B(async () => requireToolAdmin(rt).setAll(false)))
+  routeDoc(r, 'POST', '/disable-all', { summary: 'Switch every tool off', data: z.object({ count: z.number(), enabled: z.boolean() }) })
 
   r.get('/stats', B(() => toolAdminOf(rt)?.stats() ?? { totalTools: 0, enabledTools: 0, categories: 0, mcpServers: rt.optional('mcp')?.count() ?? 0 }))
+  routeDoc(r, 'GET', '/stats', { summary: 'The tool counts', data: toolCounts })
   return r
 }

@@ -13,6 +13,7 @@ import { requireToolAdmin, toolAdminOf } from '../lib/skills/tool-admin.js'
 import { A, B, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { parseBody, parseWith } from './_http/validate.js'
+import { skillDocument, toolCategory, toolCounts } from './_http/answers.js'
 import { routeDoc } from './_http/route-docs.js'
 
 const HEARTBEAT_MS = 30_000
@@ -30,6 +31,14 @@ const contextFields = z.object({
 })
 type ContextFields = z.infer<typeof contextFields>
 const CONTEXT_KEYS = Object.keys(contextFields.shape) as Array<keyof ContextFields>
+
+const statusData = z.object({
+  servers: z.array(z.object({ name: z.string(), status: z.string(), type: z.string(), toolsCount: z.number(), connectedAt: z.number().nullable() })),
+  stats: toolCounts,
+  categories: z.array(toolCategory),
+  timestamp: z.number()
+})
+const documentsData = z.object({ count: z.number(), documents: z.array(skillDocument), errors: z.array(z.object({ file: z.string(), message: z.string() })) })
 
 const toggleCategoryBody = z.object({
   category: z.string({ error: 'category is required' }).min(1, 'category is required'),
@@ -58,6 +67,7 @@ export function skillsRoutes (rt: Runtime): Router {
     const off = rt.bus.on('skills', (name, data) => { sse.send(name, data) })
     sse.onClose(() => { rt.clock.clearInterval(beat); off() })
   })
+  routeDoc(r, 'GET', '/sse', { summary: 'Skill, tool and MCP server events (SSE)', contentType: 'text/event-stream', events: ['connected', 'heartbeat (every 30 s)', 'skill events', 'tool events', 'MCP server events'] })
 
   r.get('/status', B(() => {
     const admin = toolAdminOf(rt)
@@ -71,12 +81,14 @@ export function skillsRoutes (rt: Runtime): Router {
     const stats = admin?.stats() ?? { totalTools: 0, enabledTools: 0, categories: 0, mcpServers: rt.optional('mcp')?.count() ?? 0 }
     return { servers, stats, categories: admin?.categories().map(({ key, name, toolCount, enabled }) => ({ key, name, toolCount, enabled })) ?? [], timestamp: rt.clock.now() }
   }))
+  routeDoc(r, 'GET', '/status', { summary: 'MCP servers, tool counts and categories', data: statusData })
 
   r.get('/documents', B(() => {
     const skills = skillsOf(rt)
     const documents = skills.list().map((s) => skills.document(s))
     return { count: documents.length, documents, errors: skills.errors().map((e) => ({ file: e.path.split(/[\\/]/).slice(-2).join('/'), message: e.message })) }
   }))
+  routeDoc(r, 'GET', '/documents', { summary: 'The skill documents and the files that failed to load', data: documentsData, errors: [500] })
 
   r.post('/reload', B(async () => {
     const skills = skillsOf(rt)
@@ -87,8 +99,10 @@ export function skillsRoutes (rt: Runtime): Router {
     rt.bus.emit('skills', 'tools-reloaded', { ...result, timestamp: rt.clock.now() })
     return result
   }))
+  routeDoc(r, 'POST', '/reload', { summary: 'Reload the skills and tools', data: z.object({ skills: z.number(), errors: z.number(), tools: z.number() }) })
 
   r.get('/context-config', B(() => pickContext(rt.config.get().context as Partial<ContextFields>)))
+  routeDoc(r, 'GET', '/context-config', { summary: 'The context settings', data: contextFields.partial() })
 
   r.post('/context-config', B(async (ctx) => {
     const body = parseWith(z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }), ctx.request.body ?? {})
@@ -97,7 +111,7 @@ export function skillsRoutes (rt: Runtime): Router {
     if (Object.keys(fields).length > 0) await updateContextSettings(rt.config, fields)
     return reply(fields, { message: 'Context config updated' })
   }))
-  routeDoc(r, 'POST', '/context-config', { body: contextFields.partial(), summary: 'Update the context settings' })
+  routeDoc(r, 'POST', '/context-config', { body: contextFields.partial(), summary: 'Update the context settings', data: contextFields.partial() })
 
   r.get('/loaded', B(() => {
     const skills = rt.optional('skills')
@@ -105,6 +119,7 @@ export function skillsRoutes (rt: Runtime): Router {
     const loaded = skills.loadedNames()
     return { skills: loaded.map((n) => skills.get(n)).filter((s) => s !== undefined).map((s) => skills.document(s)), loaded }
   }))
+  routeDoc(r, 'GET', '/loaded', { summary: 'The loaded skills', data: z.object({ skills: z.array(skillDocument), loaded: z.array(z.string()) }) })
 
   r.post('/load/:name', B(async (ctx) => {
     const skills = skillsOf(rt)
@@ -112,6 +127,7 @@ export function skillsRoutes (rt: Runtime): Router {
     if (!(await skills.load(name))) throw notFound(`Skill ${name} does not exist`)
     return { name, loaded: true }
   }))
+  routeDoc(r, 'POST', '/load/:name', { summary: 'Load a skill', data: z.object({ name: z.string(), loaded: z.literal(true) }) })
 
   r.post('/unload/:name', B(async (ctx) => {
     const skills = skillsOf(rt)
@@ -120,6 +136,7 @@ export function skillsRoutes (rt: Runtime): Router {
     await skills.unload(name)
     return { name, loaded: false }
   }))
+  routeDoc(r, 'POST', '/unload/:name', { summary: 'Unload a skill', data: z.object({ name: z.string(), loaded: z.literal(false) }) })
 
   // Variant A (style A).
   r.post('/toggle-category', A(async (ctx) => {
@@ -127,13 +144,13 @@ export function skillsRoutes (rt: Runtime): Router {
     await requireToolAdmin(rt).setCategory(body.category, body.enabled)
     return { category: body.category, enabled: body.enabled }
   }))
-  routeDoc(r, 'POST', '/toggle-category', { body: toggleCategoryBody, summary: 'Switch a tool category on or off' })
+  routeDoc(r, 'POST', '/toggle-category', { body: toggleCategoryBody, summary: 'Switch a tool category on or off', data: toggleCategoryBody })
   r.post('/toggle-tool', A(async (ctx) => {
     const body = parseBody(ctx, toggleToolBody)
     await requireToolAdmin(rt).setTool(body.toolName, body.enabled)
     return { toolName: body.toolName, enabled: body.enabled }
   }))
-  routeDoc(r, 'POST', '/toggle-tool', { body: toggleToolBody, summary: 'Switch a tool on or off' })
+  routeDoc(r, 'POST', '/toggle-tool', { body: toggleToolBody, summary: 'Switch a tool on or off', data: toggleToolBody })
 
   return r
 }

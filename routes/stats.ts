@@ -2,12 +2,11 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import type { Runtime } from '../lib/runtime.js'
-import type { Spending } from '../lib/channels/budget.js'
 import { retryAtData, spendingData } from '../lib/channels/service.js'
 import { priceTable } from '../lib/stats/cost.js'
 import { A, styledRouter } from './_http/envelope.js'
 import { intParam, parseQuery } from './_http/validate.js'
-import { routeDoc } from './_http/route-docs.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 
 const summaryQuery = z.object({
   period: z.enum(['day', 'week', 'month', 'all'], { error: 'period must be day, week, month or all' }).default('all'),
@@ -32,6 +31,34 @@ const channelsData = z.object({
   })),
   currency: z.string()
 })
+const costFigures = { cost: z.number().nullable(), unpricedTokens: z.number() }
+const counters = { messages: z.number(), responses: z.number(), toolCalls: z.number(), tokens: z.number() }
+/** GET /: totals and days; cost figures when priced; `hourly` (today's hours) for period=day without a group. */
+const summaryData = z.object({
+  summary: z.record(z.string(), z.number()),
+  daily: z.array(z.object({ date: z.string(), ...counters, cost: z.number().nullable().optional() })),
+  hourly: z.array(z.object({ time: z.string(), ...counters })).optional(),
+  currency: z.string().optional(),
+  cost: costFigures.cost.optional(),
+  unpricedTokens: z.number().optional()
+})
+const modelsData = z.object({
+  models: z.array(z.object({
+    model: z.string(), requests: z.number(), tokens: z.number(), avgLatency: z.number(), errors: z.number(),
+    inputTokens: z.number().optional(), outputTokens: z.number().optional(), cachedTokens: z.number().optional(), pricedAs: z.string().nullable().optional(),
+    cost: costFigures.cost.optional(), unpricedTokens: z.number().optional()
+  })),
+  currency: z.string()
+})
+const toolsData = z.object({ tools: z.array(z.object({ name: z.string(), calls: z.number(), avgDuration: z.number(), successRate: z.number() })) })
+const usersData = z.object({
+  users: z.array(z.object({ userId: z.string(), nickname: z.string(), messages: z.number(), tokens: z.number(), lastActive: z.string(), cost: costFigures.cost.optional(), unpricedTokens: z.number().optional() })),
+  currency: z.string()
+})
+const groupsData = z.object({
+  groups: z.array(z.object({ groupId: z.string(), messages: z.number(), responses: z.number(), tokens: z.number(), users: z.number(), lastActive: z.string(), cost: costFigures.cost.optional(), unpricedTokens: z.number().optional() })),
+  currency: z.string()
+})
 const usersQuery = z.object({ sort: z.enum(['messages', 'tokens', 'cost'], { error: 'sort must be messages, tokens or cost' }).default('messages') })
 
 export function statsRoutes (rt: Runtime): Router {
@@ -39,24 +66,27 @@ export function statsRoutes (rt: Runtime): Router {
   // Every answer carries the cost of its figures, priced by the current table (docs/api.md, Cost).
   const prices = () => priceTable(rt.config.get().pricing)
 
-  r.get('/', A((ctx) => {
+  r.get('/', A((ctx): Data<typeof summaryData> => {
     const q = parseQuery(ctx, summaryQuery)
     return rt.stats.summary(q.period, q.groupId, prices())
   }))
-  routeDoc(r, 'GET', '/', { query: summaryQuery, summary: 'Usage summary' })
-  r.get('/models', A(() => ({ models: rt.stats.models(prices()), currency: prices().currency })))
-  r.get('/tools', A(() => ({ tools: rt.stats.tools() })))
-  r.get('/users', A((ctx) => {
+  routeDoc(r, 'GET', '/', { query: summaryQuery, summary: 'Usage summary', data: summaryData })
+  r.get('/models', A((): Data<typeof modelsData> => ({ models: rt.stats.models(prices()), currency: prices().currency })))
+  routeDoc(r, 'GET', '/models', { summary: 'Usage and cost per model', data: modelsData })
+  r.get('/tools', A((): Data<typeof toolsData> => ({ tools: rt.stats.tools() })))
+  routeDoc(r, 'GET', '/tools', { summary: 'Calls per tool', data: toolsData })
+  r.get('/users', A((ctx): Data<typeof usersData> => {
     const { sort } = parseQuery(ctx, usersQuery)
     return { users: rt.stats.users(intParam(ctx.query.limit, 20, 1, 500), sort, prices()), currency: prices().currency }
   }))
-  routeDoc(r, 'GET', '/users', { query: usersQuery, summary: 'Usage per user' })
-  r.get('/groups', A((ctx) => ({ groups: rt.stats.groups(intParam(ctx.query.limit, 20, 1, 500), prices()), currency: prices().currency })))
-  r.get('/channels', A(() => {
+  routeDoc(r, 'GET', '/users', { query: usersQuery, summary: 'Usage per user', data: usersData })
+  r.get('/groups', A((ctx): Data<typeof groupsData> => ({ groups: rt.stats.groups(intParam(ctx.query.limit, 20, 1, 500), prices()), currency: prices().currency })))
+  routeDoc(r, 'GET', '/groups', { summary: 'Usage per group', data: groupsData })
+  r.get('/channels', A((): Data<typeof channelsData> => {
     const table = prices()
     const recorded = new Map(rt.stats.channels(table).map((c) => [c.id, c]))
     const service = rt.need('channels').service
-    type Row = { id: string; name: string; status: string; retryAt: string | null; requests: number; errors: number; avgLatency: number; lastUsed: string; cost: number | null; unpricedTokens: number; estimatedTokens: number; spending?: Spending }
+    type Row = Data<typeof channelsData>['channels'][number]
     const channels: Row[] = rt.config.get().channels.map((c) => {
       const id = c.id ?? c.name
       const s = recorded.get(id)

@@ -30,6 +30,27 @@ const versionData = z.object({
   lastCheck: remoteCheck.optional()
 })
 
+// The answers of status, info and health (lib/system/status.ts builds them)
+const statusData = z.object({
+  status: z.literal('running'), version: z.string(), uptime: z.number(), startTime: z.string(), runtime: z.string(),
+  memory: z.object({ used: z.number(), total: z.number(), percentage: z.number() }),
+  bot: z.object({ connected: z.boolean(), platform: z.string(), uin: z.string() })
+})
+const infoData = z.object({
+  version: z.string(), platform: z.string(), arch: z.string(), runtime: z.string(),
+  features: z.object({ mcp: z.boolean(), memory: z.boolean(), galgame: z.boolean(), knowledge: z.boolean() }),
+  adapters: z.array(z.string()), mcpServers: z.number(), totalTools: z.number()
+})
+const healthData = z.object({
+  healthy: z.boolean(),
+  checks: z.object({
+    database: z.object({ status: z.enum(['ok', 'error']), latency: z.number() }),
+    config: z.object({ status: z.enum(['ok', 'error']), message: z.string().optional() }),
+    bot: z.object({ status: z.enum(['connected', 'disconnected']) }),
+    channels: z.object({ status: z.enum(['ok', 'degraded', 'unconfigured']), available: z.number() })
+  })
+})
+
 export const METRIC_INTERVAL_MS = 5000
 export const HEARTBEAT_MS = 15000
 
@@ -37,8 +58,11 @@ export function systemRoutes (rt: Runtime): Router {
   const r = styledRouter('A', { prefix: '/api/system' })
 
   r.get('/status', A(() => new JsonText(systemStatusJson(rt))))
+  routeDoc(r, 'GET', '/status', { summary: 'Running state, version, uptime, memory and the bot connection', data: statusData })
   r.get('/info', A(() => systemInfo(rt)))
+  routeDoc(r, 'GET', '/info', { summary: 'Platform, features and counts', data: infoData })
   r.get('/health', A(() => systemHealth(rt)))
+  routeDoc(r, 'GET', '/health', { summary: 'Health checks (public)', data: healthData })
 
   r.get('/version', A(async () => {
     const svc = rt.need('update')
@@ -65,6 +89,7 @@ export function systemRoutes (rt: Runtime): Router {
     const offLog = rt.bus.on('log', (e: LogEntry) => { if (e.level === 'error') sse.send('error', { timestamp: e.timestamp, message: e.message, meta: e.meta }) })
     sse.onClose(() => { timers.forEach((t) => rt.clock.clearInterval(t)); offSystem(); offLog() })
   })
+  routeDoc(r, 'GET', '/events', { summary: 'Live system events (SSE)', contentType: 'text/event-stream', events: ['status (once)', 'metric (every 5 s)', 'channel', 'error', ': heartbeat comment (every 15 s)'] })
 
   return r
 }

@@ -11,7 +11,8 @@ import { toolKitOf } from '../lib/tools/index.js'
 import { parseScriptName } from '../lib/tools/scripts.js'
 import { B, created, reply, styledRouter } from './_http/envelope.js'
 import { parseBody, parseWith } from './_http/validate.js'
-import { routeDoc } from './_http/route-docs.js'
+import { scriptFile } from './_http/answers.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 
 const MAX_SOURCE = 256 * 1024
 const source = z.string({ error: 'source is required' }).max(MAX_SOURCE, `source must be at most ${MAX_SOURCE} bytes`)
@@ -37,6 +38,12 @@ const OFF_NOTE = 'disabled: not offered to chat until the master enables it'
 const masked = (t: StoredCustomTool): StoredCustomTool =>
   t.action.type === 'http' ? { ...t, action: { ...t.action, headers: maskSecrets(t.action.headers, true) } } : t
 
+// a custom tool as stored (header values masked)
+const customToolView = customToolSchema.extend({ createdAt: z.string(), updatedAt: z.string() })
+// a script after a write: its file, whether it loaded, and its settings
+const scriptWithSource = scriptFile.extend({ source: z.string() })
+const scriptWritten = scriptFile.pick({ name: true, filename: true, loaded: true, error: true, enabled: true, risk: true, dangerous: true })
+
 export function toolFileRoutes (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api/tools' })
   const kit = () => toolKitOf(rt)
@@ -46,17 +53,19 @@ export function toolFileRoutes (rt: Runtime): Router {
 
   // ---- custom -------------------------------------------------------------------------------------
   r.get('/custom', B(() => kit().custom.configs().map(masked)))
+  routeDoc(r, 'GET', '/custom', { summary: 'The custom (HTTP) tools (header values masked)', data: z.array(customToolView) })
   r.get('/custom/:name', B((ctx) => {
     const t = kit().custom.find(ctx.params.name ?? '')
     if (!t) throw new AppError('TOOL_NOT_FOUND', `Custom tool ${ctx.params.name} does not exist`)
     return masked(t)
   }))
+  routeDoc(r, 'GET', '/custom/:name', { summary: 'A custom tool (header values masked)', data: customToolView })
   r.post('/custom', B(async (ctx) => {
     const cfg = parseBody(ctx, customToolSchema)
     const stored = await kit().custom.create(cfg, (n) => kit().registry.get(n) !== undefined)
     return created(masked(stored))
   }))
-  routeDoc(r, 'POST', '/custom', { body: customToolSchema, summary: 'Create a custom (HTTP) tool' })
+  routeDoc(r, 'POST', '/custom', { body: customToolSchema, summary: 'Create a custom (HTTP) tool', status: 201, errors: [409], data: customToolView })
   r.put('/custom/:name', B(async (ctx) => {
     const name = ctx.params.name ?? ''
     const old = kit().custom.find(name)
@@ -68,16 +77,20 @@ export function toolFileRoutes (rt: Runtime): Router {
     if (cfg.action.type === 'http' && old.action.type === 'http') cfg.action.headers = keepMaskedSecrets(cfg.action.headers, old.action.headers, true)
     return masked(await kit().custom.replace(name, cfg))
   }))
-  routeDoc(r, 'PUT', '/custom/:name', { body: customToolSchema, summary: 'Replace a custom tool' })
+  routeDoc(r, 'PUT', '/custom/:name', { body: customToolSchema, summary: 'Replace a custom tool', data: customToolView })
   r.delete('/custom/:name', B(async (ctx) => {
     await kit().custom.remove(ctx.params.name ?? '')
     return { name: ctx.params.name }
   }))
+  routeDoc(r, 'DELETE', '/custom/:name', { summary: 'Remove a custom tool', data: z.object({ name: z.string() }) })
 
   // ---- script (js/ts) -----------------------------------------------------------------------------
-  r.get('/js', B(() => kit().scripts.files()))
+  r.get('/js', B((): Promise<Data<z.ZodArray<typeof scriptFile>>> => kit().scripts.files()))
+  routeDoc(r, 'GET', '/js', { summary: 'The script tools', data: z.array(scriptFile) })
   r.post('/js/reload', B(async () => await kit().scripts.reloadAll()))
-  r.get('/js/:name', B((ctx) => kit().scripts.read(nameOf(ctx.params.name ?? ''))))
+  routeDoc(r, 'POST', '/js/reload', { summary: 'Reload every script tool', data: z.object({ loaded: z.number(), errors: z.record(z.string(), z.string()) }) })
+  r.get('/js/:name', B((ctx): Promise<Data<typeof scriptWithSource>> => kit().scripts.read(nameOf(ctx.params.name ?? ''))))
+  routeDoc(r, 'GET', '/js/:name', { summary: 'A script tool with its source', data: scriptWithSource })
   r.post('/js', B(async (ctx) => {
     const body = parseBody(ctx, createScript)
     const { name, ext } = parseScriptName(body.name)
@@ -89,7 +102,7 @@ export function toolFileRoutes (rt: Runtime): Router {
     const state = await kit().scripts.write(name, ext ?? '.js', body.source)
     return created({ name, filename: `${name}${ext ?? '.js'}`, ...state, ...settings }) // `enabled: false` says it is off
   }))
-  routeDoc(r, 'POST', '/js', { body: createScript, summary: 'Create a script tool' })
+  routeDoc(r, 'POST', '/js', { body: createScript, summary: 'Create a script tool', status: 201, errors: [409], data: scriptWritten })
   r.put('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')
     const body = parseBody(ctx, updateScript)
@@ -112,11 +125,12 @@ export function toolFileRoutes (rt: Runtime): Router {
     const message = state.error ? `Script tool ${name} saved, but it failed to load: ${state.error}` : `Script tool ${name} saved and hot-reloaded${off}`
     return reply({ name, filename: `${name}${found.ext}`, ...state, ...settings }, { message })
   }))
-  routeDoc(r, 'PUT', '/js/:name', { body: updateScript, summary: 'Update a script tool' })
+  routeDoc(r, 'PUT', '/js/:name', { body: updateScript, summary: 'Update a script tool (settings only: the file view; with source: the write\'s outcome)', data: z.union([scriptFile, scriptWritten]) })
   r.delete('/js/:name', B(async (ctx) => {
     const name = nameOf(ctx.params.name ?? '')
     await kit().scripts.remove(name)
     return { name }
   }))
+  routeDoc(r, 'DELETE', '/js/:name', { summary: 'Remove a script tool', data: z.object({ name: z.string() }) })
   return r
 }

@@ -16,7 +16,9 @@ import { sessionOf } from './_http/auth.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
 import { bodyOf, intParam, parseBody, parseWith } from './_http/validate.js'
+import { toolCategory, toolCounts, toolLogEntry, toolView as toolViewData } from './_http/answers.js'
 import { routeDoc } from './_http/route-docs.js'
+import { configSchema } from '../lib/config/schema.js'
 
 const categoryToggle = z.object({ category: z.string({ error: 'category is required' }).min(1, 'category is required').max(100), enabled: enabledField }, { error: 'body must be a JSON object' })
 const toolToggle = z.object({ toolName: toolNameField, enabled: enabledField }, { error: 'body must be a JSON object' })
@@ -28,6 +30,26 @@ const logsQuery = z.object({
   userId: z.string().max(100).optional(),
   status: z.enum(['success', 'error'], { error: 'status must be success or error' }).optional()
 })
+
+const listed = z.array(toolViewData.extend({ identity: z.object({ source: z.string(), server: z.string().optional(), category: z.string(), modelName: z.string() }) }))
+const toolsConfig = configSchema.shape.tools
+const countData = z.object({ count: z.number() })
+const logsData = z.object({ logs: z.array(toolLogEntry.extend({ tool: z.string() })), total: z.number() })
+const dangerousData = z.object({
+  dangerousTools: z.array(z.string()),
+  allowDangerous: z.boolean(),
+  tools: z.array(z.object({ name: z.string(), risk: z.enum(['low', 'medium', 'high']), configured: z.boolean(), builtin: z.boolean().optional() }))
+})
+const eventProbabilityData = z.object({ probability: z.number(), events: z.object({ poke: z.number(), join: z.number(), recall: z.number() }) })
+const watcherData = z.object({ watching: z.boolean(), enabled: z.boolean(), dir: z.string(), scripts: z.number() })
+const statsData = toolCounts.extend({
+  bySource: z.record(z.string(), z.number()),
+  dangerousTools: z.number(),
+  recentCalls: z.object({ total: z.number(), success: z.number(), error: z.number(), avgDuration: z.number() }),
+  usage: z.array(z.object({ name: z.string(), calls: z.number(), avgDuration: z.number(), successRate: z.number() }))
+})
+// scripts reloaded: how many loaded, and each failed file's error
+const reloadData = z.object({ count: z.number(), scripts: z.object({ loaded: z.number(), errors: z.record(z.string(), z.string()) }) })
 
 const builtinTools = (rt: Runtime): RegisteredTool[] => toolKitOf(rt).registry.list({ includeDisabled: true }).filter((t) => t.source === 'builtin')
 
@@ -44,36 +66,46 @@ export function toolsRoutes (rt: Runtime): Router {
   }
 
   r.get('/list', B(() => reg().list({ includeDisabled: true }).map((t) => ({ ...toolView(reg(), t), identity: identityOf(kit().provider, t) }))))
+  routeDoc(r, 'GET', '/list', { summary: 'Every tool with where it comes from', data: listed })
   const builtinList = B(() => builtinTools(rt).map((t) => toolView(reg(), t)))
   r.get('/builtin', builtinList)
+  routeDoc(r, 'GET', '/builtin', { summary: 'The built-in tools', data: z.array(toolViewData) })
   r.get('/builtin/list', builtinList)
+  routeDoc(r, 'GET', '/builtin/list', { summary: 'The built-in tools', data: z.array(toolViewData) })
   r.get('/builtin/categories', B(() => reg().categories((t) => t.source === 'builtin')))
+  routeDoc(r, 'GET', '/builtin/categories', { summary: 'The built-in tool categories', data: z.array(toolCategory) })
   r.get('/builtin/config', B(() => ({ ...sw().config })))
+  routeDoc(r, 'GET', '/builtin/config', { summary: 'The tools settings', data: toolsConfig })
   r.put('/builtin/config', B(async (ctx) => ({ ...await updateToolsConfig(kit(), parseBody(ctx, toolsConfigPatch)) })))
-  routeDoc(r, 'PUT', '/builtin/config', { body: toolsConfigPatch, summary: 'Update the tools settings' })
+  routeDoc(r, 'PUT', '/builtin/config', { body: toolsConfigPatch, summary: 'Update the tools settings', data: toolsConfig })
   r.post('/builtin/category/toggle', B(async (ctx) => {
     const { category, enabled } = parseBody(ctx, categoryToggle)
     await sw().setCategory(category, enabled)
     return { category, enabled: reg().isCategoryEnabled(category) }
   }))
-  routeDoc(r, 'POST', '/builtin/category/toggle', { body: categoryToggle, summary: 'Switch a built-in tool category on or off' })
+  routeDoc(r, 'POST', '/builtin/category/toggle', { body: categoryToggle, summary: 'Switch a built-in tool category on or off', data: z.object({ category: z.string(), enabled: z.boolean() }) })
   r.post('/builtin/tool/toggle', B(async (ctx) => {
     const { toolName, enabled } = parseBody(ctx, toolToggle)
     findTool(toolName)
     await sw().setTool(toolName, enabled)
     return { toolName, enabled: reg().isEnabled(toolName) }
   }))
-  routeDoc(r, 'POST', '/builtin/tool/toggle', { body: toolToggle, summary: 'Switch a built-in tool on or off' })
+  routeDoc(r, 'POST', '/builtin/tool/toggle', { body: toolToggle, summary: 'Switch a built-in tool on or off', data: z.object({ toolName: z.string(), enabled: z.boolean() }), errors: [404] })
   r.post('/builtin/refresh', B(() => { kit().builtin.refresh(); return { count: builtinTools(rt).length } }))
+  routeDoc(r, 'POST', '/builtin/refresh', { summary: 'Reread the built-in tools', data: countData })
   r.post('/builtin/enable-all', B(async () => ({ count: await sw().setTools(builtinTools(rt), true) })))
+  routeDoc(r, 'POST', '/builtin/enable-all', { summary: 'Switch every built-in tool on', data: countData })
   r.post('/builtin/disable-all', B(async () => ({ count: await sw().setTools(builtinTools(rt), false) })))
+  routeDoc(r, 'POST', '/builtin/disable-all', { summary: 'Switch every built-in tool off', data: countData })
   r.post('/refresh', B(() => { kit().builtin.refresh(); reg().refresh(); return { count: reg().list({ includeDisabled: true }).length } }))
+  routeDoc(r, 'POST', '/refresh', { summary: 'Reread every tool', data: countData })
   r.post('/reload-all', B(async () => {
     kit().builtin.refresh()
     const scripts = await kit().scripts.reloadAll()
     reg().refresh()
     return { count: reg().list({ includeDisabled: true }).length, scripts }
   }))
+  routeDoc(r, 'POST', '/reload-all', { summary: 'Reload the script tools and reread every tool', data: reloadData })
 
   // SSE: `start`, then `result` or `error` (docs/api.md, Server-sent events); administrator context.
   r.post('/test', B(async (ctx) => {
@@ -93,6 +125,7 @@ export function toolsRoutes (rt: Runtime): Router {
     }
     sse.close()
   }))
+  routeDoc(r, 'POST', '/test', { summary: 'Run a tool as the master (SSE)', contentType: 'text/event-stream', events: ['start', 'then result or error'] })
 
   r.get('/logs', B((ctx) => {
     const q = parseWith(logsQuery, ctx.query)
@@ -107,10 +140,12 @@ export function toolsRoutes (rt: Runtime): Router {
     // Both variants read this path: variant A names the entry's tool `tool`, the domain `toolName`.
     return { logs: logs.map((e) => ({ ...e, tool: e.toolName })), total }
   }))
-  routeDoc(r, 'GET', '/logs', { query: logsQuery, summary: 'Tool call logs' })
+  routeDoc(r, 'GET', '/logs', { query: logsQuery, summary: 'Tool call logs', data: logsData })
   r.delete('/logs', B(() => ({ cleared: reg().log.clear() })))
+  routeDoc(r, 'DELETE', '/logs', { summary: 'Clear the tool call log', data: z.object({ cleared: z.number() }) })
 
   r.get('/dangerous', B(() => dangerousView(reg())))
+  routeDoc(r, 'GET', '/dangerous', { summary: 'The dangerous tools and their switch', data: dangerousData })
   r.put('/dangerous', B(async (ctx) => {
     const body = parseBody(ctx, dangerousPatch)
     if (!body.dangerousTools && body.allowDangerous === undefined) throw new AppError('INVALID_ARGS', 'dangerousTools or allowDangerous is required')
@@ -120,7 +155,7 @@ export function toolsRoutes (rt: Runtime): Router {
     })
     return { dangerousTools: c.dangerousTools, allowDangerous: c.allowDangerous }
   }))
-  routeDoc(r, 'PUT', '/dangerous', { body: dangerousPatch, summary: 'Update the dangerous tool settings' })
+  routeDoc(r, 'PUT', '/dangerous', { body: dangerousPatch, summary: 'Update the dangerous tool settings', data: dangerousData.pick({ dangerousTools: true, allowDangerous: true }) })
   r.post('/dangerous/toggle', B(async (ctx) => {
     const { toolName, dangerous } = parseBody(ctx, dangerousToggle)
     const t = findTool(toolName)
@@ -128,33 +163,35 @@ export function toolsRoutes (rt: Runtime): Router {
     await sw().setDangerous(toolName, next)
     return { toolName, dangerous: reg().isDangerous(t) }
   }))
-  routeDoc(r, 'POST', '/dangerous/toggle', { body: dangerousToggle, summary: 'Mark a tool dangerous or not' })
+  routeDoc(r, 'POST', '/dangerous/toggle', { body: dangerousToggle, summary: 'Mark a tool dangerous or not', data: z.object({ toolName: z.string(), dangerous: z.boolean() }), errors: [404] })
 
   // `probability` is the default (tools.eventProbability); `events` the effective value per event type
   const eventProbabilityView = (): { probability: number; events: Record<EventKind, number> } =>
     ({ probability: sw().config.eventProbability, events: sw().eventProbabilities() })
   r.get('/event-probability', B(() => eventProbabilityView()))
-  routeDoc(r, 'GET', '/event-probability', { summary: 'The event reaction probabilities (default and per event type)' })
+  routeDoc(r, 'GET', '/event-probability', { summary: 'The event reaction probabilities (default and per event type)', data: eventProbabilityData })
   r.put('/event-probability', B(async (ctx) => {
     await sw().setEventProbabilities(parseBody(ctx, eventProbabilityPatch))
     return eventProbabilityView()
   }))
-  routeDoc(r, 'PUT', '/event-probability', { body: eventProbabilityPatch, summary: 'Set the event reaction probabilities (default and/or per event type: poke, join, recall)' })
+  routeDoc(r, 'PUT', '/event-probability', { body: eventProbabilityPatch, summary: 'Set the event reaction probabilities (default and/or per event type: poke, join, recall)', data: eventProbabilityData })
 
   const watcherStatus = (): Record<string, unknown> => {
     const s = kit().scripts
     return { watching: s.watching, enabled: sw().config.watchScripts, dir: 'tools', scripts: s.list().length }
   }
   r.get('/watcher/status', B(() => watcherStatus()))
+  routeDoc(r, 'GET', '/watcher/status', { summary: 'The script file watcher', data: watcherData })
   r.post('/watcher/toggle', B(async (ctx) => {
     const { enabled } = parseBody(ctx, watcherToggle)
     const next = enabled ?? !kit().scripts.watching
     await updateToolsConfig(kit(), { watchScripts: next })
     return watcherStatus()
   }))
-  routeDoc(r, 'POST', '/watcher/toggle', { body: watcherToggle, summary: 'Switch the script file watcher on or off' })
+  routeDoc(r, 'POST', '/watcher/toggle', { body: watcherToggle, summary: 'Switch the script file watcher on or off', data: watcherData })
 
   r.get('/stats', B(() => toolStats(reg(), rt.stats.tools())))
+  routeDoc(r, 'GET', '/stats', { summary: 'Tool counts, recent calls and usage', data: statsData })
 
   return r
 }

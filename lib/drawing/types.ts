@@ -21,6 +21,10 @@ export interface RemotePresets {
   error: string | null
 }
 
+/** An image preset and the remote source as the API answers them (the OpenAPI document's data schemas). */
+export const imagePresetView = z.object({ uid: z.string(), keywords: z.array(z.string()), needImage: z.boolean(), prompt: z.string(), name: z.string().optional() })
+export const remotePresetsView = z.object({ url: z.string(), presets: z.array(imagePresetView), updatedAt: z.string().nullable(), lastAttemptAt: z.string().nullable(), error: z.string().nullable() })
+
 export const imagePresetInput = z.strictObject({
   keywords: z.array(z.string().trim().min(1).max(50)).min(1, 'keywords needs at least one keyword').max(20),
   needImage: z.boolean().default(false),

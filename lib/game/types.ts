@@ -10,6 +10,9 @@ export interface CharacterPreset {
   updatedAt: string
 }
 
+/** A character as the API answers it (the OpenAPI document's data schema). */
+export const characterView = z.object({ id: z.string(), name: z.string(), description: z.string(), systemPrompt: z.string(), createdAt: z.string(), updatedAt: z.string() })
+
 interface GameMessage { role: 'user' | 'assistant'; content: string }
 
 /** One player's game: who they play with and the story so far (used when no ChatService exists). */

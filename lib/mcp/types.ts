@@ -83,6 +83,28 @@ export function checkType (raw: unknown): { ok: true } | { ok: false; message: s
 
 export interface McpToolInfo { name: string; description: string; inputSchema: Record<string, unknown> }
 
+/** A tool a server offers and a server as the routes answer them (ServerView): the OpenAPI document's data schemas. */
+export const mcpToolInfo = z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })
+export const serverViewSchema = z.object({
+  name: z.string(),
+  type: z.enum(SERVER_TYPES),
+  transport: z.enum(SERVER_TYPES),
+  status: z.enum(['connecting', 'connected', 'disconnected', 'error']),
+  enabled: z.boolean(),
+  trusted: z.boolean(),
+  trust: z.enum(['trusted', 'untrusted']),
+  toolCount: z.number(),
+  toolsCount: z.number(),
+  isBuiltin: z.boolean(),
+  connectedAt: z.number().nullable(),
+  error: z.string().optional(),
+  // as stored, secrets masked (a stored config that is not valid is shown as it is)
+  config: z.record(z.string(), z.unknown()),
+  tools: z.array(mcpToolInfo),
+  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  reconnectAttempts: z.number()
+})
+
 /** A server as listed by the routes (its config and state plus variant B extras). Config is masked. */
 export interface ServerView {
   name: string

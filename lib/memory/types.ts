@@ -1,5 +1,6 @@
 // Memory records and the one category vocabulary of the domain. The API's variant A
 // speaks other names for the same six; routes/_http/memory-adapter.ts maps them at the edge.
+import { z } from 'zod'
 
 export const CATEGORIES = ['profile', 'preference', 'event', 'relation', 'topic', 'custom'] as const
 export type MemoryCategory = typeof CATEGORIES[number]
@@ -53,6 +54,16 @@ export interface MemoryRecord {
   deleted?: boolean
   deletedAt?: number
 }
+
+/**
+ * A memory as the routes answer it (MemoryRecord, soft-deleted ones are never shown): the OpenAPI
+ * document's data schema. `category` is a string: variant A shows its own category names.
+ */
+export const memoryRecordSchema = z.object({
+  id: z.number(), userId: z.string(), content: z.string(), category: z.string(), subType: z.string(), confidence: z.number(),
+  groupId: z.string(), metadata: z.record(z.string(), z.unknown()), source: z.string(), createdAt: z.number(), updatedAt: z.number(),
+  expiresAt: z.number().optional()
+})
 
 export interface NewMemory {
   userId: string

@@ -40,6 +40,30 @@ export interface PresetView extends PresetRecord {
   isDefault: boolean
 }
 
+/** A preset as the API answers it (PresetView): the data schema of the preset routes in the OpenAPI document. */
+export const presetView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  systemPrompt: z.string(),
+  temperature: z.number(),
+  maxTokens: z.number(),
+  topP: z.number().optional(),
+  frequencyPenalty: z.number().optional(),
+  presencePenalty: z.number().optional(),
+  model: z.string().optional(),
+  tools: z.object({ enabled: z.boolean(), allowedTools: z.array(z.string()), excludedTools: z.array(z.string()), allowDangerous: z.boolean(), toolApprovalMode: z.enum(APPROVAL_MODES).optional() }),
+  voice: z.object({ enabled: z.boolean(), voiceId: z.string(), speed: z.number() }),
+  memory: z.object({ enabled: z.boolean(), maxMemories: z.number() }),
+  createdFrom: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  type: z.enum(['system', 'user']),
+  isBuiltin: z.boolean(),
+  isDefault: z.boolean()
+})
+
 /** Ids that name other routes under /api/presets and /api/preset (docs/api.md, Groups of routes). */
 export const RESERVED_IDS = new Set(['config', 'builtin', 'categories', 'import', 'list', 'from-builtin'])
 

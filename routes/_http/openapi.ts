@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the API, built from the routers the app has mounted (their layers give
 // every method and path), each route's declared envelope style (envelope.ts), the gate's path rule
-// (auth.ts gateOf) and what each route declares it accepts (route-docs.ts). Served at
+// (auth.ts gateOf) and what each route declares it accepts and answers (route-docs.ts). Served at
 // GET /api/openapi.json, public like health: it describes the interface and holds no secret values.
 import type Router from '@koa/router'
 import type Koa from 'koa'
@@ -10,7 +10,7 @@ import { CODE_STATUS } from '../../lib/core/errors.js'
 import type { Runtime } from '../../lib/runtime.js'
 import { gateOf, SESSION_COOKIE } from './auth.js'
 import { A, declaredStyle, mountedRouters, styledRouter, type Style } from './envelope.js'
-import { docsOf, type RouteDoc } from './route-docs.js'
+import { docsOf, routeDoc, type RouteDoc } from './route-docs.js'
 
 type Json = Record<string, unknown>
 
@@ -67,6 +67,12 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
     description: 'Style B failure: { code: -1, data: null, message }; the HTTP status carries the named code\'s status (ErrorCode)',
     required: ['code', 'data', 'message'],
     properties: { code: { const: -1 }, data: { type: 'null' }, message: { type: 'string' } }
+  },
+  JsonRpcError: {
+    type: 'object',
+    description: 'An MCP endpoint failure: a JSON-RPC error',
+    required: ['jsonrpc', 'error'],
+    properties: { jsonrpc: { const: '2.0' }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } }, id: {} }
   }
 }
 
@@ -86,20 +92,78 @@ function tagOf (r: Router, path: string): string {
 }
 
 function securityOf (path: string): Array<Record<string, string[]>> | undefined {
+  if (path.startsWith('/mcp/.well-known/')) return [] // answered without the key (there is no document)
   if (path === '/mcp' || path.startsWith('/mcp/')) return [{ mcpBearer: [] }, { mcpApiKey: [] }]
   return gateOf(path) === 'public' ? [] : undefined // undefined: the document's default (session)
 }
 
-function success (style: Style | undefined, doc: RouteDoc | undefined): Json {
-  if (!style) return { description: 'Success (not wrapped in an envelope)', content: { 'application/json': { schema: {} } } }
-  const envelope = ref(style === 'A' ? 'EnvelopeA' : 'EnvelopeB')
-  const schema = doc?.data ? { allOf: [envelope, { type: 'object', properties: { data: jsonSchema(doc.data) } }] } : envelope
-  return { description: `Success (style ${style} envelope)`, content: { 'application/json': { schema } } }
+/** An answer's zod schema as JSON Schema, the output side (what the route sends); {} when it cannot be expressed. */
+function outputSchema (schema: z.ZodType): Json {
+  try {
+    const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json
+    delete out.$schema
+    return out
+  } catch { return {} }
+}
+
+/** The success answers of an operation, keyed by status: the envelope with the declared data, a YAML file, a stream or no body. */
+function successes (style: Style | undefined, doc: RouteDoc | undefined): Record<string, Json> {
+  const out: Record<string, Json> = {}
+  for (const status of doc?.status === undefined ? [200] : [doc.status].flat()) {
+    if (status === 204) { out[204] = { description: 'Success, no body' }; continue }
+    const what = status === 201 ? 'Created' : status >= 400 ? 'The answer (always this status)' : 'Success'
+    if (doc?.contentType === 'text/event-stream') {
+      const events = doc.events?.length ? `: ${doc.events.join('; ')}` : ''
+      out[status] = { description: `${what}: a stream of server-sent events${events}`, content: { 'text/event-stream': { schema: { type: 'string' } } } }
+      continue
+    }
+    if (doc?.contentType) {
+      out[status] = { description: `${what}: a YAML file`, content: { [doc.contentType]: { schema: { type: 'string' } } } }
+      continue
+    }
+    if (!style || doc?.bare) {
+      out[status] = { description: `${what} (not wrapped in an envelope)`, content: { 'application/json': { schema: doc?.data ? outputSchema(doc.data) : {} } } }
+      continue
+    }
+    const envelope = ref(style === 'A' ? 'EnvelopeA' : 'EnvelopeB')
+    const schema = doc?.data ? { allOf: [envelope, { type: 'object', required: ['data'], properties: { data: outputSchema(doc.data) } }] } : envelope
+    out[status] = { description: `${what} (style ${style} envelope)`, content: { 'application/json': { schema } } }
+  }
+  return out
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input (INVALID_ARGS, PARSE_ERROR, or the group\'s own code)',
+  401: 'Not authenticated (UNAUTHORIZED, INVALID_TOKEN, TOKEN_EXPIRED)',
+  403: 'Refused (FORBIDDEN: a cookie-authenticated change from another origin; or the group\'s own code)',
+  404: 'Not found (NOT_FOUND or the group\'s own code)',
+  409: 'Conflict (CONFLICT, PRESET_EXISTS, ALREADY_CONNECTED)',
+  413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  415: 'Body of a type the route does not take (UNSUPPORTED_MEDIA_TYPE)',
+  429: 'Too many requests (RATE_LIMITED; Retry-After says when to retry)',
+  500: 'Internal error (INTERNAL_ERROR, EXECUTION_ERROR)',
+  502: 'The upstream failed (CONNECTION_FAILED, MODEL_ERROR)',
+  503: 'Not available now (SERVICE_UNAVAILABLE, CHANNEL_UNAVAILABLE)',
+  504: 'Timed out (TIMEOUT)'
 }
 
 function failure (style: Style | undefined, description: string): Json {
-  const schema = style === 'B' ? ref('ErrorB') : ref('ErrorA')
+  const schema = style === 'B' ? ref('ErrorB') : style === 'A' ? ref('ErrorA') : ref('JsonRpcError')
   return { description, content: { 'application/json': { schema } } }
+}
+
+/** The error statuses an operation can answer: from its input, its gate and method, and what it declares. */
+function errorStatuses (method: string, doc: RouteDoc | undefined, hasParams: boolean, security: Array<Record<string, string[]>> | undefined): number[] {
+  const out = new Set<number>()
+  const takesBody = method === 'POST' || method === 'PUT' || method === 'PATCH'
+  if (doc?.body || doc?.query || hasParams || takesBody) out.add(400)
+  if (security === undefined || security.length) out.add(401)
+  if (security === undefined && method !== 'GET') out.add(403) // the cookie's cross-site refusal
+  if (hasParams) out.add(404)
+  if (takesBody) { out.add(413); out.add(415) }
+  for (const s of doc?.errors ?? []) out.add(s)
+  out.add(500)
+  return [...out].sort((a, b) => a - b)
 }
 
 function queryParameters (schema: z.ZodType): Json[] {
@@ -115,15 +179,14 @@ function operation (r: Router, layer: Router['stack'][number], method: string, p
   const security = securityOf(path)
   const parameters: Json[] = layer.paramNames.map((p) => ({ name: String(p.name), in: 'path', required: true, schema: { type: 'string' } }))
   if (doc?.query) parameters.push(...queryParameters(doc.query))
-  const responses: Record<string, Json> = { 200: success(style, doc) }
-  if (doc?.body || doc?.query || parameters.length) responses[400] = failure(style, 'Invalid input (INVALID_ARGS, or the group\'s own code)')
-  if (security === undefined || security.length) responses[401] = failure(style, 'Not authenticated (UNAUTHORIZED)')
+  const responses: Record<string, Json> = successes(style, doc)
+  for (const status of errorStatuses(method, doc, layer.paramNames.length > 0, security)) responses[status] ??= failure(style, ERROR_TEXT[status] ?? 'Error')
   responses.default = failure(style, 'Any other error: a named ErrorCode and its status')
   const op: Json = {
     tags: [tagOf(r, path)],
     operationId: `${method.toLowerCase()}${openApiPath(path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c?: string) => (c ?? '').toUpperCase())}${path.endsWith('/') ? 'Slash' : ''}`,
     ...(doc?.summary ? { summary: doc.summary } : {}),
-    'x-envelope': style ?? 'none',
+    'x-envelope': (doc?.bare ? undefined : style) ?? 'none',
     ...(parameters.length ? { parameters } : {}),
     ...(doc?.body ? { requestBody: { content: { 'application/json': { schema: jsonSchema(doc.body) } } } } : {}),
     responses
@@ -175,5 +238,6 @@ export function openapiRoutes (rt: Runtime): Router {
     ctx.type = 'application/json'
     ctx.body = doc
   }))
+  routeDoc(r, 'GET', '/openapi.json', { summary: 'This document (OpenAPI 3.1), not wrapped in an envelope', bare: true, data: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.record(z.string(), z.looseObject({})), components: z.looseObject({}) }) })
   return r
 }

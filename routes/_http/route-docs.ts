@@ -1,5 +1,6 @@
-// What a route accepts, declared on the line next to the route itself: the zod schemas its handler
-// validates with (the same constants it passes to parseBody / parseQuery) and a one-line summary.
+// What a route accepts and answers, declared on the line next to the route itself: the zod schemas its
+// handler validates with (the same constants it passes to parseBody / parseQuery), the schema of its
+// answer's data, its status and media type where they are not 200 JSON, and a one-line summary.
 // The OpenAPI document (openapi.ts) reads these; tests/web/openapi.test.ts fails when a declaration
 // names a route its router does not have, so a declaration cannot drift from its route.
 import type Router from '@koa/router'
@@ -13,9 +14,26 @@ export interface RouteDoc {
   body?: z.ZodType
   /** The query string schema (an object schema; each key becomes a query parameter). */
   query?: z.ZodType
-  /** The `data` of a successful answer, where a schema of it exists. */
+  /** The `data` of a successful answer (what the handler returns, described as JSON: the output side). */
   data?: z.ZodType
+  /** True when the route answers its data as it is, not wrapped in its style's envelope (its errors still are). */
+  bare?: boolean
+  /** The success status when it is not 200: 201 for a creation, 204 for an answer without a body; a list when it varies (an error status: the route's only answer). */
+  status?: number | number[]
+  /** The success answer's media type when it is not the JSON envelope: a YAML file or an SSE stream. */
+  contentType?: 'text/yaml' | 'application/x-yaml' | 'text/event-stream'
+  /** For a stream: the events it sends, one line each (`name: what it carries`). */
+  events?: string[]
+  /** Error statuses this route answers besides the shared ones (409 exists, 429 rate limited, 503 unavailable...). */
+  errors?: number[]
 }
+
+type ReadonlyDeep<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<ReadonlyDeep<U>> : T extends object ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> } : T
+/**
+ * The data a route's schema describes: a handler whose result is typed with it is checked against the
+ * document by tsc (read-only, so a domain's read-only lists are accepted as they are).
+ */
+export type Data<S extends z.ZodType> = ReadonlyDeep<z.output<S>>
 
 const docs = new WeakMap<Router, Map<string, RouteDoc>>()
 

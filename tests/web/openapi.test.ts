@@ -43,7 +43,9 @@ describe('OpenAPI document', function () {
       expect(path, path).to.match(/^\/[^:]*$/) // {param}, never :param
       for (const [method, o] of Object.entries(item) as Array<[string, Operation & { operationId: string }]>) {
         expect(['get', 'post', 'put', 'patch', 'delete'], `${method} ${path}`).to.include(method)
-        expect(Object.keys(o.responses), `${method} ${path}`).to.include('200')
+        // a success status, except the OAuth discovery paths under /mcp, which only ever answer 404
+        expect(Object.keys(o.responses).some((k) => /^2\d\d$/.test(k)) || path.includes('/.well-known/'), `${method} ${path}`).to.equal(true)
+        expect(o.responses, `${method} ${path}`).to.include.keys('500', 'default')
         expect(o.tags, `${method} ${path}`).to.have.length(1)
         expect(ids.has(o.operationId), `duplicate operationId ${o.operationId}`).to.equal(false)
         ids.add(o.operationId)
@@ -100,6 +102,33 @@ describe('OpenAPI document', function () {
     expect(codes).to.include.members(['INVALID_ARGS', 'NOT_FOUND', 'UNAUTHORIZED', 'PRESET_NOT_FOUND'])
     const q = op('get', '/api/stats/users').parameters ?? []
     expect(q.map((p) => `${p.in}:${p.name}`)).to.include('query:sort')
+  })
+
+  it('says the statuses and media types routes truly answer with', async () => {
+    const content = (o: Operation, status: string): string[] => Object.keys((o.responses[status] as { content?: object }).content ?? {})
+    // creations: 201, and the live answer agrees
+    for (const [method, path] of [['post', '/api/knowledge'], ['post', '/api/presets'], ['post', '/api/mcp/servers'], ['post', '/api/memory']]) {
+      expect(Object.keys(op(method, path).responses), path).to.include('201').and.not.include('200')
+    }
+    const kb = await s.api('/api/knowledge', { method: 'POST', json: { title: 'oa', content: 'x' } })
+    expect(kb.status, kb.text).to.equal(201)
+    expect(Object.keys(op('post', '/api/presets/import').responses)).to.include.members(['200', '201'])
+    expect(Object.keys(op('delete', '/mcp').responses)).to.include('204')
+    // files and streams
+    expect(content(op('get', '/api/config/export'), '200')).to.deep.equal(['text/yaml'])
+    const y = await s.api('/api/config/export')
+    expect(y.headers.get('content-type')).to.include('text/yaml')
+    expect(content(op('get', '/api/presets/{id}/export'), '200')).to.deep.equal(['application/x-yaml'])
+    const sse = ['get /api/system/events', 'get /api/skills/sse', 'post /api/chat/stream', 'post /api/test-panel/batch-test', 'post /api/test-panel/quick-test', 'post /api/tools/test', 'get /mcp/sse']
+    for (const key of sse) {
+      const [method, path] = key.split(' ') as [string, string]
+      expect(content(op(method, path), '200'), key).to.deep.equal(['text/event-stream'])
+    }
+    // errors: the shared set, by what the route takes
+    expect(op('post', '/api/auth/login').responses).to.include.keys('400', '413', '429', '500')
+    expect(op('delete', '/api/knowledge/{id}').responses).to.include.keys('401', '403', '404', '500')
+    expect(op('get', '/api/config').responses).to.include.keys('401', '500').and.not.include.keys('403', '404')
+    expect(JSON.stringify(op('get', '/mcp/status').responses['401'])).to.include('JsonRpcError')
   })
 
   it('a request that violates a declared body schema answers 400', async () => {

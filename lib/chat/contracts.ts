@@ -125,11 +125,20 @@ export type TurnEvent =
   | { type: 'tool_approval'; id: string; name: string; state: ApprovalState }
   | { type: 'tool_result'; id: string; name: string; result: string; isError: boolean; durationMs: number }
 
-/** Adds a section to the system prompt for a turn (memory, knowledge, active skills). */
+/**
+ * The named places of the system prompt's sections, in the order they follow the preset's persona: the
+ * ones that change least first (the active skills), then those read for each message (memories, knowledge
+ * passages), then the group's last messages, which change with every message. A provider's prompt cache
+ * serves the longest unchanged start of a request, so the order is part of what a turn costs.
+ * `extra`: a section of no domain here (tests, a future domain), last.
+ */
+export const PROMPT_SLOTS = ['skills', 'memory', 'knowledge', 'groupLog', 'extra'] as const
+export type PromptSlot = typeof PROMPT_SLOTS[number]
+
+/** Adds a section to the system prompt for a turn (memory, knowledge, active skills), in its slot. */
 export interface PromptContributor {
   name: string
-  /** Lower runs first. */
-  order: number
+  slot: PromptSlot
   contribute(turn: TurnContext): Promise<string | undefined>
 }
 

@@ -5,7 +5,7 @@ import { AppError, errorText } from '../core/errors.js'
 import { RateLimiter } from '../core/rate-limit.js'
 import type { Runtime } from '../runtime.js'
 import { planContext } from './context.js'
-import type { ChatMessage, ChatScope, ChatService, ModelGateway, ModelRequest, ModelResponse, ResolvedPreset, ToolCallRequest, TurnContext, TurnEvent, Usage, ApprovalState } from './contracts.js'
+import { PROMPT_SLOTS, type ChatMessage, type ChatScope, type ChatService, type ModelGateway, type ModelRequest, type ModelResponse, type ResolvedPreset, type ToolCallRequest, type TurnContext, type TurnEvent, type Usage, type ApprovalState } from './contracts.js'
 import { KeyedQueue } from './queue.js'
 import { TurnDeadline } from './deadline.js'
 import type { ConversationStore } from './store.js'
@@ -239,7 +239,8 @@ export class ChatPipeline implements ChatService {
 
   private async systemPrompt (turn: TurnContext): Promise<string> {
     const parts = [turn.preset.systemPrompt]
-    const contributors = [...this.rt.chat.contributors].sort((a, b) => a.order - b.order)
+    // in slot order (PROMPT_SLOTS); two in one slot keep the order they were added in (sort is stable)
+    const contributors = [...this.rt.chat.contributors].sort((a, b) => PROMPT_SLOTS.indexOf(a.slot) - PROMPT_SLOTS.indexOf(b.slot))
     for (const c of contributors) {
       try {
         const s = await c.contribute(turn)

@@ -16,7 +16,7 @@ const MAX_LINE_CHARS = 200
 export function groupContextContributor (log: GroupLog, config: () => Config): PromptContributor {
   return {
     name: 'group-log',
-    order: 15,
+    slot: 'groupLog',
     async contribute (turn: TurnContext): Promise<string | undefined> {
       const { scope } = turn
       if (scope.via !== 'bot' || !scope.groupId) return undefined

@@ -8,7 +8,7 @@ const PASSAGE_CHARS = 600
 export function knowledgeContributor (kb: KnowledgeService, settings: () => { enabled: boolean; maxResultsInPrompt: number }): PromptContributor {
   return {
     name: 'knowledge',
-    order: 30,
+    slot: 'knowledge',
     async contribute (turn: TurnContext): Promise<string | undefined> {
       const s = settings()
       if (!s.enabled || turn.preset.knowledge?.enabled === false || s.maxResultsInPrompt <= 0) return undefined

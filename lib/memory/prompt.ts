@@ -9,7 +9,7 @@ import type { MemoryRecord } from './types.js'
 export function memoryContributor (memory: MemoryService, clock: Clock, settings: () => { enabled: boolean; maxMemoriesInPrompt: number }): PromptContributor {
   return {
     name: 'memory',
-    order: 20,
+    slot: 'memory',
     async contribute (turn: TurnContext): Promise<string | undefined> {
       const s = settings()
       if (!s.enabled || !turn.preset.memory.enabled) return undefined

@@ -62,7 +62,7 @@ async function initSkills (rt: Runtime): Promise<void> {
 
   rt.chat.contributors.push({
     name: 'skills',
-    order: 30,
+    slot: 'skills',
     contribute: async (turn) => {
       const active = skills.activeFor(turn)
       if (active.length) turn.trace?.skills(active)

@@ -140,8 +140,8 @@ describe('chat: pipeline and routes', function () {
       const hooks = env.s.lx.rt.chat
       const seen: string[] = []
       const added = [
-        { name: 'test-section', order: 1, contribute: async () => 'SECTION-FROM-TEST' },
-        { name: 'test-broken', order: 2, contribute: async (): Promise<string> => { throw new Error('broken contributor') } }
+        { name: 'test-section', slot: 'extra' as const, contribute: async () => 'SECTION-FROM-TEST' },
+        { name: 'test-broken', slot: 'extra' as const, contribute: async (): Promise<string> => { throw new Error('broken contributor') } }
       ]
       const observers = [
         { name: 'test-throws', afterTurn: () => { throw new Error('sync observer failure') } },

@@ -133,12 +133,11 @@ export type TurnEvent =
  * `extra`: a section of no domain here (tests, a future domain), last.
  */
 export const PROMPT_SLOTS = ['skills', 'memory', 'knowledge', 'groupLog', 'extra'] as const
-export type PromptSlot = typeof PROMPT_SLOTS[number]
 
 /** Adds a section to the system prompt for a turn (memory, knowledge, active skills), in its slot. */
 export interface PromptContributor {
   name: string
-  slot: PromptSlot
+  slot: typeof PROMPT_SLOTS[number]
   contribute(turn: TurnContext): Promise<string | undefined>
 }
 

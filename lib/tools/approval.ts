@@ -3,6 +3,7 @@
 // requests are refused after `approvalTimeoutMs` (timer from the injectable clock).
 import type { Clock } from '../core/clock.js'
 import type { ChatScope } from '../chat/contracts.js'
+import { PendingAnswers } from './pending.js'
 import type { ToolRisk } from './types.js'
 
 export type ApprovalOutcome = 'approved' | 'refused' | 'timeout'
@@ -23,40 +24,30 @@ export type ApprovalNotifier = (req: ApprovalRequest) => Promise<void> | void
 const RISK_ORDER: Record<ToolRisk, number> = { low: 0, medium: 1, high: 2 }
 export const riskAtMost = (r: ToolRisk, max: ToolRisk): boolean => RISK_ORDER[r] <= RISK_ORDER[max]
 
-interface Pending { req: ApprovalRequest; resolve: (o: ApprovalOutcome) => void; timer: NodeJS.Timeout }
-
 export class ApprovalGate {
-  private pending = new Map<string, Pending>()
+  private readonly pending: PendingAnswers<ApprovalRequest, ApprovalOutcome>
   /** conversationId -> tool names approved for the rest of the session. */
   private bypass = new Map<string, Set<string>>()
   private seq = 0
 
-  constructor (private readonly clock: Clock, public notify: ApprovalNotifier = () => {}) {}
+  constructor (private readonly clock: Clock, public notify: ApprovalNotifier = () => {}) {
+    this.pending = new PendingAnswers<ApprovalRequest, ApprovalOutcome>(clock, 'timeout', 'refused')
+  }
 
   /** Asks for approval; resolves with the outcome (never rejects). */
   async request (toolName: string, args: Record<string, unknown>, risk: ToolRisk, scope: ChatScope, timeoutMs: number): Promise<ApprovalOutcome> {
     const id = String(++this.seq).padStart(4, '0')
     const now = this.clock.now()
     const req: ApprovalRequest = { id, toolName, args, risk, scope, createdAt: now, expiresAt: now + timeoutMs }
-    const outcome = new Promise<ApprovalOutcome>((resolve) => {
-      const timer = this.clock.setTimeout(() => this.settle(id, 'timeout'), timeoutMs)
-      this.pending.set(id, { req, resolve, timer })
-    })
-    try {
-      await this.notify(req)
-    } catch {
-      this.settle(id, 'refused') // nobody can be asked: refuse rather than hang
-    }
-    return outcome
+    return await this.pending.ask(req, timeoutMs, (r) => this.notify(r))
   }
 
   /** The master's answer; `session` also approves this tool for the rest of the conversation. */
   decide (id: string, approved: boolean, opts: { session?: boolean } = {}): ApprovalRequest | undefined {
-    const p = this.pending.get(id.trim())
-    if (!p) return undefined
-    if (approved && opts.session) this.allowForSession(p.req.scope.conversationId, p.req.toolName)
-    this.settle(p.req.id, approved ? 'approved' : 'refused')
-    return p.req
+    const req = this.pending.get(id.trim())
+    if (!req) return undefined
+    if (approved && opts.session) this.allowForSession(req.scope.conversationId, req.toolName)
+    return this.pending.settle(req.id, approved ? 'approved' : 'refused')
   }
 
   hasSessionBypass (conversationId: string, toolName: string): boolean {
@@ -69,16 +60,8 @@ export class ApprovalGate {
     s.add(toolName)
   }
 
-  list (): ApprovalRequest[] { return [...this.pending.values()].map((p) => p.req) }
+  list (): ApprovalRequest[] { return this.pending.list() }
 
   /** Refuses everything still waiting (plugin stop). */
-  close (): void { for (const id of [...this.pending.keys()]) this.settle(id, 'refused') }
-
-  private settle (id: string, outcome: ApprovalOutcome): void {
-    const p = this.pending.get(id)
-    if (!p) return
-    this.pending.delete(id)
-    this.clock.clearTimeout(p.timer)
-    p.resolve(outcome)
-  }
+  close (): void { this.pending.close('refused') }
 }

@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto'
 import type { Clock } from '../core/clock.js'
 import type { ChatScope, TaintSource } from '../chat/contracts.js'
+import { PendingAnswers } from './pending.js'
 
 export type ConfirmOutcome = 'confirmed' | 'cancelled' | 'timeout'
 
@@ -25,32 +26,22 @@ export interface ConfirmRequest {
 
 export type ConfirmNotifier = (req: ConfirmRequest) => Promise<void> | void
 
-interface Pending { req: ConfirmRequest; resolve: (o: ConfirmOutcome) => void; timer: NodeJS.Timeout }
-
 /** The asker who may answer: the same user in the same chat (a group, or the private chat). */
 export interface Answerer { userId: string; groupId?: string | undefined }
 
 export class ConfirmGate {
-  private pending = new Map<string, Pending>()
+  private readonly pending: PendingAnswers<ConfirmRequest, ConfirmOutcome>
   private seq = 0
 
-  constructor (private readonly clock: Clock, public notify: ConfirmNotifier = () => {}) {}
+  constructor (private readonly clock: Clock, public notify: ConfirmNotifier = () => {}) {
+    this.pending = new PendingAnswers<ConfirmRequest, ConfirmOutcome>(clock, 'timeout', 'cancelled')
+  }
 
   /** Asks the asker; resolves with the outcome (never rejects). A request that cannot be posted is cancelled. */
   async request (what: Pick<ConfirmRequest, 'toolName' | 'summary' | 'sources' | 'scope'>, timeoutMs: number): Promise<ConfirmOutcome> {
-    const id = String(++this.seq)
     const now = this.clock.now()
-    const req: ConfirmRequest = { ...what, id, code: this.freshCode(what.scope), createdAt: now, expiresAt: now + timeoutMs }
-    const outcome = new Promise<ConfirmOutcome>((resolve) => {
-      const timer = this.clock.setTimeout(() => this.settle(id, 'timeout'), timeoutMs)
-      this.pending.set(id, { req, resolve, timer })
-    })
-    try {
-      await this.notify(req)
-    } catch {
-      this.settle(id, 'cancelled')
-    }
-    return outcome
+    const req: ConfirmRequest = { ...what, id: String(++this.seq), code: this.freshCode(what.scope), createdAt: now, expiresAt: now + timeoutMs }
+    return await this.pending.ask(req, timeoutMs, (r) => this.notify(r))
   }
 
   /**
@@ -58,26 +49,20 @@ export class ConfirmGate {
    * gives it back; undefined when none matches (someone else, another chat, a wrong or expired code).
    */
   answer (who: Answerer, code: string, confirmed: boolean): ConfirmRequest | undefined {
-    const p = this.find(who, code.trim())
-    if (!p) return undefined
-    this.settle(p.req.id, confirmed ? 'confirmed' : 'cancelled')
-    return p.req
+    const req = this.find(who, code.trim())
+    return req ? this.pending.settle(req.id, confirmed ? 'confirmed' : 'cancelled') : undefined
   }
 
   /** Whether `who` has a request waiting with this code (the command handler passes other texts on). */
   waiting (who: Answerer, code: string): boolean { return this.find(who, code.trim()) !== undefined }
 
-  list (): ConfirmRequest[] { return [...this.pending.values()].map((p) => p.req) }
+  list (): ConfirmRequest[] { return this.pending.list() }
 
   /** Cancels everything still waiting (plugin stop). */
-  close (): void { for (const id of [...this.pending.keys()]) this.settle(id, 'cancelled') }
+  close (): void { this.pending.close('cancelled') }
 
-  private find (who: Answerer, code: string): Pending | undefined {
-    for (const p of this.pending.values()) {
-      const s = p.req.scope
-      if (p.req.code === code && s.userId === who.userId && (s.groupId ?? '') === (who.groupId ?? '')) return p
-    }
-    return undefined
+  private find (who: Answerer, code: string): ConfirmRequest | undefined {
+    return this.pending.find((r) => r.code === code && r.scope.userId === who.userId && (r.scope.groupId ?? '') === (who.groupId ?? ''))
   }
 
   /** Four digits no other waiting request of this asker in this chat has. */
@@ -86,13 +71,5 @@ export class ConfirmGate {
       const code = String(randomInt(1000, 10000))
       if (!this.find(scope, code)) return code
     }
-  }
-
-  private settle (id: string, outcome: ConfirmOutcome): void {
-    const p = this.pending.get(id)
-    if (!p) return
-    this.pending.delete(id)
-    this.clock.clearTimeout(p.timer)
-    p.resolve(outcome)
   }
 }

@@ -1,7 +1,7 @@
 // `#lx为什么` (`#lx why`): what shaped the bot's last answer to the sender (lib/why): preset, channel and
-// model, knowledge passages, skills, tools, tokens and time. Memories are the asker's own only: listed
-// in a private chat, counted in a group (memories are personal, as with `#lx我的记忆`); memories of
-// anyone else are only counted. In a group it is the last answer to the sender in that group; in a
+// model, knowledge passages, skills, tools, tokens (and the input served from the provider's cache) and
+// time. Memories are the asker's own only: listed in a private chat, counted in a group (memories are
+// personal, as with `#lx我的记忆`); memories of anyone else are only counted. In a group it is the last answer to the sender in that group; in a
 // private chat the last answer to them anywhere.
 import type { WhyRecord } from '../lib/why/types.js'
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
@@ -36,6 +36,14 @@ export class LingxiWhy extends pluginBase() {
   }
 }
 
+/** The turn's input served from the provider's cache: nothing to say when none was (or the record predates it). */
+function cachedLine (tr: (key: TextKey, vars?: Record<string, string | number>) => string, u: WhyRecord['usage']): string | undefined {
+  const cached = u.cachedTokens ?? 0
+  if (cached <= 0 || u.promptTokens <= 0) return undefined
+  const share = Math.round(Math.min(1, cached / u.promptTokens) * 1000) / 10
+  return tr('why.cached', { cached, share })
+}
+
 function whyText ({ s, tr }: BotContext, r: WhyRecord): string {
   const lines = [
     tr('why.head', { question: short(r.question, 40) }),
@@ -64,5 +72,7 @@ function whyText ({ s, tr }: BotContext, r: WhyRecord): string {
   }
   if (!r.memories.length && !r.knowledge.length && !r.skills.length && !r.tools.length) lines.push(tr('why.nothingUsed'))
   lines.push(tr('why.cost', { prompt: r.usage.promptTokens, completion: r.usage.completionTokens, secs: (r.durationMs / 1000).toFixed(1) }))
+  const cached = cachedLine(tr, r.usage)
+  if (cached) lines.push(cached)
   return lines.join('\n')
 }

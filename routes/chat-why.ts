@@ -36,7 +36,9 @@ const whyRecord = z.object({
     id: z.string(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(),
     approval: z.enum(['none', 'waiting', 'approved', 'refused', 'timeout', 'denied']), durationMs: z.number()
   })),
-  usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }),
+  // cachedTokens: input served from the provider's cache; calls: the turn's model calls (both absent in older records)
+  usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number(), cachedTokens: z.number().optional() }),
+  calls: z.array(z.object({ channel: z.string(), model: z.string(), promptTokens: z.number(), completionTokens: z.number(), cachedTokens: z.number() })).optional(),
   durationMs: z.number()
 })
 const whyList = z.object({ records: z.array(whyRecord) })

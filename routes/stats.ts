@@ -12,6 +12,9 @@ const summaryQuery = z.object({
   period: z.enum(['day', 'week', 'month', 'all'], { error: 'period must be day, week, month or all' }).default('all'),
   groupId: z.string().regex(/^[\w-]{1,64}$/, 'groupId must be an id').optional()
 })
+/** What the provider's cache did (lib/stats/cost.ts CacheFigures): the cached share of the input (0..1), the money saved. */
+const cacheFigures = { cachedShare: z.number().nullable(), cacheSaved: z.number().nullable() }
+const cacheOptional = { cachedShare: cacheFigures.cachedShare.optional(), cacheSaved: cacheFigures.cacheSaved.optional() }
 /** GET /channels: each configured channel with its live status, then removed ones that still have figures. */
 const channelsData = z.object({
   channels: z.array(z.object({
@@ -27,6 +30,7 @@ const channelsData = z.object({
     unpricedTokens: z.number(),
     /** of its tokens, those counted by the plugin because the provider reported no usage (lib/channels/usage.ts) */
     estimatedTokens: z.number(),
+    ...cacheFigures,
     spending: spendingData.optional()
   })),
   currency: z.string()
@@ -36,17 +40,18 @@ const counters = { messages: z.number(), responses: z.number(), toolCalls: z.num
 /** GET /: totals and days; cost figures when priced; `hourly` (today's hours) for period=day without a group. */
 const summaryData = z.object({
   summary: z.record(z.string(), z.number()),
-  daily: z.array(z.object({ date: z.string(), ...counters, cost: z.number().nullable().optional() })),
+  daily: z.array(z.object({ date: z.string(), ...counters, cost: z.number().nullable().optional(), ...cacheOptional })),
   hourly: z.array(z.object({ time: z.string(), ...counters })).optional(),
   currency: z.string().optional(),
   cost: costFigures.cost.optional(),
-  unpricedTokens: z.number().optional()
+  unpricedTokens: z.number().optional(),
+  ...cacheOptional
 })
 const modelsData = z.object({
   models: z.array(z.object({
     model: z.string(), requests: z.number(), tokens: z.number(), avgLatency: z.number(), errors: z.number(),
     inputTokens: z.number().optional(), outputTokens: z.number().optional(), cachedTokens: z.number().optional(), pricedAs: z.string().nullable().optional(),
-    cost: costFigures.cost.optional(), unpricedTokens: z.number().optional()
+    cost: costFigures.cost.optional(), unpricedTokens: z.number().optional(), ...cacheOptional
   })),
   currency: z.string()
 })
@@ -94,10 +99,11 @@ export function statsRoutes (rt: Runtime): Router {
       // the live status the channels domain keeps (active / error / disabled), not a guess from totals
       return {
         id, name: c.name, status: service.status(c), retryAt: service.retryAt(c), requests: s?.requests ?? 0, errors: s?.errors ?? 0, avgLatency: s?.avgLatency ?? 0, lastUsed: s?.lastUsed ?? '',
-        cost: s ? s.cost ?? null : 0, unpricedTokens: s?.unpricedTokens ?? 0, estimatedTokens: s?.estimatedTokens ?? 0, spending: service.budgets.spending(c)
+        cost: s ? s.cost ?? null : 0, unpricedTokens: s?.unpricedTokens ?? 0, estimatedTokens: s?.estimatedTokens ?? 0,
+        cachedShare: s?.cachedShare ?? null, cacheSaved: s ? s.cacheSaved ?? null : 0, spending: service.budgets.spending(c)
       }
     })
-    for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', retryAt: null, requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed, cost: s.cost ?? null, unpricedTokens: s.unpricedTokens ?? 0, estimatedTokens: s.estimatedTokens })
+    for (const s of recorded.values()) channels.push({ id: s.id, name: s.name, status: 'removed', retryAt: null, requests: s.requests, errors: s.errors, avgLatency: s.avgLatency, lastUsed: s.lastUsed, cost: s.cost ?? null, unpricedTokens: s.unpricedTokens ?? 0, estimatedTokens: s.estimatedTokens, cachedShare: s.cachedShare ?? null, cacheSaved: s.cacheSaved ?? null })
     return { channels, currency: table.currency }
   }))
   routeDoc(r, 'GET', '/channels', { summary: 'Usage, cost and live status per channel', data: channelsData })

@@ -48,6 +48,13 @@ export interface CostFigures {
   unpricedTokens: number
 }
 
+/**
+ * What the provider's cache did for a usage: `cachedShare`, the cached part of the input (0..1; null
+ * without input); `cacheSaved`, the money it saved against the input price (null when none of the
+ * usage is priced; 0 for prices without `cachedInput`, which price cached input as input).
+ */
+export interface CacheFigures { cachedShare: number | null; cacheSaved: number | null }
+
 /** Rounded to a millionth: sums of small products should not show float noise (0.30000000000000004). */
 const round = (n: number): number => Math.round(n * 1e6) / 1e6
 
@@ -102,6 +109,38 @@ export class PriceTable {
     }
     const unpricedTokens = Math.max(0, tokens - priced)
     return { cost: any ? round(sum) : unpricedTokens > 0 ? null : 0, unpricedTokens }
+  }
+
+  /** Money saved on one model's cached input at `price` (cached tokens beyond the input are not counted, as in costOf). */
+  static savedOn (price: Price, t: Tokens): number {
+    return Math.min(t[2], t[0]) * (price.input - (price.cachedInput ?? price.input)) / 1e6
+  }
+
+  /** The cache figures of `usage` (tokens by model); the saving counts priced models only. */
+  cache (usage: ModelUsage | undefined): CacheFigures {
+    let input = 0
+    let cached = 0
+    let saved = 0
+    let any = false
+    for (const [model, t] of Object.entries(usage ?? {})) {
+      input += t[0]
+      cached += Math.min(t[2], t[0])
+      const p = this.price(model)
+      if (!p) continue
+      any = true
+      saved += PriceTable.savedOn(p, t)
+    }
+    return { cachedShare: input > 0 ? round(cached / input) : null, cacheSaved: any ? round(saved) : input > 0 ? null : 0 }
+  }
+
+  /** The cache figures of one model's recorded tokens. */
+  modelCache (model: string, t: Tokens | undefined): CacheFigures {
+    const p = this.price(model)
+    const split = t ?? [0, 0, 0]
+    return {
+      cachedShare: split[0] > 0 ? round(Math.min(split[2], split[0]) / split[0]) : null,
+      cacheSaved: p ? round(PriceTable.savedOn(p, split)) : null
+    }
   }
 
   /** The cost of one model's recorded tokens: null when the model has no price. */

@@ -10,7 +10,7 @@ import { redact } from '../core/redact.js'
 import { Store } from '../core/store.js'
 import { writeJsonSync } from './write-sync.js'
 import { counters, DayRollups, emptyDay, emptyGroupDay, hourOf, type Counters, type DayBucket, type GroupDay } from './days.js'
-import { addUsage, mergeUsage, usageOf, usageTokens, type CostFigures, type ModelUsage, type PriceTable, type Tokens } from './cost.js'
+import { addUsage, mergeUsage, usageOf, usageTokens, type CacheFigures, type CostFigures, type ModelUsage, type PriceTable, type Tokens } from './cost.js'
 
 export interface ModelRequest {
   source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
@@ -79,15 +79,16 @@ const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0
 
 export type Period = 'day' | 'week' | 'month' | 'all'
 
-interface DailyRow { date: string; messages: number; responses: number; toolCalls: number; tokens: number; cost?: number | null }
+interface DailyRow extends Partial<CacheFigures> { date: string; messages: number; responses: number; toolCalls: number; tokens: number; cost?: number | null }
 /** One hour of today (`time`: its start, ISO, UTC). */
 interface HourRow extends Counters { time: string }
 /**
- * GET /api/stats: `currency`, `cost` and `unpricedTokens` when asked with a price table; for `period=day`
- * also `hourly`, today's hours up to the current one (not per group: the group days keep no hours).
+ * GET /api/stats: `currency`, `cost`, `unpricedTokens` and the cache figures (`cachedShare`, `cacheSaved`)
+ * when asked with a price table; for `period=day` also `hourly`, today's hours up to the current one (not
+ * per group: the group days keep no hours).
  */
-export interface Summary extends Partial<CostFigures> { summary: Record<string, number>; daily: DailyRow[]; hourly?: HourRow[]; currency?: string }
-interface ModelCost extends CostFigures { inputTokens: number; outputTokens: number; cachedTokens: number; pricedAs: string | null }
+export interface Summary extends Partial<CostFigures & CacheFigures> { summary: Record<string, number>; daily: DailyRow[]; hourly?: HourRow[]; currency?: string }
+interface ModelCost extends CostFigures, CacheFigures { inputTokens: number; outputTokens: number; cachedTokens: number; pricedAs: string | null }
 const DAY_MS = 86_400_000
 const PERIOD_DAYS: Record<Period, number> = { day: 1, week: 7, month: 30, all: Infinity }
 
@@ -248,7 +249,7 @@ export class StatsStore {
         else if (own(d.groups, groupId)) groups.add(groupId)
       }
       const row: DailyRow = { date, messages: src.messages, responses: src.responses, toolCalls: src.toolCalls, tokens: src.tokens }
-      if (prices) { mergeUsage(usage, src.usage); row.cost = prices.cost(src.usage, src.tokens).cost }
+      if (prices) { mergeUsage(usage, src.usage); row.cost = prices.cost(src.usage, src.tokens).cost; Object.assign(row, prices.cache(src.usage)) }
       return row
     })
     const data = this.store.data
@@ -261,7 +262,7 @@ export class StatsStore {
       summary: { totalMessages: total.messages, aiResponses: total.responses, toolCalls: total.toolCalls, tokensUsed: total.tokens, activeUsers, activeGroups },
       daily,
       ...(period === 'day' && groupId === undefined ? { hourly: this.today() } : {}),
-      ...(prices ? { currency: prices.currency, ...prices.cost(usage, total.tokens) } : {})
+      ...(prices ? { currency: prices.currency, ...prices.cost(usage, total.tokens), ...prices.cache(usage) } : {})
     }
   }
 
@@ -277,7 +278,7 @@ export class StatsStore {
   models (prices?: PriceTable): Array<{ model: string; requests: number; tokens: number; avgLatency: number; errors: number } & Partial<ModelCost>> {
     return Object.entries(this.store.data.models).map(([model, m]) => ({
       model, requests: m.requests, tokens: m.tokens, avgLatency: m.requests ? Math.round(m.latencySum / m.requests) : 0, errors: m.errors,
-      ...(prices ? { inputTokens: m.split?.[0] ?? 0, outputTokens: m.split?.[1] ?? 0, cachedTokens: m.split?.[2] ?? 0, pricedAs: prices.price(model)?.model ?? null, ...prices.modelCost(model, m.split, m.tokens) } : {})
+      ...(prices ? { inputTokens: m.split?.[0] ?? 0, outputTokens: m.split?.[1] ?? 0, cachedTokens: m.split?.[2] ?? 0, pricedAs: prices.price(model)?.model ?? null, ...prices.modelCost(model, m.split, m.tokens), ...prices.modelCache(model, m.split) } : {})
     })).sort((a, b) => b.requests - a.requests)
   }
 
@@ -303,12 +304,12 @@ export class StatsStore {
       .map(([groupId, g]) => ({ groupId, messages: g.messages, responses: g.responses, tokens: g.tokens, users: g.users, lastActive: new Date(g.lastActive).toISOString(), ...prices?.cost(g.usage, g.tokens) }))
   }
 
-  channels (prices?: PriceTable): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string; estimatedTokens: number } & Partial<CostFigures>> {
+  channels (prices?: PriceTable): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string; estimatedTokens: number } & Partial<CostFigures & CacheFigures>> {
     return Object.entries(this.store.data.channels).map(([id, c]) => ({
       id, name: c.name, requests: c.requests, errors: c.errors, avgLatency: c.requests ? Math.round(c.latencySum / c.requests) : 0,
       lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError, estimatedTokens: c.estimatedTokens ?? 0,
       // a channel's legacy tokens are unknown (only requests were counted): its usage is all there is
-      ...prices?.cost(c.usage, usageTokens(c.usage))
+      ...prices?.cost(c.usage, usageTokens(c.usage)), ...prices?.cache(c.usage)
     }))
   }
 

@@ -3,13 +3,14 @@
 // and the turn's events (tool calls, approvals, results). Texts are redacted and cut here, once.
 import type { ModelResponse, ResolvedPreset, TracedMemory, TracedPassage, TurnEvent, TurnTrace, Usage } from '../chat/contracts.js'
 import { redact } from '../core/redact.js'
-import type { WhyRecord, WhyToolCall } from './types.js'
+import type { WhyModelCall, WhyRecord, WhyToolCall } from './types.js'
 
 const QUESTION_CHARS = 300
 const EXCERPT_CHARS = 300
 const ARGUMENT_CHARS = 1000
 const RESULT_CHARS = 500
 const MAX_TOOL_CALLS = 50
+const MAX_MODEL_CALLS = 50
 
 const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
 
@@ -28,6 +29,8 @@ export interface TurnStart {
 export class WhyCollector implements TurnTrace {
   private readonly used: { memories: TracedMemory[]; knowledge: TracedPassage[]; skills: WhyRecord['skills'] } = { memories: [], knowledge: [], skills: [] }
   private readonly calls = new Map<string, WhyToolCall>()
+  private readonly modelCalls: WhyModelCall[] = []
+  private cachedTokens = 0
   private channel = ''
   private model = ''
 
@@ -47,10 +50,17 @@ export class WhyCollector implements TurnTrace {
     this.used.skills = list.map((s) => ({ name: s.name, description: cut(s.description, 200) }))
   }
 
-  /** The channel and model of each model answer; the last one answered the user. */
-  answered (res: Pick<ModelResponse, 'channel' | 'model'>): void {
+  /** The channel, model and tokens of each model answer; the last one answered the user. */
+  answered (res: Pick<ModelResponse, 'channel' | 'model'> & { usage?: Usage }): void {
     this.channel = res.channel
     this.model = res.model
+    const u = res.usage
+    if (!u) return
+    // the gateway's MeteredUsage carries the provider's cached prompt tokens; Usage does not declare them
+    const cached = (u as { cachedTokens?: number }).cachedTokens
+    const cachedTokens = typeof cached === 'number' && Number.isFinite(cached) && cached > 0 ? cached : 0
+    this.cachedTokens += cachedTokens
+    if (this.modelCalls.length < MAX_MODEL_CALLS) this.modelCalls.push({ channel: res.channel, model: res.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, cachedTokens })
   }
 
   event (ev: TurnEvent): void {
@@ -81,7 +91,8 @@ export class WhyCollector implements TurnTrace {
       model: this.model,
       ...this.used,
       tools: [...this.calls.values()],
-      usage: { ...usage },
+      usage: { ...usage, cachedTokens: this.cachedTokens },
+      calls: [...this.modelCalls],
       durationMs: Math.max(0, at - s.startedAt)
     }
   }

@@ -15,6 +15,9 @@ export interface WhyToolCall {
 /** A memory put into the prompt; `removed` once the memory no longer exists (its text is then not shown). */
 interface WhyMemory extends TracedMemory { removed?: true }
 
+/** One model call of the turn (a tool round or the answer) and its tokens; `cachedTokens`: input served from the provider's cache. */
+export interface WhyModelCall { channel: string; model: string; promptTokens: number; completionTokens: number; cachedTokens: number }
+
 export interface WhyRecord {
   id: string
   conversationId: string
@@ -33,6 +36,9 @@ export interface WhyRecord {
   knowledge: TracedPassage[]
   skills: Array<{ name: string; description: string }>
   tools: WhyToolCall[]
-  usage: Usage
+  /** the turn's tokens; `cachedTokens` (of promptTokens) summed over `calls`: absent in records of older versions */
+  usage: Usage & { cachedTokens?: number }
+  /** the turn's model calls, in order (absent in records of older versions) */
+  calls?: WhyModelCall[]
   durationMs: number
 }

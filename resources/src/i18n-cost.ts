@@ -12,7 +12,8 @@ export const costZh: Dict = {
   'co.perMillion': '价格单位：每百万 Tokens。', 'co.addPrice': '添加价格', 'co.noPrices': '还没有价格：所有费用都显示为未定价。',
   'co.usage': '费用统计', 'co.total': '总费用', 'co.unpriced': '未计费 Tokens', 'co.none': '未定价', 'co.daily': '每日费用',
   'co.byModel': '按模型', 'co.byChannel': '按渠道', 'co.byGroup': '按群', 'co.byUser': '按用户', 'co.pricedAs': '价格来源',
-  'co.inputTokens': '输入 Tokens', 'co.outputTokens': '输出 Tokens', 'co.cachedTokens': '缓存 Tokens', 'co.date': '日期', 'co.requests': '请求数',
+  'co.inputTokens': '输入 Tokens', 'co.outputTokens': '输出 Tokens', 'co.cachedTokens': '缓存 Tokens',
+  'co.cache': '缓存命中', 'co.cacheLine': '缓存命中 {share}，节省 {saved}', 'co.date': '日期', 'co.requests': '请求数',
   'co.thisMonth': '本月花费', 'co.budget': '月预算', 'co.noBudget': '无预算', 'co.exhausted': '预算已用完，本月不再使用',
   'co.monthlyBudget': '月预算（0 为不限）', 'co.monthlyBudgetHelp': '本月费用达到这个数（价格表的货币）后不再使用这个渠道，改用下一个渠道；下个月自动恢复。只计算有价格的模型。'
 }
@@ -27,7 +28,8 @@ export const costEn: Dict = {
   'co.perMillion': 'Prices are per million tokens.', 'co.addPrice': 'Add a price', 'co.noPrices': 'No prices yet: every cost shows as unpriced.',
   'co.usage': 'Spending', 'co.total': 'Total cost', 'co.unpriced': 'Unpriced tokens', 'co.none': 'unpriced', 'co.daily': 'Cost per day',
   'co.byModel': 'By model', 'co.byChannel': 'By channel', 'co.byGroup': 'By group', 'co.byUser': 'By user', 'co.pricedAs': 'Priced as',
-  'co.inputTokens': 'Input tokens', 'co.outputTokens': 'Output tokens', 'co.cachedTokens': 'Cached tokens', 'co.date': 'Date', 'co.requests': 'Requests',
+  'co.inputTokens': 'Input tokens', 'co.outputTokens': 'Output tokens', 'co.cachedTokens': 'Cached tokens',
+  'co.cache': 'From cache', 'co.cacheLine': '{share} of input from cache, saved {saved}', 'co.date': 'Date', 'co.requests': 'Requests',
   'co.thisMonth': 'This month', 'co.budget': 'Monthly budget', 'co.noBudget': 'no budget', 'co.exhausted': 'budget spent: not used this month',
   'co.monthlyBudget': 'Monthly budget (0: none)', 'co.monthlyBudgetHelp': 'Once this month\'s cost reaches this (in the price table\'s currency) the channel is not used and the next one answers; it comes back next month. Only priced models count.'
 }

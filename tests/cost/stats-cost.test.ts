@@ -1,6 +1,7 @@
 // Cost (issue 20 point 3) through HTTP: the price table (`pricing`) applied to the usage recorded by real
 // chat turns against the fake model, in every /api/stats/* answer; unpriced usage is null, not 0; usage
-// recorded before input and output were kept apart is not priced; bad tables answer 400.
+// recorded before input and output were kept apart is not priced; bad tables answer 400; the share of
+// input served from the provider's cache and the money it saved.
 import { expect } from 'chai'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -69,6 +70,23 @@ describe('cost: the price table applied to recorded usage', function () {
     expect(inGroup.daily[0]).to.include({ cost: 0, tokens: 0 })
   })
 
+  it('shows the share of input served from cache and the money it saved, per model, channel, period and day', async () => {
+    // the turn above: 200,000 of 600,000 input tokens cached, each 2.5 − 1.25 cheaper per million: 0.25 saved
+    const cache = { cachedShare: 0.333333, cacheSaved: 0.25 }
+    const m = (await s.api('/api/stats/models')).body.data.models.find((x: { model: string }) => x.model === 'gpt-test')
+    expect(m).to.include({ cachedTokens: 200_000, ...cache })
+    const ch = (await s.api('/api/stats/channels')).body.data.channels.find((c: { id: string }) => c.id === 'main')
+    expect(ch).to.include(cache)
+    const day = (await s.api('/api/stats?period=day')).body.data
+    expect(day).to.include(cache)
+    expect(day.daily[0]).to.include(cache)
+    const inGroup = (await s.api('/api/stats?period=week&groupId=g-cost')).body.data
+    expect(inGroup).to.include(cache)
+    expect(inGroup.daily.at(-1)).to.include(cache)
+    // a day without input: no share (null), nothing saved (0)
+    expect(inGroup.daily[0]).to.include({ cachedShare: null, cacheSaved: 0 })
+  })
+
   it('prices a model by the longest matching pattern (letter case ignored) when no exact entry names it', async () => {
     await channel('deep', 'DeepSeek-Chat')
     fake.enqueue({ content: 'pattern', usage: { prompt_tokens: 1_000_000, completion_tokens: 500_000 } })
@@ -76,6 +94,8 @@ describe('cost: the price table applied to recorded usage', function () {
     const m = (await s.api('/api/stats/models')).body.data.models.find((x: { model: string }) => x.model === 'DeepSeek-Chat')
     // deepseek-* (2 / 8), not the shorter deep* (9 / 9): 2 + 4
     expect(m).to.include({ pricedAs: 'deepseek-*', cost: 6, unpricedTokens: 0 })
+    // no cached input, and no cachedInput price: nothing saved, 0 not null
+    expect(m).to.include({ cachedShare: 0, cacheSaved: 0 })
   })
 
   it('shows no cost (null, not 0) for unpriced models, and counts their tokens as unpriced', async () => {
@@ -92,10 +112,15 @@ describe('cost: the price table applied to recorded usage', function () {
     expect(g.cost).to.equal(null)
     const c = (await s.api('/api/stats/channels')).body.data.channels.find((x: { id: string }) => x.id === 'odd')
     expect(c.cost).to.equal(null)
+    // an unpriced model: its share is known, what it saved is not
+    expect(m).to.include({ cachedShare: 0, cacheSaved: null })
+    expect(c).to.include({ cachedShare: 0, cacheSaved: null })
     // a day with priced and unpriced usage: the priced part, and the rest named
     const day = (await s.api('/api/stats?period=day')).body.data
     expect(day.cost).to.equal(11.25)
     expect(day.unpricedTokens).to.equal(500)
+    // 200,000 cached of 1,600,300 input tokens; saved only by gpt-test's cachedInput price
+    expect(day).to.include({ cachedShare: 0.124977, cacheSaved: 0.25 })
     // without any price the day's cost is null too
     expect((await s.api('/api/config/pricing', { method: 'PUT', json: { models: [] } })).status).to.equal(200)
     const bare = (await s.api('/api/stats?period=day')).body.data
@@ -110,6 +135,7 @@ describe('cost: the price table applied to recorded usage', function () {
     expect(r.status, r.text).to.equal(200)
     const m = (await s.api('/api/stats/models')).body.data.models.find((x: { model: string }) => x.model === 'gpt-test')
     expect(m.cost).to.equal(11) // 600,000 × 5 + 400,000 × 20, cached at the input price when none is set
+    expect(m).to.include({ cachedShare: 0.333333, cacheSaved: 0 })
     await s.api('/api/config/pricing', { method: 'PUT', json: { models: PRICES } })
   })
 

@@ -2,7 +2,8 @@
 // model records 1,000,000 tokens; the page shows them unpriced, the price table is edited on the page
 // (currency, timezone, a price), and the figures become the right cost per day, model, channel, group
 // and user; a bad price is refused (in the page and by the server); the channel page shows this month's
-// spending against the channel's budget and edits the budget. Read back through the HTTP API.
+// spending against the channel's budget and edits the budget; the share of input served from cache (per
+// model and channel) and the money it saved in the period. Read back through the HTTP API.
 import { expect } from 'chai'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -27,7 +28,8 @@ describe('dashboard: cost (chromium e2e)', function () {
       memory: { ...s.lx.rt.config.get().memory, enabled: false },
       channels: [{ name: 'main', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', monthlyBudget: 5 }]
     })
-    fake.enqueue({ content: 'priced', usage: { prompt_tokens: 600_000, completion_tokens: 400_000 } })
+    // 150,000 of the 600,000 input tokens served from the provider's cache: 25 %
+    fake.enqueue({ content: 'priced', usage: { prompt_tokens: 600_000, completion_tokens: 400_000, prompt_tokens_details: { cached_tokens: 150_000 } } })
     const r = await s.api('/api/chat', { method: 'POST', json: { message: 'hello', userId: 'u-e2e', groupId: 'g-e2e' } })
     expect(r.status, r.text).to.equal(200)
     browser = await launch()
@@ -55,6 +57,10 @@ describe('dashboard: cost (chromium e2e)', function () {
     expect(await textOf('[data-testid="co-unpriced"]')).to.equal((1_000_000).toLocaleString('en-US'))
     await page.waitForSelector('[data-testid="co-models"] td')
     expect(await textOf('[data-testid="co-models"]')).to.include('gpt-test').and.include('未定价')
+    // the share of input from cache is known without prices; what it saved is not
+    expect(await page.getAttribute('[data-testid="co-cache"]', 'data-saved')).to.equal('none')
+    expect(await textOf('[data-testid="co-cache"]')).to.equal('缓存命中 25%，节省 未定价')
+    expect(await textOf('[data-testid="co-models"] td [data-share]')).to.equal('25%')
     expect(await textOf('main')).to.not.match(/\bco\.\w/)
   })
 
@@ -68,8 +74,10 @@ describe('dashboard: cost (chromium e2e)', function () {
     await page.fill(`${row} input[name="output-0"]`, '10')
     expect(await save('[data-testid="co-save"]', /\/api\/config\/pricing$/)).to.equal(200)
     expect(s.lx.rt.config.get().pricing).to.deep.equal({ currency: 'CNY', timezone: 'Asia/Shanghai', models: [{ model: 'gpt-test', input: 2.5, output: 10 }] })
-    // 600,000 × 2.5 + 400,000 × 10 per million = 5.5
+    // 600,000 × 2.5 + 400,000 × 10 per million = 5.5 (no cachedInput price: cached input costs the input price)
     await page.waitForSelector('[data-testid="co-total"] [data-cost="5.5"]')
+    await page.waitForSelector('[data-testid="co-cache"][data-saved="0"]')
+    expect(await textOf('[data-testid="co-cache"]')).to.equal('缓存命中 25%，节省 0 CNY')
     expect(await textOf('[data-testid="co-total"]')).to.equal('5.5 CNY')
     expect(await textOf('[data-testid="co-daily"] table')).to.include('5.5 CNY')
     await page.waitForSelector('[data-testid="co-models"] td [data-cost="5.5"]')
@@ -82,6 +90,26 @@ describe('dashboard: cost (chromium e2e)', function () {
     const api = (await s.api('/api/stats/models')).body.data.models[0]
     expect(api).to.include({ model: 'gpt-test', cost: 5.5 })
     await page.screenshot({ path: join(SHOTS, 'cost.png'), fullPage: true })
+  })
+
+  it('with a cached-input price: the share of input from cache per model and channel, and the money it saved', async () => {
+    const row = '[data-testid="co-price-0"]'
+    await page.fill(`${row} input[name="cached-0"]`, '1.25')
+    expect(await save('[data-testid="co-save"]', /\/api\/config\/pricing$/)).to.equal(200)
+    // 150,000 cached tokens × (2.5 − 1.25) per million = 0.1875 saved; the cost is 5.5 − 0.1875
+    await page.waitForSelector('[data-testid="co-cache"][data-saved="0.1875"]')
+    expect(await textOf('[data-testid="co-cache"]')).to.equal('缓存命中 25%，节省 0.1875 CNY')
+    await page.waitForSelector('[data-testid="co-total"] [data-cost="5.3125"]')
+    await page.waitForSelector('[data-testid="co-models"] td [data-share="0.25"]')
+    expect(await textOf('[data-testid="co-models"] td [data-share]')).to.equal('25%')
+    await page.waitForSelector('[data-testid="co-channels"] td [data-share="0.25"]')
+    const day = (await s.api('/api/stats?period=month')).body.data
+    expect(day).to.include({ cachedShare: 0.25, cacheSaved: 0.1875, cost: 5.3125 })
+    expect((await s.api('/api/stats/channels')).body.data.channels[0]).to.include({ id: 'main', cachedShare: 0.25, cacheSaved: 0.1875 })
+    // back to the price without cachedInput: the tests below expect 5.5
+    await page.fill(`${row} input[name="cached-0"]`, '')
+    expect(await save('[data-testid="co-save"]', /\/api\/config\/pricing$/)).to.equal(200)
+    await page.waitForSelector('[data-testid="co-total"] [data-cost="5.5"]')
   })
 
   it('refuses a price that is not a number in the page, and shows the server\'s error for a bad timezone', async () => {
@@ -119,6 +147,7 @@ describe('dashboard: cost (chromium e2e)', function () {
     await page.waitForSelector('[data-testid="co-total"] [data-cost="5.5"]')
     const text = await textOf('main')
     expect(text).to.include('Price table').and.include('Cost per day').and.include('By channel')
+    expect(await textOf('[data-testid="co-cache"]')).to.equal('25% of input from cache, saved 0 CNY')
     expect(text).to.not.match(/\bco\.\w/)
     await page.screenshot({ path: join(SHOTS, 'cost-en.png'), fullPage: true })
     await page.click('[data-testid="lang"]')

@@ -21,7 +21,7 @@ describe('why: #lx为什么 in the standalone host', function () {
   it('answers what shaped the last answer: preset, channel/model, the asker\'s memory, the tool, tokens', async () => {
     await p.run.rt.need('memory').add({ userId: '40001', content: 'likes oolong tea', category: 'preference' })
     fake.enqueue({ toolCalls: [{ name: 'get_current_time', arguments: {} }], usage: { prompt_tokens: 21, completion_tokens: 4 } },
-      { content: 'An oolong now would be nice.', usage: { prompt_tokens: 33, completion_tokens: 7 } })
+      { content: 'An oolong now would be nice.', usage: { prompt_tokens: 33, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 27 } } })
     await p.host.sendPrivate('40001', 'which tea should I have now?')
     expect(last()).to.equal('An oolong now would be nice.')
     const res = await p.host.sendPrivate('40001', '#lx为什么')
@@ -34,6 +34,8 @@ describe('why: #lx为什么 in the standalone host', function () {
     expect(text).to.include('[preference] likes oolong tea')
     expect(text).to.include('get_current_time(')
     expect(text).to.include('输入 54，输出 11')
+    // 27 of the 54 input tokens came from the provider's cache
+    expect(text).to.include('其中 27 个输入 token 来自缓存（50%）')
   })
 
   it('in a group: the last answer to the asker there, their memories counted, not listed; #lx why is the alias', async () => {
@@ -55,6 +57,7 @@ describe('why: #lx为什么 in the standalone host', function () {
     await why.keep(c, { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, rt.clock.now())
     await p.host.sendPrivate('40002', '#lx为什么')
     const text = last()
+    expect(text, 'no cache line without cached input').to.not.include('来自缓存')
     expect(text).to.include('shared question')
     expect(text).to.include('其他人的记忆：1 条').and.not.include('secret of 40003')
     // #lx忘记我: the memory used in the first answer is gone, and so is its text in the why

@@ -33,7 +33,26 @@ describe('why: the record of a turn', () => {
     expect(r.knowledge[0]?.excerpt.length, 'excerpt cut').to.be.below(400)
     expect(r.skills).to.deep.equal([{ name: 'writer', description: 'writes' }])
     expect(r.tools).to.deep.equal([{ id: 'call1', name: 'get_time', arguments: '{}', result: '12:00', isError: false, approval: 'approved', durationMs: 3 }])
-    expect(r.usage).to.deep.equal({ promptTokens: 10, completionTokens: 5, totalTokens: 15 })
+    // answers without usage (as given here) leave no model call; the turn's cached tokens are then 0
+    expect(r.usage).to.deep.equal({ promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0 })
+    expect(r.calls).to.deep.equal([])
+  })
+
+  it('keeps each model call\'s tokens, with the input the provider served from its cache', () => {
+    const c = new WhyCollector(start())
+    // the gateway answers MeteredUsage: Usage plus cachedTokens when the provider reported them
+    const metered = (promptTokens: number, completionTokens: number, cachedTokens?: number) =>
+      ({ promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, ...(cachedTokens === undefined ? {} : { cachedTokens }) })
+    c.answered({ channel: 'main', model: 'm-1', usage: metered(1000, 20, 600) })
+    c.answered({ channel: 'main', model: 'm-1', usage: metered(1200, 80) })
+    c.answered({ channel: 'main', model: 'm-1', usage: { ...metered(10, 1), cachedTokens: Number.NaN } as never })
+    const r = c.finish({ promptTokens: 2210, completionTokens: 101, totalTokens: 2311 }, 2000)
+    expect(r.usage).to.deep.equal({ promptTokens: 2210, completionTokens: 101, totalTokens: 2311, cachedTokens: 600 })
+    expect(r.calls).to.deep.equal([
+      { channel: 'main', model: 'm-1', promptTokens: 1000, completionTokens: 20, cachedTokens: 600 },
+      { channel: 'main', model: 'm-1', promptTokens: 1200, completionTokens: 80, cachedTokens: 0 },
+      { channel: 'main', model: 'm-1', promptTokens: 10, completionTokens: 1, cachedTokens: 0 }
+    ])
   })
 
   it('keeps no secret: tool arguments and results pass the redactor', () => {

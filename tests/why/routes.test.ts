@@ -22,7 +22,7 @@ describe('why: routes', function () {
   it('streams tool events and ends with the why record: preset, channel, model, the memory used, the tool, tokens', async () => {
     const memoryId = await seedMemory('w1', 'drinks green tea every morning')
     env.fake.enqueue({ toolCalls: [{ name: 'get_current_time', arguments: {} }], usage: { prompt_tokens: 20, completion_tokens: 2 } },
-      { content: 'Time for green tea.', usage: { prompt_tokens: 30, completion_tokens: 6 } })
+      { content: 'Time for green tea.', usage: { prompt_tokens: 30, completion_tokens: 6, prompt_tokens_details: { cached_tokens: 18 } } })
     const frames = await readSse(await post(env.s, '/api/chat/stream', { message: 'what should I drink with my tea now?', userId: 'w1' }))
     const types = frames.map((f) => f.data.type)
     expect(types[0]).to.equal('start')
@@ -43,7 +43,12 @@ describe('why: routes', function () {
     expect(why.tools).to.have.length(1)
     expect(why.tools[0]).to.include({ name: 'get_current_time', isError: false, approval: 'none' })
     expect(why.tools[0].result).to.be.a('string').and.not.equal('')
-    expect(why.usage).to.deep.equal({ promptTokens: 50, completionTokens: 8, totalTokens: 58 })
+    // the second call's input was partly served from the provider's cache
+    expect(why.usage).to.deep.equal({ promptTokens: 50, completionTokens: 8, totalTokens: 58, cachedTokens: 18 })
+    expect(why.calls).to.deep.equal([
+      { channel: 'fake', model: 'gpt-test', promptTokens: 20, completionTokens: 2, cachedTokens: 0 },
+      { channel: 'fake', model: 'gpt-test', promptTokens: 30, completionTokens: 6, cachedTokens: 18 }
+    ])
     expect(why.durationMs).to.be.a('number')
 
     const one = await env.s.api(`/api/chat/why/${String(end?.whyId)}`)

@@ -28,6 +28,8 @@ const None = () => <span class="muted">{t('cp.w.none')}</span>
 export function WhyPanel ({ record, id }: { record: WhyRecord | undefined, id: string }) {
   if (!record) return <div class="chat-why" id={id} data-testid="chat-why-panel"><p class="muted">{t('cp.whyMissing')}</p></div>
   const r = record
+  // input the provider served from its cache (records of older versions have no figure)
+  const cached = r.usage.cachedTokens ?? 0
   return <section class="chat-why" id={id} data-testid="chat-why-panel" aria-label={t('cp.whyTitle')}>
     <h3>{t('cp.whyTitle')}</h3>
     <dl>
@@ -44,7 +46,8 @@ export function WhyPanel ({ record, id }: { record: WhyRecord | undefined, id: s
       <dt>{t('cp.w.tools')}</dt>
       <dd data-testid="why-tools">{r.tools.length ? <ToolCalls tools={r.tools} /> : <None />}</dd>
       <dt>{t('cp.w.tokens')}</dt>
-      <dd data-testid="why-tokens">{tv('cp.w.tokensValue', { prompt: r.usage.promptTokens, completion: r.usage.completionTokens, total: r.usage.totalTokens })}</dd>
+      <dd data-testid="why-tokens">{tv('cp.w.tokensValue', { prompt: r.usage.promptTokens, completion: r.usage.completionTokens, total: r.usage.totalTokens })}
+        {cached > 0 && r.usage.promptTokens > 0 && <span class="muted" data-testid="why-cached"> {tv('cp.w.cached', { cached, share: (Math.min(1, cached / r.usage.promptTokens)).toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 }) })}</span>}</dd>
       <dt>{t('cp.w.time')}</dt><dd>{tv('cp.w.seconds', { s: (r.durationMs / 1000).toFixed(1) })}</dd>
     </dl>
   </section>

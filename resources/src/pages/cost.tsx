@@ -1,17 +1,18 @@
 // Cost (issue 20): the price table (`pricing`: currency, timezone, prices per million tokens, GET/PUT
 // /api/config) and what the recorded usage costs, from the cost fields of /api/stats/* (docs/api.md, Cost):
 // per day (chart and table, by period) and, over all time, per model, channel (with this month's spending
-// against its budget), group and user. A null cost is shown as "unpriced", never as 0.
+// against its budget), group and user. A null cost is shown as "unpriced", never as 0. The share of input
+// the provider served from its cache, per model and channel, and for the period with the money it saved.
 import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import type { Config, StatsSummary } from '../contracts'
-import { t } from '../i18n'
+import { t, tv } from '../i18n'
 import { Card, ErrorBox, Table, View, toast, useLoad, word } from '../ui'
 import { LineChart } from '../chart'
 
 type Pricing = Config['pricing']
 type Price = Pricing['models'][number]
-interface Costed { cost: number | null, unpricedTokens: number }
+interface Costed { cost: number | null, unpricedTokens: number, cachedShare?: number | null, cacheSaved?: number | null }
 interface ModelRow extends Costed { model: string, requests: number, tokens: number, inputTokens: number, outputTokens: number, cachedTokens: number, pricedAs: string | null }
 interface Spending { month: string, spent: number | null, budget: number, currency: string, exhausted: boolean }
 interface ChannelRow extends Costed { id: string, name: string, status: string, requests: number, spending?: Spending }
@@ -24,6 +25,19 @@ function money (v: number | null | undefined, currency: string) {
   return <span data-cost={v}>{`${v.toLocaleString(undefined, { maximumFractionDigits: 4 })} ${currency}`}</span>
 }
 const n = (v: number | undefined): string => (v ?? 0).toLocaleString()
+const percent = (v: number): string => v.toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 })
+/** The cached share of the input (0..1); none without input. */
+function share (v: number | null | undefined) {
+  if (v === null || v === undefined) return <span class="muted" data-share="none">-</span>
+  return <span data-share={v}>{percent(v)}</span>
+}
+
+/** The period's input served from cache and the money saved; nothing to say without input. */
+function CacheLine ({ d, currency }: { d: StatsSummary, currency: string }) {
+  if (d.cachedShare === null || d.cachedShare === undefined) return null
+  const saved = d.cacheSaved === null || d.cacheSaved === undefined ? t('co.none') : `${d.cacheSaved.toLocaleString(undefined, { maximumFractionDigits: 4 })} ${currency}`
+  return <p data-testid="co-cache" data-share={d.cachedShare} data-saved={d.cacheSaved ?? 'none'}>{tv('co.cacheLine', { share: percent(d.cachedShare), saved })}</p>
+}
 
 /** A price as the form holds it: numbers as typed. */
 interface Draft { model: string, input: string, output: string, cachedInput: string }
@@ -109,6 +123,7 @@ function Daily () {
           <div class="stat">{t('tokensUsed')}<b>{n(d.summary.tokensUsed)}</b></div>
           <div class="stat">{t('co.unpriced')}<b data-testid="co-unpriced">{n(d.unpricedTokens)}</b></div>
         </div>
+        <CacheLine d={d} currency={cur} />
         {d.daily.length > 0 && <DailyChart rows={d.daily} currency={cur} />}
         <Table cols={[t('co.date'), t('tokens'), t('cost')]} rows={[...d.daily].reverse().filter(r => r.tokens > 0).slice(0, 31).map(r => [r.date, n(r.tokens), money(r.cost, cur)])} />
       </div>
@@ -123,11 +138,11 @@ function Breakdown () {
   const users = useLoad<{ users: UserRow[], currency: string }>('/api/stats/users?limit=50&sort=cost')
   return <>
     <Card title={t('co.byModel')} testid="co-models"><View load={models} isEmpty={() => false}>{d => <Table
-      cols={[t('co.model'), t('co.pricedAs'), t('co.inputTokens'), t('co.outputTokens'), t('co.cachedTokens'), t('cost')]}
-      rows={d.models.map(m => [<b>{m.model}</b>, m.pricedAs ?? <span class="muted">-</span>, n(m.inputTokens), n(m.outputTokens), n(m.cachedTokens), money(m.cost, d.currency)])} />}</View></Card>
+      cols={[t('co.model'), t('co.pricedAs'), t('co.inputTokens'), t('co.outputTokens'), t('co.cachedTokens'), t('co.cache'), t('cost')]}
+      rows={d.models.map(m => [<b>{m.model}</b>, m.pricedAs ?? <span class="muted">-</span>, n(m.inputTokens), n(m.outputTokens), n(m.cachedTokens), share(m.cachedShare), money(m.cost, d.currency)])} />}</View></Card>
     <Card title={t('co.byChannel')} testid="co-channels"><View load={channels} isEmpty={() => false}>{d => <Table
-      cols={[t('name'), t('status'), t('co.requests'), t('cost'), t('co.thisMonth'), t('co.budget')]}
-      rows={d.channels.map(c => [<b>{c.name}</b>, word(c.status), n(c.requests), money(c.cost, d.currency),
+      cols={[t('name'), t('status'), t('co.requests'), t('co.cache'), t('cost'), t('co.thisMonth'), t('co.budget')]}
+      rows={d.channels.map(c => [<b>{c.name}</b>, word(c.status), n(c.requests), share(c.cachedShare), money(c.cost, d.currency),
         c.spending ? money(c.spending.spent, d.currency) : '-',
         c.spending ? (c.spending.budget > 0 ? <span class={c.spending.exhausted ? 'bad' : ''} data-exhausted={String(c.spending.exhausted)}>{`${c.spending.budget} ${d.currency}`}{c.spending.exhausted ? ` · ${t('co.exhausted')}` : ''}</span> : <span class="muted">{t('co.noBudget')}</span>) : '-'])} />}</View></Card>
     <Card title={t('co.byGroup')} testid="co-groups"><View load={groups} isEmpty={() => false}>{d => <Table

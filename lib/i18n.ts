@@ -79,8 +79,6 @@ const TEXTS = {
     en: 'Confirm: {summary}?\n(The chat held {from}, which may not be your own words.) Reply "confirm {code}" to go ahead, "cancel {code}" to drop it; valid for {secs} s'
   },
   'confirm.generic': { 'zh-CN': '调用工具 {tool}（{args}）', en: 'call the tool {tool} ({args})' },
-  'confirm.confirmed': { 'zh-CN': '好的，执行：{summary}', en: 'OK, doing it: {summary}' },
-  'confirm.dropped': { 'zh-CN': '已取消：{summary}', en: 'Dropped: {summary}' },
   'confirm.timedOut': { 'zh-CN': '提问者没有及时确认，{tool} 没有执行。', en: 'The asker did not confirm in time; {tool} was not run.' },
   'confirm.cancelled': { 'zh-CN': '提问者取消了，{tool} 没有执行。', en: 'The asker cancelled; {tool} was not run.' },
   'confirm.elsewhere': { 'zh-CN': '{tool} 可能来自不是提问者本人写的内容（{from}），只能在 QQ 聊天里由本人确认后执行。', en: '{tool} may come from text the asker did not write ({from}); it runs only once the asker confirms in a QQ chat.' },

@@ -109,7 +109,8 @@ describe('dashboard: web tools (chromium e2e, phone screen)', function () {
 
   it('the tools page lists web_search and fetch_url; in English the page has no raw keys either', async () => {
     await goTo(page, 'tools')
-    await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('fetch_url'))
+    // the rows, not the page's note about /mcp (which names fetch_url while the list still loads)
+    await page.waitForSelector('[data-testid="mcp-offer-fetch_url"]')
     expect(await page.textContent('main')).to.include('web_search')
     await page.click('[data-testid="lang"]')
     await goTo(page, 'webTools')

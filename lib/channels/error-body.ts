@@ -30,7 +30,7 @@ export async function normalizeErrorBody (res: Response): Promise<Response> {
   const first = Array.isArray(body) ? body[0] as unknown : body
   if (first && typeof first === 'object') {
     const o = first as Record<string, unknown>
-    if (o.error && typeof o.error === 'object') return Array.isArray(body) ? json(o.error as Record<string, unknown>) : new Response(text, res)
+    if (o.error && typeof o.error === 'object') return json(o.error as Record<string, unknown>)
     if (typeof o.message === 'string') return json({ message: o.message, ...(o.code !== undefined ? { code: o.code } : {}) })
   }
   if (/^\s*</.test(text) || /text\/html/i.test(res.headers.get('content-type') ?? '')) {

@@ -72,11 +72,19 @@ const deliveryShape = {
   /** when the model has not answered after this long, a short notice goes out (0: never) */
   thinkingNoticeMs: z.number().int().min(0).max(600000),
   /** the notice's text ('' = the language's default) */
-  thinkingNoticeText: z.string().max(200)
+  thinkingNoticeText: z.string().max(200),
+  /** send the answer in pieces while the model still writes: off, private chats only, or everywhere
+   * (a group override `on` streams in that group); README "Streamed answers" */
+  stream: z.enum(['off', 'private', 'on']),
+  /** a piece shorter than this waits to be merged with the next one */
+  streamMinChars: z.number().int().min(0).max(2000),
+  /** pieces sent at most while streaming; the rest of a longer answer goes out as one message */
+  streamMaxPieces: z.number().int().min(1).max(20)
 }
 const DELIVERY_DEFAULTS = {
   markdown: 'plain', longAnswer: 'forward', longAnswerChars: 500, splitSentences: false, sentenceDelayMs: 800,
-  quote: true, atSender: false, thinkingNoticeMs: 0, thinkingNoticeText: ''
+  quote: true, atSender: false, thinkingNoticeMs: 0, thinkingNoticeText: '', stream: 'private', streamMinChars: 30,
+  streamMaxPieces: 4
 } as const
 
 const inputSchema = z.strictObject({
@@ -316,7 +324,10 @@ export const configSchema = z.strictObject({
     /** group chats: one conversation per user, or one shared by the whole group */
     groupConversation: z.enum(['user', 'group']).default('user'),
     /** a user's messages arriving within this window are merged into one turn (0: off) */
-    burstWindowMs: z.number().int().min(0).max(10000).default(0)
+    burstWindowMs: z.number().int().min(0).max(10000).default(0),
+    /** the time each message is given with, after the history (README "What a turn costs"): to the
+     * minute, the hour, the date, or not at all */
+    turnTime: z.enum(['minute', 'hour', 'date', 'off']).default('minute')
   }),
   delivery: z.strictObject(deliveryShape).prefault(DELIVERY_DEFAULTS),
   input: inputSchema.prefault({

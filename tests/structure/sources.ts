@@ -5,7 +5,7 @@ import { join } from 'node:path'
 export const ROOT = join(import.meta.dirname, '..', '..')
 
 /** The TypeScript files under `dir` (relative to the repository), declaration files aside. */
-export function sources (dir: string): string[] {
+function sources (dir: string): string[] {
   const out: string[] = []
   for (const name of readdirSync(join(ROOT, dir))) {
     const rel = join(dir, name)

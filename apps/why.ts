@@ -44,6 +44,14 @@ function cachedLine (tr: (key: TextKey, vars?: Record<string, string | number>) 
   return tr('why.cached', { cached, share })
 }
 
+/** How much of the previous request the turn's first model call started with (nothing when none was known). */
+function prefixLine (tr: (key: TextKey, vars?: Record<string, string | number>) => string, r: WhyRecord): string | undefined {
+  const first = r.calls?.[0]
+  if (!first?.previousChars || first.reusedChars === undefined) return undefined
+  const share = Math.round(Math.min(1, first.reusedChars / first.previousChars) * 1000) / 10
+  return tr('why.prefix', { chars: first.reusedChars, share })
+}
+
 function whyText ({ s, tr }: BotContext, r: WhyRecord): string {
   const lines = [
     tr('why.head', { question: short(r.question, 40) }),
@@ -74,5 +82,7 @@ function whyText ({ s, tr }: BotContext, r: WhyRecord): string {
   lines.push(tr('why.cost', { prompt: r.usage.promptTokens, completion: r.usage.completionTokens, secs: (r.durationMs / 1000).toFixed(1) }))
   const cached = cachedLine(tr, r.usage)
   if (cached) lines.push(cached)
+  const prefix = prefixLine(tr, r)
+  if (prefix) lines.push(prefix)
   return lines.join('\n')
 }

@@ -149,6 +149,7 @@ const TEXTS = {
   'why.approval.denied': { 'zh-CN': '不允许', en: 'not allowed' },
   'why.nothingUsed': { 'zh-CN': '没有用到记忆、知识库、技能或工具。', en: 'No memories, knowledge, skills or tools were used.' },
   'why.cost': { 'zh-CN': 'token：输入 {prompt}，输出 {completion}；用时 {secs} 秒', en: 'Tokens: {prompt} in, {completion} out; took {secs} s' },
+  'why.prefix': { 'zh-CN': '请求开头沿用了上一次请求的 {chars} 个字符（{share}%），服务商的提示缓存可以命中这部分', en: 'the request began with {chars} characters of the previous one ({share}%), which the provider\'s prompt cache can serve' },
   'why.cached': { 'zh-CN': '其中 {cached} 个输入 token 来自缓存（{share}%）', en: 'of the input, {cached} tokens came from the cache ({share}%)' },
   'help.cmd.reset': { 'zh-CN': '结束当前对话，重新开始', en: 'end the conversation and start afresh' },
   'help.cmd.why': { 'zh-CN': '我上一次回答你时用到了什么', en: 'what shaped my last answer to you' },

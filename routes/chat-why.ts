@@ -38,7 +38,7 @@ const whyRecord = z.object({
   })),
   // cachedTokens: input served from the provider's cache; calls: the turn's model calls (both absent in older records)
   usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number(), cachedTokens: z.number().optional() }),
-  calls: z.array(z.object({ channel: z.string(), model: z.string(), promptTokens: z.number(), completionTokens: z.number(), cachedTokens: z.number() })).optional(),
+  calls: z.array(z.object({ channel: z.string(), model: z.string(), promptTokens: z.number(), completionTokens: z.number(), cachedTokens: z.number(), reusedChars: z.number().optional(), previousChars: z.number().optional() })).optional(),
   durationMs: z.number()
 })
 const whyList = z.object({ records: z.array(whyRecord) })

@@ -199,7 +199,7 @@ export class ChannelGateway implements ModelGateway {
       const back = profile.reasoningBack(model)
       const body = {
         model,
-        messages: req.messages.map((m) => toOpenAIMessage(m, back)),
+        messages: withCacheMarkers(req.messages.map((m) => toOpenAIMessage(m, back)), profile.cacheMarkers(model)),
         ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
         ...(req.topP !== undefined ? { top_p: req.topP } : {}),
@@ -380,6 +380,25 @@ function toOpenAIMessage (m: ChatMessage, back: ReasoningBack): ChatCompletionMe
     ? [{ type: 'text' as const, text: m.content }, ...m.images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))]
     : m.content
   return m.name ? { role: 'user', content, name: m.name } : { role: 'user', content }
+}
+
+/** A text part with Anthropic's cache marker (not in the OpenAI SDK's types; relayed as is). */
+interface MarkedText { type: 'text'; text: string; cache_control: { type: 'ephemeral' } }
+
+/**
+ * Marks where the request's stable start ends (lib/chat/README.md, "Request layout") for models that cache
+ * only marked blocks: the system message, and the previous turn's user message (what follows it changes
+ * little; a provider looks back from a marker for the longest cached start). Two of the four allowed.
+ */
+function withCacheMarkers (messages: ChatCompletionMessageParam[], on: boolean): ChatCompletionMessageParam[] {
+  if (!on) return messages
+  const users = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []))
+  const marked = new Set([messages.findIndex((m) => m.role === 'system'), users.length >= 2 ? users[users.length - 2] : -1])
+  return messages.map((m, i) => {
+    if (!marked.has(i) || (m.role !== 'system' && m.role !== 'user') || typeof m.content !== 'string' || !m.content) return m
+    const part: MarkedText = { type: 'text', text: m.content, cache_control: { type: 'ephemeral' } }
+    return m.role === 'system' ? { ...m, content: [part] } : { ...m, content: [part] }
+  })
 }
 
 function toOpenAITool (t: { name: string; description: string; parameters: Record<string, unknown> }): ChatCompletionTool {

@@ -21,6 +21,12 @@ export interface ProviderProfile {
   reasoningBack: (model: string) => ReasoningBack
   /** ask streams for a final usage chunk (`stream_options.include_usage`) */
   streamUsage: boolean
+  /**
+   * Mark the end of the request's stable start with `cache_control: {type: "ephemeral"}` (lib/chat/README.md,
+   * "Request layout"): where the served model caches only what is marked (Anthropic's, and Alibaba's on
+   * OpenRouter). Elsewhere caching is automatic, and a marker could be refused as an unknown field.
+   */
+  cacheMarkers: (model: string) => boolean
 }
 
 export type ReasoningBack = 'field' | 'think' | undefined
@@ -28,29 +34,33 @@ export type ReasoningBack = 'field' | 'think' | undefined
 /** The rule of the maker of `model`, for hosts of other makers' models (relays, aggregators). */
 const byModel = (model: string): ReasoningBack => (/deepseek|kimi|moonshot/i.test(model) ? 'field' : /minimax/i.test(model) ? 'think' : undefined)
 const never = (): ReasoningBack => undefined
+const noMarkers = (): boolean => false
+/** Models served through an OpenAI-compatible door that cache only marked blocks. */
+const marksCache = (model: string): boolean => /claude|anthropic\//i.test(model)
 const field = (): ReasoningBack => 'field'
 
 const PROFILES: Readonly<Record<ProfileName, ProviderProfile>> = {
   // no reasoning text on Chat Completions (o-series, GPT-5 report only a count)
-  openai: { name: 'openai', hosts: /(^|\.)openai\.com$|(^|\.)openai\.azure\.com$/i, reasoningFields: [], reasoningBack: never, streamUsage: true },
+  openai: { name: 'openai', hosts: /(^|\.)openai\.com$|(^|\.)openai\.azure\.com$/i, reasoningFields: [], reasoningBack: never, streamUsage: true, cacheMarkers: noMarkers },
   // thinking mode with tools: reasoning_content of each assistant tool-call message in every later request
-  deepseek: { name: 'deepseek', hosts: /(^|\.)deepseek\.com$/i, reasoningFields: ['reasoning_content'], reasoningBack: field, streamUsage: true },
+  deepseek: { name: 'deepseek', hosts: /(^|\.)deepseek\.com$/i, reasoningFields: ['reasoning_content'], reasoningBack: field, streamUsage: true, cacheMarkers: noMarkers },
   // Kimi K2 thinking: 400 "reasoning_content is missing in assistant tool call message"
-  moonshot: { name: 'moonshot', hosts: /(^|\.)moonshot\.(ai|cn)$|(^|\.)kimi\.com$/i, reasoningFields: ['reasoning_content'], reasoningBack: field, streamUsage: true },
+  moonshot: { name: 'moonshot', hosts: /(^|\.)moonshot\.(ai|cn)$|(^|\.)kimi\.com$/i, reasoningFields: ['reasoning_content'], reasoningBack: field, streamUsage: true, cacheMarkers: noMarkers },
   // GLM: the docs ask for the reasoning beside the tool results (no 400 when left out)
-  zhipu: { name: 'zhipu', hosts: /(^|\.)bigmodel\.cn$|(^|\.)z\.ai$/i, reasoningFields: ['reasoning_content'], reasoningBack: field, streamUsage: true },
+  zhipu: { name: 'zhipu', hosts: /(^|\.)bigmodel\.cn$|(^|\.)z\.ai$/i, reasoningFields: ['reasoning_content'], reasoningBack: field, streamUsage: true, cacheMarkers: noMarkers },
   // Qwen: sending reasoning back is optional: not sent (it would be paid as input again)
-  qwen: { name: 'qwen', hosts: /(^|\.)dashscope(-intl)?\.aliyuncs\.com$|(^|\.)qwencloud\.com$/i, reasoningFields: ['reasoning_content'], reasoningBack: never, streamUsage: true },
+  qwen: { name: 'qwen', hosts: /(^|\.)dashscope(-intl)?\.aliyuncs\.com$|(^|\.)qwencloud\.com$/i, reasoningFields: ['reasoning_content'], reasoningBack: never, streamUsage: true, cacheMarkers: noMarkers },
   // hosts other makers' models: their rule
-  siliconflow: { name: 'siliconflow', hosts: /(^|\.)siliconflow\.(cn|com)$/i, reasoningFields: ['reasoning_content'], reasoningBack: byModel, streamUsage: true },
+  siliconflow: { name: 'siliconflow', hosts: /(^|\.)siliconflow\.(cn|com)$/i, reasoningFields: ['reasoning_content'], reasoningBack: byModel, streamUsage: true, cacheMarkers: noMarkers },
   // reasoning, when any, is in content (`<think>`, split out anywhere); calls stream without index
-  gemini: { name: 'gemini', hosts: /(^|\.)generativelanguage\.googleapis\.com$/i, reasoningFields: [], reasoningBack: never, streamUsage: true },
+  gemini: { name: 'gemini', hosts: /(^|\.)generativelanguage\.googleapis\.com$/i, reasoningFields: [], reasoningBack: never, streamUsage: true, cacheMarkers: noMarkers },
   // `reasoning` (+ `reasoning_details`); DeepSeek and Kimi upstreams enforce their own rule
-  openrouter: { name: 'openrouter', hosts: /(^|\.)openrouter\.ai$/i, reasoningFields: ['reasoning', 'reasoning_content'], reasoningBack: byModel, streamUsage: true },
+  // Anthropic and Alibaba upstreams cache only marked blocks (the others cache by themselves)
+  openrouter: { name: 'openrouter', hosts: /(^|\.)openrouter\.ai$/i, reasoningFields: ['reasoning', 'reasoning_content'], reasoningBack: byModel, streamUsage: true, cacheMarkers: (model) => marksCache(model) || /^(qwen|alibaba)\//i.test(model) },
   // M2: `<think>` in content by default; the whole assistant message goes back in tool loops
-  minimax: { name: 'minimax', hosts: /(^|\.)minimaxi?\.(io|com|chat)$/i, reasoningFields: ['reasoning_content'], reasoningBack: () => 'think', streamUsage: true },
+  minimax: { name: 'minimax', hosts: /(^|\.)minimaxi?\.(io|com|chat)$/i, reasoningFields: ['reasoning_content'], reasoningBack: () => 'think', streamUsage: true, cacheMarkers: noMarkers },
   // one-api / new-api and unknown hosts: every field, the served model's rule
-  relay: { name: 'relay', hosts: /$^/, reasoningFields: ['reasoning_content', 'reasoning'], reasoningBack: byModel, streamUsage: true }
+  relay: { name: 'relay', hosts: /$^/, reasoningFields: ['reasoning_content', 'reasoning'], reasoningBack: byModel, streamUsage: true, cacheMarkers: marksCache }
 }
 
 export interface ResolvedProfile { profile: ProviderProfile; guessed: boolean }

@@ -1,5 +1,9 @@
 // Builds the model context of a turn from stored history (config `context`, README "Configuration"):
-// - the last `maxMessages` messages (sliding window), starting with a user message;
+// - the last `maxMessages` messages (sliding window), starting with a user message; once a conversation
+//   passes maxMessages its oldest messages leave in blocks of half of it, not one by one, so the start
+//   of the requests stays the same for several turns (providers' prompt caches serve it; README.md of
+//   this folder, "Request layout") and the model still sees at least half of maxMessages;
+// - user messages with the note they were read with (turn-note.ts), byte for byte;
 // - with a token budget (`maxTokens` > 0), compression once the context passes `compressionThreshold`
 //   of it: the oldest messages go (`truncate`: one by one; `sliding-window` and `summarize`: whole
 //   turns) down to the threshold, keeping the newest `preserveRecentMessages`; the budget itself is a
@@ -10,6 +14,7 @@ import type { Config } from '../config/schema.js'
 import type { ConfigService, SectionPatch } from '../config/service.js'
 import type { ChatMessage } from './contracts.js'
 import type { ContextSummary, StoredMessage } from './store.js'
+import { userContent } from './turn-note.js'
 
 /** Changes the `context` section: the chat domain is its only writer. */
 export async function updateContextSettings (config: ConfigService, patch: SectionPatch<'context'>): Promise<void> {
@@ -29,6 +34,8 @@ export interface PlannedContext {
   messages: ChatMessage[]
   /** messages left out of the context and not covered by the summary, oldest first */
   dropped: StoredMessage[]
+  /** the stored messages in the context */
+  window: StoredMessage[]
 }
 
 /** Index after the first turn of a window (the user message and the replies that follow it). */
@@ -44,15 +51,27 @@ function startWithUser (window: StoredMessage[]): number {
   return i
 }
 
+/** Where the window starts: past maxMessages, in steps of half of it (see the head of this file). */
+function windowStart (length: number, maxMessages: number): number {
+  const over = length - maxMessages
+  if (over <= 0) return 0
+  const step = Math.max(1, Math.floor(maxMessages / 2))
+  return Math.min(length, Math.ceil(over / step) * step)
+}
+
+/** A stored message as the model reads it. */
+const contentOf = (m: StoredMessage): string => m.role === 'user' ? userContent(m.content, m.note) : m.content
+
+/** `input`: the new user message as the model reads it (its note and tail included). */
 export function planContext (cfg: Config['context'], systemPrompt: string, history: StoredMessage[], input: string, summary?: ContextSummary): PlannedContext {
   const fresh = summary ? history.filter((m) => m.timestamp > summary.through) : history
-  let start = Math.max(0, fresh.length - cfg.maxMessages)
+  let start = windowStart(fresh.length, cfg.maxMessages)
   start += startWithUser(fresh.slice(start))
   let window = fresh.slice(start)
   const summaryText = summary?.text ? `${SUMMARY_HEAD}\n${summary.text}` : ''
   let withSystem = systemPrompt !== ''
   if (cfg.maxTokens > 0) {
-    const sizes = new Map(window.map((m) => [m, estimateTokens(m.content)]))
+    const sizes = new Map(window.map((m) => [m, estimateTokens(contentOf(m))]))
     const fixed = estimateTokens(input) + estimateTokens(summaryText)
     let used = fixed + (withSystem ? estimateTokens(systemPrompt) : 0) + [...sizes.values()].reduce((a, b) => a + b, 0)
     const drop = (n: number): void => {
@@ -73,9 +92,9 @@ export function planContext (cfg: Config['context'], systemPrompt: string, histo
   const messages: ChatMessage[] = []
   if (withSystem) messages.push({ role: 'system', content: systemPrompt })
   if (summaryText) messages.push({ role: 'system', content: summaryText })
-  for (const m of window) messages.push({ role: m.role, content: m.content })
+  for (const m of window) messages.push({ role: m.role, content: contentOf(m) })
   messages.push({ role: 'user', content: input })
-  return { messages, dropped: fresh.slice(0, start) }
+  return { messages, dropped: fresh.slice(0, start), window }
 }
 
 export function buildContext (cfg: Config['context'], systemPrompt: string, history: StoredMessage[], input: string, summary?: ContextSummary): ChatMessage[] {

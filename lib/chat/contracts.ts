@@ -96,6 +96,9 @@ export interface TurnContext {
   images?: string[]
   /** Text of the last few turns before this one (which tools are relevant: lib/tools/select.ts). */
   recent?: string
+  /** The conversation's last stored answer and when it was stored: a `note` contributor gives what came
+   * after it (the group's new messages), not again what the history already holds. */
+  previous?: { at: number; answer: string }
   /** Where the contributors note what they put into the prompt (the answer's "why" record, lib/why). */
   trace?: TurnTrace
   /** Set on the turn given to ToolProvider.execute: the call being run, told where its approval stands.
@@ -126,18 +129,26 @@ export type TurnEvent =
   | { type: 'tool_result'; id: string; name: string; result: string; isError: boolean; durationMs: number }
 
 /**
- * The named places of the system prompt's sections, in the order they follow the preset's persona: the
- * ones that change least first (the active skills), then those read for each message (memories, knowledge
- * passages), then the group's last messages, which change with every message. A provider's prompt cache
- * serves the longest unchanged start of a request, so the order is part of what a turn costs.
- * `extra`: a section of no domain here (tests, a future domain), last.
+ * The named places of a request's parts, in order, and where each goes (lib/chat/README.md, "Request
+ * layout"). A provider's prompt cache serves the longest unchanged start of a request, so what changes
+ * with each message never comes before what does not:
+ * - `conversation`: the system message, after the persona: the same for every turn of a conversation;
+ * - `note`: the head of the user's message, stored with it (what happened since the last turn: the
+ *   group's new messages), so later turns replay it byte for byte;
+ * - `skills`, `memory`, `knowledge`, `extra`: after the user's text in the newest message only, read for
+ *   this message and never replayed. `extra`: a section of no domain here (tests, a future domain).
  */
-export const PROMPT_SLOTS = ['skills', 'memory', 'knowledge', 'groupLog', 'extra'] as const
+export const PROMPT_SLOTS = ['conversation', 'note', 'skills', 'memory', 'knowledge', 'extra'] as const
+export type PromptSlot = typeof PROMPT_SLOTS[number]
+/** Where each slot's text goes: the system message, the stored note, or this turn's message only. */
+export const SLOT_PLACE: Readonly<Record<PromptSlot, 'system' | 'note' | 'turn'>> = {
+  conversation: 'system', note: 'note', skills: 'turn', memory: 'turn', knowledge: 'turn', extra: 'turn'
+}
 
-/** Adds a section to the system prompt for a turn (memory, knowledge, active skills), in its slot. */
+/** Adds a section to a turn's request (memory, knowledge, active skills, the group's messages), in its slot. */
 export interface PromptContributor {
   name: string
-  slot: typeof PROMPT_SLOTS[number]
+  slot: PromptSlot
   contribute(turn: TurnContext): Promise<string | undefined>
 }
 

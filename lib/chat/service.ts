@@ -1,16 +1,21 @@
-// The chat pipeline (ChatService.reply): rate limit, per-conversation serialisation, preset, system
-// prompt with contributors' sections, context window, model call with the tool loop, storage,
-// observers and statistics.
+// The chat pipeline (ChatService.reply): rate limit, per-conversation serialisation, preset, the
+// request laid out stable parts first (README.md of this folder, "Request layout": system prompt with the
+// conversation's sections, history with each message's stored note, then the new message with its note
+// and this turn's sections), context window, model call with the tool loop, storage, observers and
+// statistics.
 import { AppError, errorText } from '../core/errors.js'
 import { RateLimiter } from '../core/rate-limit.js'
 import type { Runtime } from '../runtime.js'
 import { planContext } from './context.js'
-import { PROMPT_SLOTS, type ChatMessage, type ChatScope, type ChatService, type ModelGateway, type ModelRequest, type ModelResponse, type ResolvedPreset, type ToolCallRequest, type TurnContext, type TurnEvent, type Usage, type ApprovalState } from './contracts.js'
+import { PROMPT_SLOTS, SLOT_PLACE, type ChatMessage, type ChatScope, type ChatService, type ModelGateway, type ModelRequest, type ModelResponse, type ResolvedPreset, type ToolCallRequest, type TurnContext, type TurnEvent, type Usage, type ApprovalState } from './contracts.js'
 import { KeyedQueue } from './queue.js'
 import { TurnDeadline } from './deadline.js'
 import type { ConversationStore } from './store.js'
 import { ContextSummarizer } from './summary.js'
 import { MAX_MEDIA, type Media } from '../delivery/media.js'
+import { PrefixMemory, type PrefixReuse } from './prefix.js'
+import { timeStamp, turnNote, userContent } from './turn-note.js'
+import { isSharedConversation } from './scope.js'
 
 export type ReplyOptions = NonNullable<Parameters<ChatService['reply']>[2]>
 export type ReplyResult = Awaited<ReturnType<ChatService['reply']>>
@@ -29,8 +34,11 @@ export interface ActiveContext {
 interface TurnHooks {
   onDelta?: (t: string) => void
   onEvent: (ev: TurnEvent) => void
-  onAnswered: (res: ModelResponse) => void
+  onAnswered: (res: ModelResponse, prefix: PrefixReuse) => void
 }
+
+/** A turn's contributed sections by where they go (SLOT_PLACE). */
+interface Sections { system: string[]; note: string[]; turn: string[]; noteTainted: boolean }
 
 const DEFAULT_PROMPT = '你是灵犀，一个友好、乐于助人的 AI 助手。请简洁、准确地回答。'
 const MAX_TOOL_RESULT_CHARS = 20000
@@ -41,6 +49,8 @@ export class ChatPipeline implements ChatService {
   private readonly active = new Map<string, ActiveContext>()
   /** images the tools of a turn returned: sent with the answer (lib/delivery), not only described to the model */
   private readonly toolMedia = new WeakMap<TurnContext, Media[]>()
+  /** how much of each conversation's previous request the next one starts with (the why record) */
+  private readonly prefixes = new PrefixMemory()
   readonly summarizer: ContextSummarizer
 
   constructor (private readonly rt: Runtime, private readonly conversations: ConversationStore) {
@@ -80,13 +90,17 @@ export class ChatPipeline implements ChatService {
   afterTurns<T> (conversationId: string, fn: () => Promise<T>): Promise<T> { return this.queue.run(conversationId, fn) }
 
   /** Forgets a conversation's in-memory context; true when there was one. */
-  forget (conversationId: string): boolean { return this.active.delete(conversationId) }
+  forget (conversationId: string): boolean {
+    this.prefixes.forget(conversationId)
+    return this.active.delete(conversationId)
+  }
 
   /** Resets every in-memory state: queues, rate counters, active contexts. */
   reset (): void {
     this.queue.reset()
     this.limiter.reset()
     this.active.clear()
+    this.prefixes.forget()
   }
 
   private async turn (scope: ChatScope, input: string, opts: ReplyOptions): Promise<ReplyResult> {
@@ -112,14 +126,21 @@ export class ChatPipeline implements ChatService {
           why?.event(ev)
           try { opts.onEvent?.(ev) } catch (err) { rt.log.warn('A turn event listener failed', { error: errorText(err) }) }
         },
-        onAnswered: (res) => why?.answered(res)
+        onAnswered: (res, prefix) => why?.answered(res, prefix)
       }
-      const systemPrompt = opts.systemPromptOverride ?? await this.systemPrompt(turn)
       const stored = this.conversations.get(scope.conversationId)
-      const plan = planContext(cfg.context, systemPrompt, stored?.messages ?? [], input, stored?.summary)
+      const last = stored?.messages[stored.messages.length - 1]
+      if (last?.role === 'assistant') turn.previous = { at: last.timestamp, answer: last.content }
+      const sections = opts.systemPromptOverride === undefined ? await this.sections(turn) : { system: [], note: [], turn: [], noteTainted: false }
+      const systemPrompt = opts.systemPromptOverride ?? [preset.systemPrompt, ...sections.system].filter((p) => p.trim()).join('\n\n')
+      // the note heads the message and is stored with it: later turns replay it unchanged
+      const note = turnNote(sections.note, timeStamp(rt.clock.now(), cfg.chat.turnTime, cfg.language), isSharedConversation(scope) ? undefined : scope.nickname || scope.userId)
+      const plan = planContext(cfg.context, systemPrompt, stored?.messages ?? [], userContent(input, note, sections.turn), stored?.summary)
+      // others' words replayed from earlier notes (the group's messages) still reach the model
+      if (plan.window.some((m) => m.foreign)) turn.taint?.add('groupLog')
       const messages = plan.messages
       // the last few turns before this message: which tools are relevant (lib/tools/select.ts)
-      turn.recent = messages.slice(-7, -1).filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content).join('\n')
+      turn.recent = plan.window.slice(-6).map((m) => m.content).join('\n')
       const asked = messages[messages.length - 1]
       if (asked && opts.images?.length) asked.images = opts.images
       const signal = opts.signal ? AbortSignal.any([opts.signal, limit.signal]) : limit.signal
@@ -147,7 +168,7 @@ export class ChatPipeline implements ChatService {
       // The history in memory is updated at once; the answer goes out while the journal line is synced
       // (a bot reply need not wait for the disk; the next turn and the API still wait for both).
       const persisted = this.conversations.append({ id: scope.conversationId, userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}) },
-        [{ role: 'user', content: input, timestamp: now }, { role: 'assistant', content, timestamp: now }])
+        [{ role: 'user', content: input, timestamp: now, ...(note ? { note } : {}), ...(sections.noteTainted ? { foreign: true as const } : {}) }, { role: 'assistant', content, timestamp: now }])
       // counted before the answer goes out: a host may end the process as soon as the user has it
       rt.stats.recordMessage({ userId: scope.userId, ...(scope.nickname ? { nickname: scope.nickname } : {}), ...(scope.groupId ? { groupId: scope.groupId } : {}) })
       await Promise.all([persisted, opts.onAnswer?.(content, this.toolMedia.get(turn)), why && whys?.keep(why, usage, now)])
@@ -171,11 +192,12 @@ export class ChatPipeline implements ChatService {
     for (let round = 0; ; round++) {
       const offer = tools && definitions.length && round < maxRounds
       const req: ModelRequest = { ...base, messages, ...(offer ? { tools: definitions } : {}) }
+      const prefix = this.prefixes.observe(turn.scope.conversationId, messages, offer ? definitions : undefined)
       const res = await call(models, req, hooks.onDelta).catch((err: unknown) => {
         throw offer && err instanceof AppError && err.code === 'MODEL_ERROR' && refusesToolList(err.message) ? new ToolListRefused(err) : err
       })
       addUsage(usage, res.usage)
-      hooks.onAnswered(res)
+      hooks.onAnswered(res, prefix)
       if (!offer || !tools || !res.toolCalls.length) return { content: res.content, usage }
       // the reasoning rides along for the provider's send-back rule (lib/channels/profiles.ts); it is never stored
       messages.push({ role: 'assistant', content: res.content, toolCalls: res.toolCalls, ...(res.reasoning ? { reasoning: res.reasoning } : {}) })
@@ -237,20 +259,24 @@ export class ChatPipeline implements ChatService {
     }
   }
 
-  private async systemPrompt (turn: TurnContext): Promise<string> {
-    const parts = [turn.preset.systemPrompt]
-    // in slot order (PROMPT_SLOTS); two in one slot keep the order they were added in (sort is stable)
+  /** The contributors' sections by where they go, each place in slot order (PROMPT_SLOTS); two in one
+   * slot keep the order they were added in (sort is stable). */
+  private async sections (turn: TurnContext): Promise<Sections> {
+    const out: Sections = { system: [], note: [], turn: [], noteTainted: false }
     const contributors = [...this.rt.chat.contributors].sort((a, b) => PROMPT_SLOTS.indexOf(a.slot) - PROMPT_SLOTS.indexOf(b.slot))
     for (const c of contributors) {
+      const before = turn.taint?.size ?? 0
       try {
         const s = await c.contribute(turn)
-        if (s?.trim()) parts.push(s.trim())
+        if (s?.trim()) out[SLOT_PLACE[c.slot]].push(s.trim())
       } catch (err) {
         // A failing section (memory, knowledge) must not cost the user the answer.
         this.rt.log.warn('Prompt contributor failed', { contributor: c.name, error: errorText(err) })
       }
+      // a note that brought others' words taints the later turns that replay it (StoredMessage.foreign)
+      if (SLOT_PLACE[c.slot] === 'note' && (turn.taint?.size ?? 0) > before) out.noteTainted = true
     }
-    return parts.filter((p) => p.trim()).join('\n\n')
+    return out
   }
 
   private observe (turn: TurnContext, exchange: { user: string; assistant: string }): void {

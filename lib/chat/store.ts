@@ -7,7 +7,15 @@ import { type FoldReport, JournalStore } from '../core/journal-store.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { Runtime } from '../runtime.js'
 
-export interface StoredMessage { role: 'user' | 'assistant'; content: string; timestamp: number }
+export interface StoredMessage {
+  role: 'user' | 'assistant'
+  content: string
+  timestamp: number
+  /** user messages: the head the model read before the text (lib/chat/turn-note.ts), replayed unchanged */
+  note?: string
+  /** the note holds words of others (the group's messages): a turn whose context holds it is tainted */
+  foreign?: true
+}
 
 /** The model's summary of the messages up to `through` (a message timestamp), for the context. */
 export interface ContextSummary { text: string; through: number }

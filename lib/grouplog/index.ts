@@ -1,8 +1,9 @@
 // Start-up of the group log domain: the `groupLog` service (the store in <data>/group-log) and the
-// prompt contributor that gives the model a group's recent messages when the bot is called there.
+// prompt contributors that give the model a group's new messages when the bot is called there and a
+// shared conversation's rule (context.ts).
 import { join } from 'node:path'
 import type { Domain, Runtime } from '../runtime.js'
-import { groupContextContributor } from './context.js'
+import { groupLogNoteContributor, sharedConversationContributor } from './context.js'
 import { GroupLogService } from './service.js'
 
 declare module '../runtime.js' {
@@ -16,7 +17,7 @@ async function initGroupLog (rt: Runtime): Promise<void> {
     now: () => rt.clock.now()
   })
   rt.provide('groupLog', log)
-  rt.chat.contributors.push(groupContextContributor(log, () => rt.config.get()))
+  rt.chat.contributors.push(sharedConversationContributor(), groupLogNoteContributor(log, () => rt.config.get()))
   rt.onStop.push(() => log.close())
 }
 

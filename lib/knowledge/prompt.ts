@@ -1,4 +1,5 @@
-// Puts the knowledge bound to the active preset into the system prompt: the documents of that preset
+// Gives the model the knowledge bound to the active preset, after the user's message (this turn only:
+// lib/chat/README.md, "Request layout"): the documents of that preset
 // most relevant to the message (BM25), each as its title and a passage around the matches.
 import type { PromptContributor, TurnContext } from '../chat/contracts.js'
 import type { KnowledgeService } from './service.js'

@@ -1,4 +1,5 @@
-// Puts what the bot remembers about the user into the system prompt: the memories most relevant to
+// Gives the model what the bot remembers about the user, after the user's message (this turn only:
+// lib/chat/README.md, "Request layout"): the memories most relevant to
 // the message (BM25), then the most confident recent ones, of this user and not tied to another
 // group; capped by the preset's memory.maxMemories (and the global maxMemoriesInPrompt).
 import type { PromptContributor, TurnContext } from '../chat/contracts.js'

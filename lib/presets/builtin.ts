@@ -23,8 +23,10 @@ export const BUILTIN_PRESETS: readonly PresetRecord[] = [
     description: '默认助手：友好、可靠、简洁',
     category: 'general',
     systemPrompt: [
-      '你是{{botName}}，一个在 QQ 中陪伴大家的智能助手。现在是 {{date}} {{time}}。',
-      '正在和你说话的是「{{nickname}}」{{groupLine}}。',
+      // no time or speaker here: each message brings its own (lib/chat/turn-note.ts), so this prompt
+      // stays the same from turn to turn and the provider's prompt cache serves it
+      '你是{{botName}}，一个在 QQ 中陪伴大家的智能助手{{groupLine}}。',
+      '每条消息开头的方括号里是它的发送时间和发送者，据此理解“现在”和“谁在说话”，回答时不要照抄这个格式。',
       '回答要求：',
       '- 先给出结论，再补充必要的说明；能用一两句话说清楚的就不要长篇大论。',
       '- 使用自然、友好的中文口语；对方用其他语言时用对方的语言回答。',

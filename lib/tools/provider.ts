@@ -50,7 +50,10 @@ export class RegistryToolProvider implements ToolProvider {
       // ?? for hand-built configurations without the field (benchmarks)
       max: cfg.maxToolsPerRequest ?? DEFAULT_MAX_TOOLS_PER_REQUEST
     })
-    return chosen
+    // in the registry's order, whatever the selection ranked first: the tool list opens every request a
+    // provider caches, so it stays the same from turn to turn while the same tools are chosen
+    const rank = new Map(offered.map((t, i) => [t.name, i]))
+    return [...chosen].sort((a, b) => (rank.get(a.name) ?? Infinity) - (rank.get(b.name) ?? Infinity))
       .map((t) => ({ name: this.aliases.alias(t.name), description: t.description, parameters: t.inputSchema }))
   }
 

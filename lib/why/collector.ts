@@ -1,6 +1,7 @@
 // Collects one turn's "why" record while the chat pipeline answers it (lib/chat/service.ts): the
 // contributors note what they put into the prompt (TurnTrace), the pipeline passes the model's answers
 // and the turn's events (tool calls, approvals, results). Texts are redacted and cut here, once.
+import type { PrefixReuse } from '../chat/prefix.js'
 import type { ModelResponse, ResolvedPreset, TracedMemory, TracedPassage, TurnEvent, TurnTrace, Usage } from '../chat/contracts.js'
 import { redact } from '../core/redact.js'
 import type { WhyModelCall, WhyRecord, WhyToolCall } from './types.js'
@@ -50,8 +51,8 @@ export class WhyCollector implements TurnTrace {
     this.used.skills = list.map((s) => ({ name: s.name, description: cut(s.description, 200) }))
   }
 
-  /** The channel, model and tokens of each model answer; the last one answered the user. */
-  answered (res: Pick<ModelResponse, 'channel' | 'model'> & { usage?: Usage }): void {
+  /** The channel, model, tokens and prefix reuse of each model answer; the last one answered the user. */
+  answered (res: Pick<ModelResponse, 'channel' | 'model'> & { usage?: Usage }, prefix?: PrefixReuse): void {
     this.channel = res.channel
     this.model = res.model
     const u = res.usage
@@ -60,7 +61,7 @@ export class WhyCollector implements TurnTrace {
     const cached = (u as { cachedTokens?: number }).cachedTokens
     const cachedTokens = typeof cached === 'number' && Number.isFinite(cached) && cached > 0 ? cached : 0
     this.cachedTokens += cachedTokens
-    if (this.modelCalls.length < MAX_MODEL_CALLS) this.modelCalls.push({ channel: res.channel, model: res.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, cachedTokens })
+    if (this.modelCalls.length < MAX_MODEL_CALLS) this.modelCalls.push({ channel: res.channel, model: res.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, cachedTokens, ...(prefix ? { reusedChars: prefix.reusedChars, previousChars: prefix.previousChars } : {}) })
   }
 
   event (ev: TurnEvent): void {

@@ -15,8 +15,12 @@ export interface WhyToolCall {
 /** A memory put into the prompt; `removed` once the memory no longer exists (its text is then not shown). */
 interface WhyMemory extends TracedMemory { removed?: true }
 
-/** One model call of the turn (a tool round or the answer) and its tokens; `cachedTokens`: input served from the provider's cache. */
-export interface WhyModelCall { channel: string; model: string; promptTokens: number; completionTokens: number; cachedTokens: number }
+/**
+ * One model call of the turn (a tool round or the answer) and its tokens; `cachedTokens`: input served from
+ * the provider's cache; `reusedChars` of `previousChars`: how much of the conversation's previous request
+ * this one started with (lib/chat/prefix.ts; absent in records of older versions, previousChars 0: none known).
+ */
+export interface WhyModelCall { channel: string; model: string; promptTokens: number; completionTokens: number; cachedTokens: number; reusedChars?: number; previousChars?: number }
 
 export interface WhyRecord {
   id: string

@@ -37,6 +37,30 @@ describe('channels: model gateway', () => {
     expect(env.s.lx.rt.stats.channels().find((c) => c.id === 'main')?.requests).to.be.greaterThan(0)
   })
 
+  it('marks the stable start with cache_control for models that cache only marked blocks (OpenRouter Claude), never elsewhere', async () => {
+    const conversation: ModelRequest['messages'] = [
+      { role: 'system', content: 'persona' },
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'answer' },
+      { role: 'user', content: 'second' }
+    ]
+    await addChannel(env.s, { name: 'or', baseUrl: env.fake.url, model: 'anthropic/claude-sonnet-4', profile: 'openrouter' })
+    await gw().complete(hello({ messages: conversation }))
+    const marked = env.fake.chatRequests()[0]?.body.messages
+    const mark = { type: 'ephemeral' }
+    expect(marked[0]).to.deep.equal({ role: 'system', content: [{ type: 'text', text: 'persona', cache_control: mark }] })
+    expect(marked[1]).to.deep.equal({ role: 'user', content: [{ type: 'text', text: 'first', cache_control: mark }] })
+    expect(marked.slice(2)).to.deep.equal([{ role: 'assistant', content: 'answer' }, { role: 'user', content: 'second' }])
+    // a model of another maker on the same aggregator, and OpenAI itself: caching is automatic, no marker
+    await removeAllChannels(env.s)
+    await addChannel(env.s, { name: 'or2', baseUrl: env.fake.url, model: 'deepseek/deepseek-chat', profile: 'openrouter' })
+    await gw().complete(hello({ messages: conversation }))
+    await removeAllChannels(env.s)
+    await addChannel(env.s, { name: 'oa', baseUrl: env.fake.url, model: 'claude-like-name', profile: 'openai' })
+    await gw().complete(hello({ messages: conversation }))
+    for (const r of env.fake.chatRequests().slice(1)) expect(JSON.stringify(r.body)).to.not.include('cache_control')
+  })
+
   it('streams deltas in order and resolves with the full text', async () => {
     await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o' })
     const deltas: string[] = []

@@ -1,5 +1,6 @@
 // Images of a message (e.g. a QQ picture) reach vision models as image parts; a model that refuses
 // them gets the question again with the images as links.
+import { userText } from '../support/user-text.js'
 import { expect } from 'chai'
 import { resetChat, startChatEnv, type ChatEnv } from './helpers.js'
 
@@ -16,8 +17,10 @@ describe('chat: images in a message', function () {
     env.fake.enqueue({ content: 'a cat' })
     const r = await env.s.lx.rt.need('conversations').pipeline.reply(scope, '这是什么？', { images: ['https://img.example/cat.png', 'data:image/png;base64,AAAA'] })
     expect(r.response).to.equal('a cat')
-    expect(lastUser().content).to.deep.equal([
-      { type: 'text', text: '这是什么？' },
+    const parts = lastUser().content
+    expect(userText(parts[0].text), 'the text part: the note, then the question').to.equal('这是什么？')
+    expect(parts).to.deep.equal([
+      { type: 'text', text: parts[0].text },
       { type: 'image_url', image_url: { url: 'https://img.example/cat.png' } },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }
     ])
@@ -30,7 +33,7 @@ describe('chat: images in a message', function () {
     const r = await env.s.lx.rt.need('conversations').pipeline.reply(scope, 'look', { images: ['https://img.example/cat.png'] })
     expect(r.response).to.equal('I cannot see it, but the link says cat')
     expect(env.fake.chatRequests()).to.have.length(2)
-    expect(lastUser().content).to.equal('look\n[image: https://img.example/cat.png]')
+    expect(userText(lastUser().content)).to.equal('look\n[image: https://img.example/cat.png]')
   })
 
   it('a failing model without images is still a MODEL_ERROR (no second try)', async () => {

@@ -2,7 +2,7 @@
 import { expect } from 'chai'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
-import { sentMessages } from './helpers.js'
+import { sentMessages, spokenMessages } from './helpers.js'
 import { PROFILES } from '../host/helpers.js'
 
 for (const profile of PROFILES) describe(`chat: pokes (notice.*.poke), ${profile} profile`, function () {

@@ -3,7 +3,7 @@
 // gone from disk too; a group's shared conversation only its owner, admins or the master may reset.
 import { expect } from 'chai'
 import { waitFor } from '../channels/helpers.js'
-import { sentMessages } from './helpers.js'
+import { spokenMessages } from './helpers.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { MASTER, startPluginHost, type PluginHost } from '../support/plugin-host.js'
 
@@ -21,7 +21,7 @@ for (const profile of ['miao', 'trss'] as const) {
       await p?.stop()
       await fake?.close()
     })
-    const lastAsked = (): string[] => sentMessages(fake.chatRequests().at(-1)?.body).filter((m) => m.role !== 'system').map((m) => m.content)
+    const lastAsked = (): string[] => spokenMessages(fake.chatRequests().at(-1)?.body).filter((m) => m.role !== 'system').map((m) => m.content)
     const said = (): string => p.host.transcript.at(-1)?.text ?? ''
     const stored = (id: string) => p.run.rt.need('conversations').store.get(id)
 

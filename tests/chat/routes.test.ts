@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import sinon from 'sinon'
 import type { ToolProvider, TurnContext } from '../../lib/chat/contracts.js'
 import { readSse, post, waitFor } from '../channels/helpers.js'
-import { resetChat, sentMessages, startChatEnv, type ChatEnv } from './helpers.js'
+import { contextOf, resetChat, sentMessages, spokenMessages, startChatEnv, type ChatEnv } from './helpers.js'
 
 describe('chat: pipeline and routes', function () {
   this.timeout(20_000)
@@ -32,8 +32,11 @@ describe('chat: pipeline and routes', function () {
       await chat({ message: 'first', userId: 'u2', groupId: 'g1' })
       await chat({ message: 'second', userId: 'u2', groupId: 'g1' })
       const last = env.fake.chatRequests().at(-1)
-      const msgs = sentMessages(last?.body).filter((m) => m.role !== 'system')
+      const msgs = spokenMessages(last?.body).filter((m) => m.role !== 'system')
       expect(msgs).to.deep.equal([{ role: 'user', content: 'first' }, { role: 'assistant', content: 'echo: first' }, { role: 'user', content: 'second' }])
+      // the first turn's message is replayed byte for byte, note included: the request starts as the last one did
+      const before = sentMessages(env.fake.chatRequests().at(-2)?.body)
+      expect(sentMessages(last?.body).slice(0, before.length)).to.deep.equal(before)
       expect(sentMessages(last?.body)[0]?.role).to.equal('system')
     })
 
@@ -153,9 +156,12 @@ describe('chat: pipeline and routes', function () {
       try {
         const r = await chat({ message: 'obs', userId: 'p1' })
         expect(r.status, r.text).to.equal(200)
-        const system = sentMessages(env.fake.chatRequests()[0]?.body)[0]
+        const body = env.fake.chatRequests()[0]?.body
+        const system = sentMessages(body)[0]
         expect(system?.role).to.equal('system')
-        expect(system?.content).to.include('SECTION-FROM-TEST')
+        // an `extra` section is read for this message: after its text, not in the system message
+        expect(system?.content).to.not.include('SECTION-FROM-TEST')
+        expect(contextOf(body)).to.include('SECTION-FROM-TEST')
         expect(seen).to.deep.equal(['obs->echo: obs'])
       } finally {
         for (const a of added) hooks.contributors.splice(hooks.contributors.indexOf(a), 1)
@@ -168,7 +174,7 @@ describe('chat: pipeline and routes', function () {
     it('serialises one conversation and runs different conversations in parallel', async () => {
       const svc = env.s.lx.rt.need('conversations').pipeline
       env.fake.respond = (body) => {
-        const user = sentMessages(body).filter((m) => m.role === 'user').at(-1)?.content ?? ''
+        const user = spokenMessages(body).filter((m) => m.role === 'user').at(-1)?.content ?? ''
         return { content: `re ${user}`, delayMs: user === 'one' ? 300 : 5 }
       }
       const scope = { userId: 'o1', isMaster: false, via: 'api' as const, conversationId: 'private:o1' }
@@ -184,8 +190,8 @@ describe('chat: pipeline and routes', function () {
       expect(results.map((r) => r.response)).to.deep.equal(['re one', 're two', 're three', 're other'])
       expect(done).to.deep.equal(['other', 'one', 'two', 'three'])
       // The second turn saw the first exchange: it started only after the first was stored.
-      const reqTwo = env.fake.chatRequests().find((r) => sentMessages(r.body).at(-1)?.content === 'two')
-      expect(sentMessages(reqTwo?.body).map((m) => m.content)).to.include.members(['one', 're one'])
+      const reqTwo = env.fake.chatRequests().find((r) => spokenMessages(r.body).at(-1)?.content === 'two')
+      expect(spokenMessages(reqTwo?.body).map((m) => m.content)).to.include.members(['one', 're one'])
       const stored = env.s.lx.rt.need('conversations').store.history('private:o1').map((m) => m.content)
       expect(stored).to.deep.equal(['one', 're one', 'two', 're two', 'three', 're three'])
     })

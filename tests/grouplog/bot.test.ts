@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
-import { sentMessages } from '../chat/helpers.js'
+import { contextOf, sentMessages, spokenMessages } from '../chat/helpers.js'
 import { PROFILES } from '../host/helpers.js'
 import type { Runtime } from '../../lib/runtime.js'
 
@@ -21,7 +21,8 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
   let rt: Runtime
   let group = 70000
   const nextGroup = (): string => String(++group)
-  const systemOf = (i = -1): string => sentMessages(fake.chatRequests().at(i)?.body).find((m) => m.role === 'system')?.content ?? ''
+  // what the model got besides the users' words: system message, the newest message's note and tail
+  const systemOf = (i = -1): string => contextOf(fake.chatRequests().at(i)?.body)
   const chat = async (groupId: string, topics: readonly string[]): Promise<void> => {
     for (const [i, t] of topics.entries()) await p.host.sendGroup(groupId, String(60001 + (i % 5)), t, { nickname: `群友${i % 5}` })
   }
@@ -49,15 +50,32 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     const res = await p.host.sendGroup(g, '60009', '刚才大家聊了什么？', { at: true, nickname: '提问者' })
     expect(res.stage).to.equal('handled')
     const system = systemOf()
-    expect(system).to.include('最近的群聊记录:')
+    expect(system).to.include('群里的新消息:')
     for (const t of TOPICS) expect(system).to.include(t)
     expect(system).to.match(/\[\d\d:\d\d\] 群友0: 第1条闲聊/)
     expect(system, 'the question itself is the user message, not context').to.not.include('刚才大家聊了什么')
-    expect(sentMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content).to.equal('刚才大家聊了什么？')
+    expect(spokenMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content).to.equal('刚才大家聊了什么？')
     // the question and the bot's answer are logged too
     const last = rt.need('groupLog').recent(g, 2)
     expect(last.map((e) => e.text)).to.deep.equal(['刚才大家聊了什么？', 'echo: 刚才大家聊了什么？'])
     expect(last[1]?.fromBot).to.equal(true)
+  })
+
+  it('the next question gets only the messages since the last answer; the first note is replayed unchanged', async () => {
+    const g = nextGroup()
+    await chat(g, TOPICS.slice(0, 3))
+    await p.host.sendGroup(g, '60009', '第一个问题', { at: true, nickname: '提问者' })
+    const first = sentMessages(fake.chatRequests().at(-1)?.body)
+    await chat(g, TOPICS.slice(3, 5))
+    await p.host.sendGroup(g, '60009', '第二个问题', { at: true, nickname: '提问者' })
+    const second = sentMessages(fake.chatRequests().at(-1)?.body)
+    // the first request's messages open the second one, byte for byte (its tail aside: read for that turn only)
+    expect(second.slice(0, first.length - 1)).to.deep.equal(first.slice(0, -1))
+    expect(second[first.length - 1]?.content).to.equal(first.at(-1)?.content)
+    const note = contextOf(fake.chatRequests().at(-1)?.body)
+    for (const t of TOPICS.slice(3, 5)) expect(note).to.include(t)
+    for (const t of TOPICS.slice(0, 3)) expect(note, 'already in the history').to.not.include(t)
+    expect(note, 'the bot\'s own answer is in the history, not again in the note').to.not.include('echo: 第一个问题')
   })
 
   it('contextMessages bounds the block (the newest kept); 0 leaves it out', async () => {
@@ -70,7 +88,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     expect(system).to.not.include(TOPICS[24])
     await rt.config.update({ groups: { [g]: { contextMessages: 0 } } })
     await p.host.sendGroup(g, '60009', '没有上下文？', { at: true })
-    expect(systemOf()).to.not.include('最近的群聊记录')
+    expect(systemOf()).to.not.include('群里的新消息')
     await rt.config.update({ groups: {} })
   })
 
@@ -98,7 +116,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     fake.enqueue({ toolCalls: [{ name: 'get_group_history', arguments: { sinceHours: 24, limit: 500 } }] }, { content: '**📌 要点**：闲聊' })
     await p.host.sendGroup(g, '60009', '总结一下今天的群聊', { at: true })
     const [ask, withTool] = fake.chatRequests().slice(-2)
-    const system = sentMessages(ask?.body).find((m) => m.role === 'system')?.content ?? ''
+    const system = contextOf(ask?.body)
     expect(system, 'the skill is active').to.include('daily-summary')
     expect(system).to.include('get_group_history')
     expect(fake.offeredTools(-2), 'offered in the request that asked').to.include('get_group_history')
@@ -116,7 +134,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     const store = rt.need('conversations').store
     expect(store.history(`group:${g}`).map((m) => m.content)).to.deep.equal(['甲: 我是甲，我喜欢猫', 'echo: 甲: 我是甲，我喜欢猫', '乙: 我是乙，甲喜欢什么？', 'echo: 乙: 我是乙，甲喜欢什么？'])
     expect(store.get(`group:${g}:61001`)).to.equal(undefined)
-    const second = sentMessages(fake.chatRequests().at(-1)?.body)
+    const second = spokenMessages(fake.chatRequests().at(-1)?.body)
     expect(second.map((m) => m.content)).to.include('甲: 我是甲，我喜欢猫')
     expect(second[0]?.content).to.include('整个群共享的对话')
     expect(second[0]?.content, 'not the other user\'s memories').to.not.include('团子')
@@ -144,7 +162,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     } finally { clock.restore() }
     expect((await first).stage).to.equal('handled')
     expect(fake.chatRequests()).to.have.length(1)
-    expect(sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('帮我看看\n这段话\n有没有错字')
+    expect(spokenMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('帮我看看\n这段话\n有没有错字')
     expect(systemOf(), 'the burst\'s own messages are not context').to.not.include('这段话')
     expect(rt.need('conversations').store.history(`group:${g}:62001`)).to.have.length(2)
     expect(rt.need('groupLog').recent(g, 10).filter((e) => !e.fromBot).map((e) => e.text)).to.deep.equal(['帮我看看', '这段话', '有没有错字'])
@@ -164,7 +182,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
     } finally { clock.restore() }
     expect((await opener).stage).to.equal('handled')
     expect(fake.chatRequests()).to.have.length(1)
-    expect(sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('这段代码\n帮我看看')
+    expect(spokenMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('这段代码\n帮我看看')
     // a plain message longer ago than the window is not part of the next burst
     const clock2 = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldClearNativeTimers: true })
     try {
@@ -174,7 +192,7 @@ for (const profile of PROFILES) describe(`grouplog: group awareness and bursts, 
       await clock2.tickAsync(1600)
     } finally { clock2.restore() }
     await opener
-    expect(sentMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content).to.equal('新问题')
+    expect(spokenMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content).to.equal('新问题')
     await rt.config.update({ groups: {} })
   })
 

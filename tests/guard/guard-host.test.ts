@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import sinon from 'sinon'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, MASTER, type PluginHost } from '../support/plugin-host.js'
-import { sentMessages } from '../chat/helpers.js'
+import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { PROFILES } from '../host/helpers.js'
 
 const HOT = '800' // the burst group
@@ -49,7 +49,7 @@ for (const profile of PROFILES) describe(`account-risk guard through the standal
     fake.reset()
     let same = 0
     fake.respond = (body) => {
-      const last = sentMessages(body).at(-1)?.content ?? ''
+      const last = spokenMessages(body).at(-1)?.content ?? ''
       if (last.startsWith(PROMPT)) return { content: '我也觉得' }
       if (last.includes('LONGPLEASE')) return { content: LONG }
       if (last.includes('SAME')) return { content: `好的！${++same}` }
@@ -116,7 +116,7 @@ for (const profile of PROFILES) describe(`account-risk guard through the standal
       expect(p.run.rt.need('proactive').consider(sessionLike(HOT), {})).to.deep.equal({ join: false, reason: 'guarded' })
       await settle(p.host.sendGroup(CALM, '20002', '大家在聊什么'))
       await settle(p.run.rt.need('proactive').idle())
-      const proactive = fake.chatRequests().filter((r) => sentMessages(r.body).at(-1)?.content.startsWith(PROMPT))
+      const proactive = fake.chatRequests().filter((r) => spokenMessages(r.body).at(-1)?.content.startsWith(PROMPT))
       expect(proactive, 'one proactive turn, in the calm group').to.have.length(1)
       expect(toGroup(CALM).at(-1)?.text).to.equal('我也觉得')
     } finally {

@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import sinon from 'sinon'
 import { makeForwardMsg, setOutboundGate, setSendPacer, watchedSend, type SendChat } from '../../lib/host/port.js'
 import type { TranscriptEntry } from '../../standalone/types.js'
-import { sentMessages } from '../chat/helpers.js'
+import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, MASTER, type PluginHost } from '../support/plugin-host.js'
 
@@ -48,7 +48,7 @@ describe('account-risk guard: every send path keeps the pace of a guarded chat',
   })
   beforeEach(() => {
     fake.reset()
-    fake.respond = (body) => (sentMessages(body).at(-1)?.content.startsWith(PROMPT) ? { content: '我也觉得' } : defaultBehavior(body))
+    fake.respond = (body) => (spokenMessages(body).at(-1)?.content.startsWith(PROMPT) ? { content: '我也觉得' } : defaultBehavior(body))
     // a later hour for each test: the records of the earlier ones stay in the past
     clock = sinon.useFakeTimers({ now: new Date(2027, 3, 1, 8 + ++hour).getTime(), toFake: ['Date', 'setTimeout', 'clearTimeout'] })
   })

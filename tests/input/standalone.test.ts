@@ -3,6 +3,7 @@
 // getChatHistory), forwarded bundles (bounded), images for a text-only channel (captioned by a channel
 // that can see), voice messages (transcribed, or passed on when transcription is off), and the
 // transcription key never shown or logged.
+import { userText } from '../support/user-text.js'
 import { expect } from 'chai'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -24,9 +25,10 @@ const VOICE = Buffer.from('#!AMR\n' + 'x'.repeat(64))
 function lastUser (r: RecordedRequest | undefined): { text: string; images: string[]; raw: unknown } {
   const msgs = ((r?.body as { messages?: Array<{ role: string; content: unknown }> })?.messages ?? []).filter((m) => m.role === 'user')
   const content = msgs.at(-1)?.content
-  if (typeof content === 'string') return { text: content, images: [], raw: content }
+  // the user's words: not the note (time, speaker) that heads them (lib/chat/turn-note.ts)
+  if (typeof content === 'string') return { text: userText(content), images: [], raw: content }
   const parts = Array.isArray(content) ? content as Array<{ type: string; text?: string; image_url?: { url: string } }> : []
-  return { text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'), images: parts.flatMap((p) => (p.image_url ? [p.image_url.url] : [])), raw: content }
+  return { text: userText(parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n')), images: parts.flatMap((p) => (p.image_url ? [p.image_url.url] : [])), raw: content }
 }
 
 /** Every file under `dir`, as text (log files, stores). */
@@ -190,7 +192,7 @@ describe('input: what the bot reads of a message (standalone host)', function ()
           eyes.enqueue({ status: 400, errorMessage: 'no such model' })
           await send('private', USER, ['这是哪里？', { type: 'image', url: 'https://img.example/place.png' }])
           expect((eyes.chatRequests()[0]?.body as { model?: string }).model).to.equal('gpt-eyes-mini')
-          expect(lastUser(chat.chatRequests().at(-1)).raw).to.equal('这是哪里？\n[图片]')
+          expect(lastUser(chat.chatRequests().at(-1)).text).to.equal('这是哪里？\n[图片]')
           expect(rt.log.query({ level: 'warn', limit: 20 }).some((l) => l.message.includes('Could not describe an image'))).to.equal(true)
         })
 

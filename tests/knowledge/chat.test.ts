@@ -1,4 +1,5 @@
 // Knowledge bound to the active preset reaches the model's system prompt; search_knowledge finds it.
+import { splitUserContent } from '../support/user-text.js'
 import { expect } from 'chai'
 import { resetChat, sentMessages, startChatEnv, type ChatEnv } from '../chat/helpers.js'
 import { ZH_DOCS } from './corpus.js'
@@ -18,10 +19,17 @@ describe('knowledge: in chat', function () {
     await resetChat(env)
     await env.s.lx.rt.config.update({ knowledge: { enabled: true, maxResultsInPrompt: 3 } })
   })
-  const systemOf = (): string => sentMessages(env.fake.chatRequests().at(-1)?.body).find((m) => m.role === 'system')?.content ?? ''
+  // read for this message: after the user's text in the newest message, never in the system message
+  // (lib/chat/README.md, "Request layout")
+  const systemOf = (): string => {
+    const msgs = sentMessages(env.fake.chatRequests().at(-1)?.body)
+    const tail = splitUserContent(msgs.filter((m) => m.role === 'user').at(-1)?.content ?? '').tail
+    expect(msgs.find((m) => m.role === 'system')?.content ?? '', 'the system message stays the same').to.not.include(tail.slice(0, 20) || '\u0000')
+    return tail
+  }
   const chat = (message: string): ReturnType<ChatEnv['s']['api']> => env.s.api('/api/chat', { method: 'POST', json: { message, userId: 'k1' } })
 
-  it('puts the relevant documents of the active preset into the system prompt', async () => {
+  it('puts the relevant documents of the active preset after the user\'s message', async () => {
     const preset = (await env.s.lx.rt.need('presetResolver').resolve({ userId: 'k1', isMaster: false, via: 'api', conversationId: 'private:k1' })).id
     expect(preset).to.equal('default')
     const r = await chat('火锅底料怎么炒才不苦？')

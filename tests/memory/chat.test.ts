@@ -1,5 +1,6 @@
-// Memory in chat: memories in the system prompt, background extraction on the poll interval (sinon
+// Memory in chat: memories after the user's message, background extraction on the poll interval (sinon
 // fake timers), de-duplication, and summarize with the (fake) model.
+import { splitUserContent } from '../support/user-text.js'
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { resetChat, sentMessages, startChatEnv, type ChatEnv } from '../chat/helpers.js'
@@ -19,10 +20,17 @@ describe('memory: in chat, extraction and summarize', function () {
   const rt = (): ChatEnv['s']['lx']['rt'] => env.s.lx.rt
   const chat = (message: string, userId: string, groupId?: string): ReturnType<ChatEnv['s']['api']> =>
     env.s.api('/api/chat', { method: 'POST', json: { message, userId, ...(groupId ? { groupId } : {}) } })
-  const systemOf = (i = -1): string => sentMessages(env.fake.chatRequests().at(i)?.body).find((m) => m.role === 'system')?.content ?? ''
+  // read for this message: after the user's text in the newest message, never in the system message
+  // (lib/chat/README.md, "Request layout")
+  const systemOf = (i = -1): string => {
+    const msgs = sentMessages(env.fake.chatRequests().at(i)?.body)
+    const tail = splitUserContent(msgs.filter((m) => m.role === 'user').at(-1)?.content ?? '').tail
+    expect(msgs.find((m) => m.role === 'system')?.content ?? '', 'the system message stays the same').to.not.include(tail.slice(0, 20) || '\u0000')
+    return tail
+  }
 
   describe('prompt', () => {
-    it('puts the user\'s relevant memories into the system prompt, not other users\' or other groups\'', async () => {
+    it('puts the user\'s relevant memories after the user\'s message, not other users\' or other groups\'', async () => {
       await rt().need('memory').add({ userId: 'p1', content: '最喜欢吃重庆火锅', category: 'preference' })
       await rt().need('memory').add({ userId: 'p1', content: 'Has a cat named Mochi', category: 'relation' })
       await rt().need('memory').add({ userId: 'p1', content: 'Group-only secret nickname', groupId: 'other-group' })

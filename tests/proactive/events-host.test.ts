@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
-import { sentMessages } from '../chat/helpers.js'
+import { spokenMessages } from '../chat/helpers.js'
 import { PROFILES } from '../host/helpers.js'
 
 const BOT = '10000'
@@ -25,7 +25,7 @@ for (const profile of PROFILES) describe(`event reactions through the standalone
   beforeEach(() => { fake.reset() })
   afterEach(async () => { await p.run.rt.config.update({ tools: { eventProbability: 0.1, eventProbabilities: { poke: null, join: 0, recall: 0 } }, groups: {} } as never) })
 
-  const lastInput = (): string => sentMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content ?? ''
+  const lastInput = (): string => spokenMessages(fake.chatRequests().at(-1)?.body).at(-1)?.content ?? ''
   const sentSince = (i: number) => p.host.transcript.slice(i)
   const events = async (values: { poke?: number; join?: number; recall?: number }, probability = 0.1): Promise<void> => {
     await p.run.rt.config.update({ tools: { eventProbability: probability, eventProbabilities: values } })

@@ -4,7 +4,7 @@ import { expect } from 'chai'
 import sinon from 'sinon'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
-import { sentMessages } from '../chat/helpers.js'
+import { contextOf, spokenMessages } from '../chat/helpers.js'
 import { PROFILES } from '../host/helpers.js'
 import type { ProactiveSettings } from '../../lib/config/schema.js'
 
@@ -47,7 +47,7 @@ for (const profile of PROFILES) describe(`proactive replies through the standalo
     })
   }
   /** Model calls made for proactive replies (other calls answer addressed messages). */
-  const proactiveCalls = (): number => fake.chatRequests().filter((r) => sentMessages(r.body).at(-1)?.content.startsWith(PROMPT)).length
+  const proactiveCalls = (): number => fake.chatRequests().filter((r) => spokenMessages(r.body).at(-1)?.content.startsWith(PROMPT)).length
   const botSays = (groupId: string): string[] => p.host.transcript.filter((t) => t.target === 'group' && t.targetId === groupId).map((t) => t.text)
   /** `count` unaddressed messages from a few members, `stepMs` apart on the fake clock; each turn finished. */
   const chatter = async (groupId: string, count: number, stepMs = 10_000): Promise<void> => {
@@ -69,13 +69,13 @@ for (const profile of PROFILES) describe(`proactive replies through the standalo
     expect(botSays('700')).to.have.length(3)
     expect(botSays('700')[0]).to.equal('哈哈确实 1')
     // the model got the group log: the last messages, each as "name: text"
-    const asked = sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content ?? ''
+    const asked = spokenMessages(fake.chatRequests()[0]?.body).at(-1)?.content ?? ''
     expect(asked).to.match(/user20001: 今天的第\d+条闲聊/)
     // the third call: its prompt holds the first three messages, the group log context none of them again
-    const third = sentMessages(fake.chatRequests()[2]?.body)
+    const third = spokenMessages(fake.chatRequests()[2]?.body)
     const lines = third.at(-1)?.content.match(/今天的第\d+条闲聊/g) ?? []
     expect(lines).to.have.length(3)
-    const system = third.find((m) => m.role === 'system')?.content ?? ''
+    const system = contextOf(fake.chatRequests()[2]?.body)
     for (const line of lines) expect(system, 'the group log context does not repeat what the prompt holds').to.not.include(line)
     // stored as the group's proactive conversation, not as any member's
     expect(p.run.rt.need('conversations').store.history('group:700:proactive')).to.have.length(6)
@@ -135,7 +135,7 @@ for (const profile of PROFILES) describe(`proactive replies through the standalo
     try {
       await p.host.sendGroup('710', '20001', '小灵今天天气怎么样')
       expect(botSays('710')).to.deep.equal(['哈哈确实 1'])
-      expect(sentMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('小灵今天天气怎么样')
+      expect(spokenMessages(fake.chatRequests()[0]?.body).at(-1)?.content).to.equal('小灵今天天气怎么样')
       await p.host.sendGroup('710', '20001', '#小灵帮助')
       await p.host.sendGroup('711', '20001', '小灵在吗') // the group's own list replaces the global one
       await p.host.sendGroup('711', '20001', '阿犀在吗')

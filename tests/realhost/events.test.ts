@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-import { sentMessages } from '../chat/helpers.js'
+import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
 import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
 import { groupLogged, pluginProblems, type HostProcess } from './support/trss-host.js'
@@ -94,7 +94,7 @@ describe('real TRSS-Yunzai host: reactions to pokes, new members and recalls', f
     expect(r.text).to.equal(`echo: （user${AUTHOR}撤回了一条消息）`)
     expect(r.text).to.not.include('老地方')
     // the model was never shown it: neither as the input nor in the group log context
-    const request = fake!.chatRequests().find((q) => sentMessages(q.body).at(-1)?.content.includes('撤回了一条消息'))
+    const request = fake!.chatRequests().find((q) => spokenMessages(q.body).at(-1)?.content.includes('撤回了一条消息'))
     expect(JSON.stringify(request?.body)).to.not.include('老地方')
     expect(reactions(OFF, since), 'recall=0').to.deep.equal([])
     expect(reactions(ON, since)).to.have.length(1)

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { defaultBehavior, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-import { sentMessages } from '../chat/helpers.js'
+import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
 import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
 import type { HostProcess } from './support/trss-host.js'
@@ -50,7 +50,7 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
     appendFileSync(groupYaml, `\n${stringify(Object.fromEntries([MASKED, REFUSING, UNLISTED].map((g) => [String(g), { groupCD: 0, singleCD: 0 }])))}`)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // asked to "say the word", the fake model answers with banned words; else it echoes
-    fake.respond = (body) => sentMessages(body).at(-1)?.content.includes('说那个词') ? { content: '好的：禁词甲就是冰毒' } : defaultBehavior(body)
+    fake.respond = (body) => spokenMessages(body).at(-1)?.content.includes('说那个词') ? { content: '好的：禁词甲就是冰毒' } : defaultBehavior(body)
     // the owner's settings, as written in config.yaml
     writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
@@ -69,7 +69,7 @@ describe('real TRSS-Yunzai host: access, quotas and moderation', function () {
   })
 
   /** model calls whose user message holds `text` (the group log context may quote refused messages) */
-  const asked = (text: string): number => fake!.chatRequests().filter((r) => sentMessages(r.body).at(-1)?.content.includes(text)).length
+  const asked = (text: string): number => fake!.chatRequests().filter((r) => spokenMessages(r.body).at(-1)?.content.includes(text)).length
   const toUser = (userId: number, since: number): string[] => bot!.sent.filter((s) => s.time >= since && s.userId === String(userId) && !s.groupId).map((s) => s.text)
   const toGroup = (groupId: number, since: number): string[] => bot!.sent.filter((s) => s.time >= since && s.groupId === String(groupId)).map((s) => s.text)
 

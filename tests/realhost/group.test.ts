@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-import { sentMessages } from '../chat/helpers.js'
+import { contextOf, sentMessages } from '../chat/helpers.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
 import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
 import { groupLogged, groupLogText, pluginProblems, type HostProcess } from './support/trss-host.js'
@@ -85,7 +85,10 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
     await bot!.waitForSent((s) => s.groupId === String(groupId) && s.text.includes(text.trim().slice(-6)), 30_000, since)
   }
 
-  const lastSystem = (): string => sentMessages(fake!.chatRequests().at(-1)?.body).find((m) => m.role === 'system')?.content ?? ''
+  // what the model got besides the asker's words: the system message, the newest message's note and tail
+  const lastSystem = (): string => contextOf(fake!.chatRequests().at(-1)?.body)
+  /** Everything the last request held (history included). */
+  const lastRequest = (): string => sentMessages(fake!.chatRequests().at(-1)?.body).map((m) => m.content).join('\n')
 
   before(async function () {
     this.timeout(15 * 60_000)
@@ -118,7 +121,7 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
     expect(fake!.chatRequests(), 'nobody called the bot').to.have.length(0)
     await ask(GROUP, ASKER, ' 刚才大家都聊了些什么？')
     const system = lastSystem()
-    expect(system).to.include('最近的群聊记录:')
+    expect(system).to.include('群里的新消息:')
     for (const t of TOPICS) expect(system).to.include(t)
     expect(system, 'the question is the user message, not context').to.not.include('刚才大家都聊了些什么')
   })
@@ -184,7 +187,8 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
     await stopHost()
     await startHost()
     await ask(GROUP, ASKER, ' 重启后还记得群里聊了什么吗')
-    const system = lastSystem()
+    // the log came back with the host: in this message's note or, already given, in the history
+    const system = lastRequest()
     expect(system).to.include('记录到这里为止')
     expect(system).to.include(TOPICS[29])
   })

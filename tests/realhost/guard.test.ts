@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
-import { sentMessages } from '../chat/helpers.js'
+import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { FakeOneBot, type Sent, worldOf } from './support/onebot.js'
 import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
 import type { HostProcess } from './support/trss-host.js'
@@ -64,7 +64,7 @@ describe('real TRSS-Yunzai host: the account-risk guard', function () {
     appendFileSync(groupYaml, `\n${stringify(Object.fromEntries([HOT, CALM, BROKEN].map((g) => [String(g), { groupCD: 0, singleCD: 0 }])))}`)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     fake.respond = (body) => {
-      const last = sentMessages(body).at(-1)?.content ?? ''
+      const last = spokenMessages(body).at(-1)?.content ?? ''
       if (last.startsWith(PROMPT)) return { content: '我也觉得' }
       if (last.includes('LONGPLEASE')) return { content: LONG }
       return defaultBehavior(body)
@@ -174,7 +174,7 @@ describe('real TRSS-Yunzai host: the account-risk guard', function () {
     expect(joined.action).to.equal('send_msg')
     await sleep(SLOW_MS + 500)
     expect(bot!.sent.filter((s) => inGroup(HOT)(s) && s.time >= quiet), 'nothing said in the guarded group').to.deep.equal([])
-    const prompts = fake!.chatRequests().filter((r) => sentMessages(r.body).at(-1)?.content.startsWith(PROMPT))
+    const prompts = fake!.chatRequests().filter((r) => spokenMessages(r.body).at(-1)?.content.startsWith(PROMPT))
     expect(prompts, 'one proactive model call').to.have.length(1)
     expect(toMaster(), 'told once per episode').to.have.length(1)
   })

@@ -6,6 +6,7 @@
 // (record segment with a URL, as NapCat gives it) is transcribed or, with transcription off, never sent
 // to a model, and the transcription key stays out of the config API and the host's output.
 // Set-up as in trss.test.ts (tests/realhost/README.md); skipped in one line without the snapshot.
+import { userText } from '../support/user-text.js'
 import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -31,9 +32,10 @@ const text = (t: string): Segment => ({ type: 'text', data: { text: t } })
 function lastUser (r: RecordedRequest | undefined): { text: string; images: string[]; raw: unknown } {
   const msgs = ((r?.body as { messages?: Array<{ role: string; content: unknown }> })?.messages ?? []).filter((m) => m.role === 'user')
   const content = msgs.at(-1)?.content
-  if (typeof content === 'string') return { text: content, images: [], raw: content }
+  // the user's words: not the note (time, speaker) that heads them (lib/chat/turn-note.ts)
+  if (typeof content === 'string') return { text: userText(content), images: [], raw: content }
   const parts = Array.isArray(content) ? content as Array<{ type: string; text?: string; image_url?: { url: string } }> : []
-  return { text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'), images: parts.flatMap((p) => (p.image_url ? [p.image_url.url] : [])), raw: content }
+  return { text: userText(parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n')), images: parts.flatMap((p) => (p.image_url ? [p.image_url.url] : [])), raw: content }
 }
 
 /** Resolves once `fake` has `n` requests on `path` (the model call happens after the event went in). */

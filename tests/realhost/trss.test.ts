@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import type { Browser } from 'playwright-core'
 import { CHROMIUM, launch } from '../dashboard/browser.js'
-import { sentMessages } from '../chat/helpers.js'
+import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { parseFrame, type SseFrame } from '../support/sse.js'
 import { ensureDashboardBuilt } from '../../routes/_http/dashboard-build.js'
@@ -237,7 +237,7 @@ describe('real TRSS-Yunzai host with the plugin (OneBot v11)', function () {
     since = Date.now()
     await bot!.privateMessage(FRIEND, '重置之后的第一句')
     await bot!.waitForSent((s) => s.userId === String(FRIEND) && s.text.includes('重置之后的第一句'), 30_000, since)
-    const asked = sentMessages(fake!.chatRequests().at(-1)?.body).filter((m) => m.role !== 'system').map((m) => m.content)
+    const asked = spokenMessages(fake!.chatRequests().at(-1)?.body).filter((m) => m.role !== 'system').map((m) => m.content)
     expect(asked).to.deep.equal(['重置之后的第一句'])
   })
 

@@ -1,6 +1,8 @@
 // A fake OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: models list, chat
-// completions with and without streaming, tool calls, usage, images, audio transcriptions, errors, slow
-// and stalled streams.
+// completions with and without streaming, tool calls, usage, images, audio transcriptions, errors, slow,
+// stalled and broken-off streams, streams of given chunks (a sentence every N ms: `chunks`, the
+// `sentences-<ms>` models).
+import { userText } from './user-text.js'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { writeWithoutEnd } from './endless.js'
@@ -17,8 +19,12 @@ export interface Behavior {
   delayMs?: number
   /** Streaming: delay between chunks. */
   chunkDelayMs?: number
+  /** Streaming: the content chunks as given (a sentence each, say) instead of 8-character slices of `content`. */
+  chunks?: string[]
   /** Streaming: stop sending (but keep the connection open) after this many content chunks. */
   stallAfterChunks?: number
+  /** Streaming: close the connection mid-answer after this many content chunks (a relay that broke off). */
+  breakAfterChunks?: number
   /** `prompt_tokens_details.cached_tokens`: prompt tokens served from the provider's cache (cost tests) */
   usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } }
   /** Fail (with `status`, default 401) with an error message that echoes the request's headers (redaction tests). */
@@ -40,6 +46,8 @@ export interface RecordedRequest {
   time: number
   /** what an `endless` answer sent before the client closed the connection */
   sentBytes?: number
+  /** the answer was sent to its end (a stream's last chunk written) */
+  ended?: boolean
 }
 
 export interface FakeOpenAI {
@@ -81,7 +89,8 @@ async function flood (res: ServerResponse, rec: RecordedRequest, status: number,
 
 function lastUser (body: any): string {
   const msgs: Array<{ role: string; content: unknown }> = Array.isArray(body?.messages) ? body.messages : []
-  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i]?.role === 'user') return typeof msgs[i]?.content === 'string' ? msgs[i]?.content as string : JSON.stringify(msgs[i]?.content)
+  // the user's own text, as a model answers to it: not the time stamp and notes around it
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i]?.role === 'user') return typeof msgs[i]?.content === 'string' ? userText(msgs[i]?.content as string) : JSON.stringify(msgs[i]?.content)
   return ''
 }
 
@@ -91,11 +100,26 @@ function echoText (req: IncomingMessage): string {
   return `Invalid request: received Authorization "${auth}" (${encodeURIComponent(auth)}), headers ${JSON.stringify(req.headers)}`
 }
 
+/** What a `sentences-<ms>` model streams: eight sentences of 32-40 characters (each a piece of its own
+ * at the default delivery.streamMinChars of 30). */
+export const SENTENCES = [
+  '这是流式回答的第一句话，用来测试第一条消息究竟多快能够发出去。',
+  '第二句话紧接着就来了，模型此时还在继续认真地写着后面的内容呢。',
+  '第三句话说明分段发送是按照句子和段落的自然边界切开的，不会乱切。',
+  '第四句话之后，剩下的内容会在模型写完以后合成一条消息一起发出。',
+  '第五句话：比最短字数还短的片段会先等着，和下一段合在一起再发。',
+  '第六句话讲的是模型的思考过程永远不会被发到任何一个聊天里去。',
+  '第七句话说明快到结尾了，这个回答马上就要全部写完了，请再等等。',
+  '第八句话是最后一句，到了这里模型才算真正写完了整个回答的内容。'
+]
+
 export function defaultBehavior (body: any): Behavior {
   const model = String(body?.model ?? '')
   if (model.startsWith('fail-')) return { status: Number(model.slice(5)) || 500 }
   if (model.startsWith('slow-')) return { delayMs: Number(model.slice(5)) || 100, content: `slow reply from ${model}` }
   if (model === 'stall') return { content: 'this stream stalls forever', stallAfterChunks: 1 }
+  // `sentences-800`: a streamed answer of SENTENCES, one sentence every 800 ms (the first after 800 ms)
+  if (model.startsWith('sentences-')) return { chunks: [...SENTENCES], chunkDelayMs: Number(model.slice(10)) || 800 }
   return { content: `echo: ${lastUser(body)}` }
 }
 
@@ -172,23 +196,25 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     if (b.endless) { await flood(res, rec, b.status ?? 200, body?.stream && !b.status); return }
     if (b.status) { json(b.status, { error: { message: b.errorMessage ?? `fake error ${b.status}`, type: 'fake' } }, b.headers); return }
     const model = String(body?.model ?? 'fake')
-    const content = b.content ?? ''
+    const content = b.content ?? b.chunks?.join('') ?? ''
     const usage = b.usage ?? { prompt_tokens: Math.ceil(JSON.stringify(body?.messages ?? '').length / 4), completion_tokens: Math.max(1, Math.ceil(content.length / 4)) }
     const toolCalls = (b.toolCalls ?? []).map((t, i) => ({ id: `call_${Date.now()}_${i}`, type: 'function', function: { name: t.name, arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments) } }))
     const finish = toolCalls.length ? 'tool_calls' : 'stop'
     const totalUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens }
     if (!body?.stream) {
       json(200, { id: 'chatcmpl-fake', object: 'chat.completion', created: 0, model, choices: [{ index: 0, message: { role: 'assistant', content: toolCalls.length ? null : content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }], usage: totalUsage })
+      rec.ended = true
       return
     }
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' })
     const send = (obj: unknown): void => { res.write(`data: ${JSON.stringify(obj)}\n\n`) }
     const chunk = (delta: unknown, finishReason: string | null = null): void => send({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })
     chunk({ role: 'assistant', content: '' })
-    const parts = content.match(/.{1,8}/gsu) ?? []
+    const parts = b.chunks ?? content.match(/.{1,8}/gsu) ?? []
     let sent = 0
     for (const p of parts) {
       if (b.stallAfterChunks !== undefined && sent >= b.stallAfterChunks) return // keep the socket open, send nothing more
+      if (b.breakAfterChunks !== undefined && sent >= b.breakAfterChunks) { res.destroy(); return }
       if (b.chunkDelayMs) await sleep(b.chunkDelayMs)
       if (res.destroyed) return
       chunk({ content: p })
@@ -202,6 +228,7 @@ export async function startFakeOpenAI (opts: { models?: string[]; validKeys?: st
     chunk({}, finish)
     if (body?.stream_options?.include_usage) send({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model, choices: [], usage: totalUsage })
     res.write('data: [DONE]\n\n')
+    rec.ended = true
     res.end()
   }
 

@@ -45,9 +45,12 @@ describe('why: routes', function () {
     expect(why.tools[0].result).to.be.a('string').and.not.equal('')
     // the second call's input was partly served from the provider's cache
     expect(why.usage).to.deep.equal({ promptTokens: 50, completionTokens: 8, totalTokens: 58, cachedTokens: 18 })
+    // the tool round's request starts with the whole first one (lib/chat/prefix.ts); the first had none before it
+    const reused = why.calls[1]?.reusedChars
+    expect(reused).to.be.a('number').and.above(100)
     expect(why.calls).to.deep.equal([
-      { channel: 'fake', model: 'gpt-test', promptTokens: 20, completionTokens: 2, cachedTokens: 0 },
-      { channel: 'fake', model: 'gpt-test', promptTokens: 30, completionTokens: 6, cachedTokens: 18 }
+      { channel: 'fake', model: 'gpt-test', promptTokens: 20, completionTokens: 2, cachedTokens: 0, reusedChars: 0, previousChars: 0 },
+      { channel: 'fake', model: 'gpt-test', promptTokens: 30, completionTokens: 6, cachedTokens: 18, reusedChars: reused, previousChars: reused }
     ])
     expect(why.durationMs).to.be.a('number')
 

@@ -241,6 +241,20 @@ describe('real TRSS-Yunzai host with the plugin (OneBot v11)', function () {
     expect(asked).to.deep.equal(['重置之后的第一句'])
   })
 
+  it('the next private turn starts with the previous request byte for byte; the cached tokens the provider reports reach the stats', async () => {
+    const since = Date.now()
+    const first = sentMessages(fake!.chatRequests().at(-1)?.body)
+    fake!.enqueue({ content: '第二句的回答', usage: { prompt_tokens: 400, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 300 } } })
+    await bot!.privateMessage(FRIEND, '重置之后的第二句')
+    await bot!.waitForSent((s) => s.userId === String(FRIEND) && s.text.includes('第二句的回答'), 30_000, since)
+    const second = sentMessages(fake!.chatRequests().at(-1)?.body)
+    expect(second.slice(0, first.length), 'the first request opens the second (lib/chat/README.md, "Request layout")').to.deep.equal(first)
+    const session = await sharedSession()
+    const res = await fetch(`${ownUrl}/api/stats/models`, { headers: { Authorization: `Bearer ${session}` } })
+    const models = ((await res.json()) as { data: { models: Array<{ model: string; cachedShare?: number | null }> } }).data.models
+    expect(models.find((m) => m.model === 'gpt-test')?.cachedShare, 'input served from the provider\'s cache').to.be.above(0)
+  })
+
   it('answers an @bot group chat through the fake model', async () => {
     const since = Date.now()
     await bot!.groupMessage(GROUP, FRIEND, ' 群聊测试：讲个笑话', { atBot: true })

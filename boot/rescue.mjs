@@ -3,7 +3,9 @@
 // says why, in the log, in one private message to the masters once the bot is online, and to a master's
 // `#lx…` command, naming the command to run (README, Updating).
 // Plain JavaScript like the rest of boot/: the plugin's own host port (lib/host/port.ts) is TypeScript
-// and cannot load here, so the two host calls it needs are made directly, the way port.ts makes them.
+// and cannot load here, so the two host calls it needs are made directly, the way port.ts makes them
+// (the masters' ids: masterIds below).
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -23,12 +25,28 @@ function botOnline () {
   return Array.isArray(uin) ? uin.length > 0 : uin !== undefined && uin !== null && uin !== ''
 }
 
-/** The masters' ids from the host's own config module (as lib/host/port.ts `masters` reads them). */
-async function masterIds () {
+// The masters' ids have one rule, lib/host/port.ts `masters` (with `hostKind` beside it). This copy exists because
+// rescue.mjs runs exactly when the plugin's TypeScript cannot be loaded (no esbuild, no tsx, or a package every
+// start needs is missing), so it cannot import port.ts; tests/lifecycle/rescue-masters.test.ts runs both over the
+// same host configurations and fails when they differ.
+
+/** The host kind as lib/host/port.ts `hostKind` decides it: the package name, else TRSS's shared server. */
+function hostKindOf (root) {
+  if (globalThis.__lingxiHostKind) return globalThis.__lingxiHostKind
+  let name = ''
+  try { name = String(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name ?? '') } catch { /* no package.json: by features */ }
+  return name === 'trss-yunzai' || (globalThis.Bot?.express && globalThis.Bot?.server) ? 'trss' : 'miao'
+}
+
+/** The masters' ids from the host's own config module (`<root>/lib/config/config.js`), as lib/host/port.ts `masters` reads them. */
+export async function masterIds (root = process.cwd(), botId) {
   try {
-    const cfg = (await import(pathToFileURL(join(process.cwd(), 'lib/config/config.js')).href)).default ?? {}
-    const ids = cfg.master && typeof cfg.master === 'object' ? Object.values(cfg.master).flat() : []
-    return [...new Set([...ids, ...(cfg.masterQQ ?? [])].map(String))]
+    const cfg = (await import(pathToFileURL(join(root, 'lib/config/config.js')).href)).default ?? {}
+    if (hostKindOf(root) === 'trss' && cfg.master) {
+      const ids = botId !== undefined ? cfg.master[String(botId)] : Object.values(cfg.master).flat()
+      if (ids && ids.length) return [...new Set(ids.map(String))]
+    }
+    return (cfg.masterQQ ?? []).map(String)
   } catch {
     return []
   }

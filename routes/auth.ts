@@ -71,7 +71,7 @@ export function authRoutes (rt: Runtime): Router {
     clearSessionCookie(ctx)
     return undefined
   }))
-  routeDoc(r, 'POST', '/logout', { summary: 'End the session in use' })
+  routeDoc(r, 'POST', '/logout', { summary: 'End the session in use', data: null })
 
   return r
 }

@@ -55,7 +55,7 @@ export function channelRoutes (rt: Runtime): Router {
     await channels().remove(ctx.params.name ?? '')
     return reply(undefined, { message: 'Channel deleted' })
   }))
-  routeDoc(r, 'DELETE', '/:name', { summary: 'Remove a channel' })
+  routeDoc(r, 'DELETE', '/:name', { summary: 'Remove a channel', data: null })
 
   r.post('/:name/test', A(async (ctx) => {
     const ch = channels().get(ctx.params.name ?? '')

@@ -11,7 +11,7 @@ import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
 import { openSse } from './_http/sse.js'
-import { intParam, parseBody } from './_http/validate.js'
+import { intParam, parseBody, parseQuery } from './_http/validate.js'
 import { storedMessage } from './_http/answers.js'
 import { routeDoc, type Data } from './_http/route-docs.js'
 
@@ -106,18 +106,25 @@ export function chatRoutesA (rt: Runtime): Router {
   }))
   routeDoc(r, 'POST', '/chat/stream', { body: chatBody, summary: 'Send a chat message, answer streamed (SSE)', contentType: 'text/event-stream', events: ['unnamed data frames { type }: start { conversationId }', 'content { text } (repeated)', 'tool_call, tool_approval, tool_result', 'end { conversationId, usage, response, whyId?, why? } or error { code, message }'], errors: [404, 429, 503] })
 
+  // the filters are ids as the chat routes take them (chatPartyId; empty: no filter); limit and offset are read
+  // like every numeric parameter, never a 400 (docs/api.md, Paging)
+  const conversationsQuery = z.object({
+    userId: chatPartyId('userId').optional(),
+    groupId: chatPartyId('groupId').optional(),
+    offset: z.unknown().optional().describe('items skipped (default 0)'),
+    limit: z.unknown().optional().describe('page size (default 50, 1-1000)')
+  })
   r.get('/conversations', A((ctx): Data<typeof conversationsData> => {
-    const q = ctx.query
-    const str = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
-    const userId = str(q.userId)
-    const groupId = str(q.groupId)
+    const q = parseQuery(ctx, conversationsQuery)
+    const userId = q.userId || undefined
+    const groupId = q.groupId || undefined
     const offset = intParam(q.offset, 0, 0)
     const limit = intParam(q.limit, 50, 1, 1000)
     // from the store's recency order: one page built, nothing sorted
     const { items, total } = rt.need('conversations').store.summaryPage({ ...(userId ? { userId } : {}), ...(groupId ? { groupId } : {}) }, offset, limit)
     return { conversations: items, total }
   }))
-  routeDoc(r, 'GET', '/conversations', { summary: 'A page of the stored conversations, newest first (userId, groupId, offset, limit)', data: conversationsData })
+  routeDoc(r, 'GET', '/conversations', { query: conversationsQuery, summary: 'A page of the stored conversations, newest first (userId, groupId, offset, limit)', data: conversationsData })
   r.get('/conversations/:id', A((ctx): Data<typeof conversationData> => {
     const id = conversationIdParam(ctx.params.id)
     const conv = rt.need('conversations').store.get(id)
@@ -130,6 +137,6 @@ export function chatRoutesA (rt: Runtime): Router {
     if (!await clearConversation(rt.need('conversations'), id)) throw notFound('Conversation not found', 'CONVERSATION_NOT_FOUND')
     return reply(undefined, { message: 'Context cleared' })
   }))
-  routeDoc(r, 'POST', '/conversations/:id/clear', { summary: 'Clear a stored conversation' })
+  routeDoc(r, 'POST', '/conversations/:id/clear', { summary: 'Clear a stored conversation', data: null })
   return r
 }

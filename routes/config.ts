@@ -10,10 +10,10 @@ import { isPlainObject } from '../lib/config/object-paths.js'
 import { burstWindowFor, contextMessagesFor, deliveryFor, eventProbabilityFor, groupConversationFor, groupEntry, guardFor, keywordsFor, proactiveFor } from '../lib/config/group-settings.js'
 import type { Runtime } from '../lib/runtime.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
-import { bodyOf, issuesToErrors, parseWith } from './_http/validate.js'
+import { bodyOf, filterId, issuesToErrors, parseWith } from './_http/validate.js'
 import { routeDoc, type Data } from './_http/route-docs.js'
 
-const groupId = z.string().regex(/^[\w-]{1,64}$/, 'groupId must be letters, digits, - or _ (1-64)')
+const groupId = filterId('groupId')
 /** Each field of an override group: a value sets it, null unsets it (the global value applies again). */
 function unsettable (shape: z.ZodRawShape): z.ZodObject<Record<string, z.ZodOptional<z.ZodNullable<z.ZodType>>>> {
   return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])))
@@ -122,7 +122,7 @@ export function configRoutes (rt: Runtime): Router {
     cfg.reload()
     return reply(undefined, { message: 'Configuration reloaded from files' })
   }))
-  routeDoc(r, 'POST', '/reload', { summary: 'Read the configuration files again' })
+  routeDoc(r, 'POST', '/reload', { summary: 'Read the configuration files again', data: null })
 
   r.post('/validate', A((ctx) => {
     const errors = cfg.validate(bodyOf(ctx))

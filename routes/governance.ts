@@ -6,14 +6,13 @@ import { z } from 'zod'
 import type { Runtime } from '../lib/runtime.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { paged } from './_http/paging.js'
-import { intParam, parseQuery } from './_http/validate.js'
+import { filterId, intParam, parseQuery } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
-const chatId = (name: string) => z.string().regex(/^[\w-]{1,64}$/, `${name} must be 1-64 letters, digits, _ or -`)
 const time = (name: string) => z.coerce.number({ error: `${name} must be a time in milliseconds` }).int().min(0)
 const hitsQuery = z.object({
-  userId: chatId('userId').optional(),
-  groupId: chatId('groupId').optional(),
+  userId: filterId('userId').optional(),
+  groupId: filterId('groupId').optional(),
   direction: z.enum(['input', 'output'], { error: 'direction must be input or output' }).optional(),
   action: z.enum(['mask', 'refuse'], { error: 'action must be mask or refuse' }).optional(),
   rule: z.string().min(1).max(200).optional(),

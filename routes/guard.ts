@@ -8,7 +8,7 @@ import { PRIVATE, type ChatRisk } from '../lib/guard/service.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { paged, pageParams } from './_http/paging.js'
-import { parseQuery, parseWith } from './_http/validate.js'
+import { filterId, parseQuery, parseWith } from './_http/validate.js'
 import { routeDoc, type Data } from './_http/route-docs.js'
 
 const listQuery = z.object({
@@ -22,7 +22,7 @@ const chatRisk = z.object({
   // the thresholds in force in that chat
   riskAt: z.number(), recoverBelow: z.number()
 })
-const chatParam = z.string().regex(/^[\w-]{1,64}$/, `chat must be a group id or ${PRIVATE}`)
+const chatParam = filterId('chat', `chat must be a group id or ${PRIVATE}`)
 
 export function guardRoutes (rt: Runtime): Router {
   const r = styledRouter('B', { prefix: '/api/guard' })

@@ -23,6 +23,14 @@ const statusData = z.object({
   endpoints: z.object({ streamableHttp: z.string(), sse: z.string(), message: z.string() })
 })
 
+/** A JSON-RPC response (the MCP SDK's JSONRPCResponse or JSONRPCError): a request's result, or its error. */
+const jsonRpcResponse = z.union([
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]), result: z.looseObject({}) }),
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number(), z.null()]).optional(), error: z.looseObject({ code: z.number(), message: z.string() }) })
+])
+/** POST /mcp with `enableJsonResponse` (mcp-transport.ts): the response, or the responses of a batch, as one JSON body. */
+const streamableAnswer = z.union([jsonRpcResponse, z.array(jsonRpcResponse)])
+
 const OFF_MESSAGE = 'The MCP endpoint is off: set an API key in mcp.server.apiKey (dashboard configuration or PUT /api/config/mcp) to turn it on'
 
 /** The path prefix the client sees (`/lingxi` when mounted into the host's server). */
@@ -96,7 +104,9 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
     r.post(path, guard, streamable)
     r.get(path, guard, streamable)
     r.delete(path, guard, streamable)
-    routeDoc(r, 'POST', path, { summary: 'MCP streamable HTTP: a JSON-RPC message (answered as JSON or a stream)', errors: [404, 429, 503] })
+    // 200: the requests' responses as one JSON body (enableJsonResponse); 202 without a body when the
+    // message held only notifications or responses (the SDK's StreamableHTTPServerTransport)
+    routeDoc(r, 'POST', path, { summary: 'MCP streamable HTTP: a JSON-RPC message or batch (requests answered as one JSON body; only notifications: 202)', status: [200, 202], noBody: [202], data: streamableAnswer, errors: [404, 429, 503] })
     routeDoc(r, 'GET', path, { summary: 'MCP streamable HTTP: the session\'s server-to-client stream', contentType: 'text/event-stream', events: ['JSON-RPC messages'], errors: [404, 429, 503] })
     routeDoc(r, 'DELETE', path, { summary: 'MCP streamable HTTP: end the session', status: 204, errors: [404, 429, 503] })
   }
@@ -110,6 +120,8 @@ export function mcpEndpointRoutes (rt: Runtime): Router<McpState> {
     const read = await bodyOf(ctx)
     if (read) await sessions.postSse(ctx.req, ctx.res, sid, read.body)
   })
+  // the SDK's SSEServerTransport takes the message with 202 `Accepted`; the response goes out on the session's stream
+  routeDoc(r, 'POST', '/mcp/message', { summary: 'MCP over the older SSE transport: a JSON-RPC message for the session (its answer comes on the stream)', status: 202, contentType: 'text/plain', data: z.literal('Accepted'), errors: [404, 429, 503] })
   // OAuth discovery under /mcp (the top-level /.well-known/ paths: routes/_http/static.ts): none here.
   for (const doc of ['oauth-authorization-server', 'oauth-protected-resource', 'openid-configuration']) {
     const noOAuth = (ctx: McpContext): void => { ctx.respond = false; sendNoOAuth(ctx.res) }

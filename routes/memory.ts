@@ -4,7 +4,7 @@ import Router from '@koa/router'
 import { dict, type Dict } from '../lib/core/dict.js'
 import type { Context } from 'koa'
 import { z } from 'zod'
-import { badRequest } from '../lib/core/errors.js'
+import { badRequest, errorText } from '../lib/core/errors.js'
 import { summarizeMemories } from '../lib/memory/summarize.js'
 import { CATEGORIES, CATEGORY_INFO, memoryRecordSchema, type MemoryRecord } from '../lib/memory/types.js'
 import type { Runtime } from '../lib/runtime.js'
@@ -151,7 +151,7 @@ export function memoryRoutes (rt: Runtime): Router {
         })
         return { index, success: true, id: rec.id }
       } catch (err) {
-        return { index, success: false, error: err instanceof Error ? err.message : 'invalid item' }
+        return { index, success: false, error: errorText(err) }
       }
     }))
     const saved = results.filter((x) => x.success).length

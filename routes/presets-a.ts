@@ -85,7 +85,7 @@ export function presetRoutesA (rt: Runtime): Router {
     await p().remove(ctx.params.id ?? '')
     return reply(undefined, { message: 'Preset deleted' })
   }))
-  routeDoc(r, 'DELETE', '/:id', { summary: 'Remove a preset' })
+  routeDoc(r, 'DELETE', '/:id', { summary: 'Remove a preset', data: null })
 
   r.post('/:id/copy', A(async (ctx) => {
     const body = bodyOf(ctx) as { newId?: unknown; newName?: unknown }

@@ -10,13 +10,12 @@ import { formatWall } from '../lib/reminders/zoned.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { paged, pageParams } from './_http/paging.js'
-import { parseQuery, parseWith } from './_http/validate.js'
+import { filterId, parseQuery, parseWith } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
-const chatId = (name: string) => z.string().regex(/^[\w-]{1,64}$/, `${name} must be 1-64 letters, digits, _ or -`)
 const listQuery = z.object({
-  userId: chatId('userId').optional(),
-  groupId: chatId('groupId').optional(),
+  userId: filterId('userId').optional(),
+  groupId: filterId('groupId').optional(),
   chat: z.enum(['group', 'private'], { error: 'chat must be group or private' }).optional()
 })
 const reminderData = z.object({

@@ -5,12 +5,12 @@ import type { Runtime } from '../lib/runtime.js'
 import { retryAtData, spendingData } from '../lib/channels/service.js'
 import { priceTable } from '../lib/stats/cost.js'
 import { A, styledRouter } from './_http/envelope.js'
-import { intParam, parseQuery } from './_http/validate.js'
+import { filterId, intParam, parseQuery } from './_http/validate.js'
 import { routeDoc, type Data } from './_http/route-docs.js'
 
 const summaryQuery = z.object({
   period: z.enum(['day', 'week', 'month', 'all'], { error: 'period must be day, week, month or all' }).default('all'),
-  groupId: z.string().regex(/^[\w-]{1,64}$/, 'groupId must be an id').optional()
+  groupId: filterId('groupId').optional()
 })
 /** What the provider's cache did (lib/stats/cost.ts CacheFigures): the cached share of the input (0..1), the money saved. */
 const cacheFigures = { cachedShare: z.number().nullable(), cacheSaved: z.number().nullable() }

@@ -5,9 +5,11 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import type { LogEntry } from '../lib/core/event-bus.js'
 import type { Runtime } from '../lib/runtime.js'
+import { UpdateRefused } from '../lib/update/version.js'
 import { systemHealth, systemInfo, systemStatus, systemStatusJson } from '../lib/system/status.js'
 import { A, JsonText, styledRouter } from './_http/envelope.js'
-import { routeDoc } from './_http/route-docs.js'
+import { DetailedError } from './_http/errors.js'
+import { routeDoc, type Data } from './_http/route-docs.js'
 import { openSse } from './_http/sse.js'
 
 const commit = z.object({ hash: z.string(), date: z.string(), subject: z.string() })
@@ -73,8 +75,16 @@ export function systemRoutes (rt: Runtime): Router {
   }))
   routeDoc(r, 'GET', '/version', { summary: "The plugin's version, commit, date and branch, the packages missing at start with the features they turn off, and the last remote check", data: versionData })
 
-  r.post('/version/check', A(() => rt.need('update').check()))
-  routeDoc(r, 'POST', '/version/check', { summary: 'Fetches the remote branch the checkout follows and answers how many commits it has that this checkout has not (no update is made)', data: remoteCheck })
+  r.post('/version/check', A(async (): Promise<Data<typeof remoteCheck>> => {
+    try {
+      return await rt.need('update').check()
+    } catch (err) {
+      // why the check cannot run, as a name the dashboard decides on (docs/api.md, Version and updates)
+      if (err instanceof UpdateRefused) throw new DetailedError(err, { reason: err.reason, ...(err.detail.length ? { files: err.detail } : {}) })
+      throw err
+    }
+  }))
+  routeDoc(r, 'POST', '/version/check', { summary: 'Fetches the remote branch the checkout follows and answers how many commits it has that this checkout has not (no update is made; a refusal says why in details.reason)', data: remoteCheck, errors: [409, 502] })
 
   r.get('/events', (ctx) => {
     const sse = openSse(ctx, rt.bus)

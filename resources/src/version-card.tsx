@@ -18,13 +18,16 @@ const when = (iso: string | undefined): string => {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' })
 }
 
-/** A failed check in the owner's words, with git's own line where it helps (the fetch's error). */
+/** Why the server refused a check (lib/update/version.ts RefusalReason), answered as `details.reason` (docs/api.md, Version and updates). */
+const REFUSALS: Record<string, 'vc.err.noGit' | 'vc.err.noUpstream' | 'vc.err.busy'> = { noGit: 'vc.err.noGit', noUpstream: 'vc.err.noUpstream', busy: 'vc.err.busy' }
+
+/** A failed check in the owner's words, chosen by the refusal's reason (never its English message), with git's own line where it helps (the fetch's error). */
 function checkFailure (e: unknown): { text: string, detail?: string } {
   if (e instanceof ApiError) {
-    if (e.status === 409 && /not a git checkout/i.test(e.message)) return { text: t('vc.err.noGit') }
-    if (e.status === 409 && /follows no remote branch/i.test(e.message)) return { text: t('vc.err.noUpstream') }
-    if (e.status === 409 && /already running/i.test(e.message)) return { text: t('vc.err.busy') }
-    if (e.status === 502 || e.code === 'CONNECTION_FAILED') return { text: t('vc.err.fetch'), detail: e.message.replace(/^git fetch failed:\s*/, '') }
+    const reason = typeof e.details?.reason === 'string' ? e.details.reason : undefined
+    const refusal = reason !== undefined && Object.hasOwn(REFUSALS, reason) ? REFUSALS[reason] : undefined
+    if (refusal) return { text: t(refusal) }
+    if (reason === 'fetchFailed') return { text: t('vc.err.fetch'), detail: e.message.replace(/^git fetch failed:\s*/, '') }
   }
   return { text: errText(e) }
 }

@@ -77,9 +77,13 @@ export const A = (fn: Handler): Middleware => wrap('A', fn)
 /** Wraps a handler answering in style B. */
 export const B = (fn: Handler): Middleware => wrap('B', fn)
 
-export function errorBody (style: Style, code: ErrorCode, message: string, errors?: FieldError[]): Record<string, unknown> {
+/**
+ * A failure's body. Style A also carries `errors` (a validation failure's fields) and `details` (machine-readable
+ * facts of the failure, e.g. an update check's refusal `reason`: docs/api.md, Errors); style B has no room for them.
+ */
+export function errorBody (style: Style, code: ErrorCode, message: string, errors?: FieldError[], details?: Record<string, unknown>): Record<string, unknown> {
   if (style === 'B') return { code: -1, data: null, message }
-  return errors?.length ? { success: false, code, message, errors } : { success: false, code, message }
+  return { success: false, code, message, ...(errors?.length ? { errors } : {}), ...(details ? { details } : {}) }
 }
 
 /**

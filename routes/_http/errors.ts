@@ -6,6 +6,18 @@ import { AppError, type ErrorCode } from '../../lib/core/errors.js'
 import type { PluginLogger } from '../../lib/core/logger.js'
 import { errorBody, styleOf } from './envelope.js'
 
+/**
+ * A domain failure answered with machine-readable `details` beside its code and message (style A, docs/api.md
+ * Errors): what a client decides on, so it never matches the English message. Same code, status and message as
+ * the failure it wraps.
+ */
+export class DetailedError extends AppError {
+  constructor (from: AppError, readonly details: Record<string, unknown>) {
+    super(from.code, from.message, { status: from.status, ...(from.errors ? { errors: from.errors } : {}), cause: from })
+    this.name = 'DetailedError'
+  }
+}
+
 interface HttpishError { status?: number; statusCode?: number; httpCode?: number; expose?: boolean; message?: string; type?: string; originalError?: { name?: string; message?: string } }
 
 const STATUS_CODE: Record<number, ErrorCode> = {
@@ -14,8 +26,8 @@ const STATUS_CODE: Record<number, ErrorCode> = {
 }
 
 /** Maps anything thrown to a named code, status and a message safe for clients. */
-function classify (err: unknown, path: string): { code: ErrorCode; status: number; message: string; errors?: AppError['errors'] } {
-  if (err instanceof AppError) return { code: err.code, status: err.status, message: err.message, ...(err.errors ? { errors: err.errors } : {}) }
+function classify (err: unknown, path: string): { code: ErrorCode; status: number; message: string; errors?: AppError['errors']; details?: Record<string, unknown> } {
+  if (err instanceof AppError) return { code: err.code, status: err.status, message: err.message, ...(err.errors ? { errors: err.errors } : {}), ...(err instanceof DetailedError ? { details: err.details } : {}) }
   const e = (err ?? {}) as HttpishError
   const status = e.status ?? e.statusCode ?? e.httpCode ?? 500
   if (status === 401) {
@@ -63,7 +75,7 @@ export function errorMiddleware (log: PluginLogger) {
       if (info.code === 'RATE_LIMITED' && err instanceof AppError && typeof (err as AppError & { retryAfter?: number }).retryAfter === 'number') {
         ctx.set('Retry-After', String((err as AppError & { retryAfter?: number }).retryAfter))
       }
-      ctx.body = errorBody(style, info.code, info.message, info.errors)
+      ctx.body = errorBody(style, info.code, info.message, info.errors, info.details)
     }
   }
 }

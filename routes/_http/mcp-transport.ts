@@ -212,6 +212,8 @@ export class McpSessions {
     if (!sessionId) return sendJsonRpcError(res, 400, -32000, 'Bad Request: sessionId query parameter is required')
     const s = this.touch(sessionId)
     if (!s || s.kind !== 'sse') return sendJsonRpcError(res, 404, -32001, 'Session not found')
+    // the SDK answers 202 `Accepted` (or its own 400 text) without a media type: say it is text (docs/api.md, OpenAPI document)
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8')
     await s.transport.handlePostMessage(req, res, body)
   }
 

@@ -58,9 +58,12 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
   },
   ErrorA: {
     type: 'object',
-    description: 'Style A failure: { success: false, code, message, errors? } with a named code (ErrorCode)',
+    description: 'Style A failure: { success: false, code, message, errors?, details? } with a named code (ErrorCode); details: machine-readable facts of the failure (e.g. reason)',
     required: ['success', 'code', 'message'],
-    properties: { success: { const: false }, code: ref('ErrorCode'), message: { type: 'string' }, errors: { type: 'array', items: ref('FieldError') } }
+    properties: {
+      success: { const: false }, code: ref('ErrorCode'), message: { type: 'string' }, errors: { type: 'array', items: ref('FieldError') },
+      details: { type: 'object', properties: { reason: { type: 'string' } } }
+    }
   },
   ErrorB: {
     type: 'object',
@@ -109,12 +112,17 @@ function outputSchema (schema: z.ZodType): Json {
 /** The success answers of an operation, keyed by status: the envelope with the declared data, a YAML file, a stream or no body. */
 function successes (style: Style | undefined, doc: RouteDoc | undefined): Record<string, Json> {
   const out: Record<string, Json> = {}
+  const data = doc?.data
   for (const status of doc?.status === undefined ? [200] : [doc.status].flat()) {
-    if (status === 204) { out[204] = { description: 'Success, no body' }; continue }
-    const what = status === 201 ? 'Created' : status >= 400 ? 'The answer (always this status)' : 'Success'
+    if (status === 204 || doc?.noBody?.includes(status)) { out[status] = { description: status === 202 ? 'Accepted, no body' : 'Success, no body' }; continue }
+    const what = status === 201 ? 'Created' : status === 202 ? 'Accepted' : status >= 400 ? 'The answer (always this status)' : 'Success'
     if (doc?.contentType === 'text/event-stream') {
       const events = doc.events?.length ? `: ${doc.events.join('; ')}` : ''
       out[status] = { description: `${what}: a stream of server-sent events${events}`, content: { 'text/event-stream': { schema: { type: 'string' } } } }
+      continue
+    }
+    if (doc?.contentType === 'text/plain') {
+      out[status] = { description: `${what}: a short text`, content: { 'text/plain': { schema: data ? outputSchema(data) : { type: 'string' } } } }
       continue
     }
     if (doc?.contentType) {
@@ -122,12 +130,16 @@ function successes (style: Style | undefined, doc: RouteDoc | undefined): Record
       continue
     }
     if (!style || doc?.bare) {
-      out[status] = { description: `${what} (not wrapped in an envelope)`, content: { 'application/json': { schema: doc?.data ? outputSchema(doc.data) : {} } } }
+      out[status] = data === null
+        ? { description: `${what}, no body` }
+        : { description: `${what} (not wrapped in an envelope)`, content: { 'application/json': { schema: data ? outputSchema(data) : {} } } }
       continue
     }
     const envelope = ref(style === 'A' ? 'EnvelopeA' : 'EnvelopeB')
-    const schema = doc?.data ? { allOf: [envelope, { type: 'object', required: ['data'], properties: { data: outputSchema(doc.data) } }] } : envelope
-    out[status] = { description: `${what} (style ${style} envelope)`, content: { 'application/json': { schema } } }
+    // data: null, the answer has none: style A leaves `data` out, style B answers `data: null` (envelope.ts)
+    const none = style === 'A' ? { not: { required: ['data'] } } : { type: 'object', required: ['data'], properties: { data: { type: 'null' } } }
+    const schema = data === null ? { allOf: [envelope, none] } : data ? { allOf: [envelope, { type: 'object', required: ['data'], properties: { data: outputSchema(data) } }] } : envelope
+    out[status] = { description: `${what} (style ${style} envelope${data === null ? ', no data' : ''})`, content: { 'application/json': { schema } } }
   }
   return out
 }

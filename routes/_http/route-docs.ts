@@ -14,14 +14,21 @@ export interface RouteDoc {
   body?: z.ZodType
   /** The query string schema (an object schema; each key becomes a query parameter). */
   query?: z.ZodType
-  /** The `data` of a successful answer (what the handler returns, described as JSON: the output side). */
-  data?: z.ZodType
+  /**
+   * The `data` of a successful answer (what the handler returns, described as JSON: the output side).
+   * `null` says the answer truly has none (a logout, a removal that only says it is done): style A leaves
+   * `data` out, style B answers `data: null`, a bare answer has no body. Every answer that is neither a
+   * file, a stream nor bodiless declares one or the other (tests/web/openapi-coverage.test.ts).
+   */
+  data?: z.ZodType | null
   /** True when the route answers its data as it is, not wrapped in its style's envelope (its errors still are). */
   bare?: boolean
   /** The success status when it is not 200: 201 for a creation, 204 for an answer without a body; a list when it varies (an error status: the route's only answer). */
   status?: number | number[]
-  /** The success answer's media type when it is not the JSON envelope: a YAML file or an SSE stream. */
-  contentType?: 'text/yaml' | 'application/x-yaml' | 'text/event-stream'
+  /** Success statuses answered without any body besides 204 (202 of the MCP endpoint: a notification taken). */
+  noBody?: number[]
+  /** The success answer's media type when it is not the JSON envelope: a YAML file, an SSE stream or a short text (its `data` the text's schema). */
+  contentType?: 'text/yaml' | 'application/x-yaml' | 'text/event-stream' | 'text/plain'
   /** For a stream: the events it sends, one line each (`name: what it carries`). */
   events?: string[]
   /** Error statuses this route answers besides the shared ones (409 exists, 429 rate limited, 503 unavailable...). */

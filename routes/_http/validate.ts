@@ -1,12 +1,17 @@
 // Input validation for routes: zod schemas turned into INVALID_ARGS errors with field paths.
 import type { Context } from 'koa'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { AppError, badRequest, type ErrorCode, type FieldError } from '../../lib/core/errors.js'
 import { importOptional } from '../../lib/core/packages.js'
 
 export function issuesToErrors (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {
   return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
 }
+
+/** A group, user or chat id in a filter or path of the management routes (docs/api.md: 1-64 letters, digits, `_`, `-`). */
+const FILTER_ID = /^[\w-]{1,64}$/
+/** `name` as such an id: 400 naming it otherwise (`message` where the route says more, e.g. what else it takes). */
+export const filterId = (name: string, message = `${name} must be 1-64 letters, digits, _ or -`): z.ZodString => z.string().regex(FILTER_ID, message)
 
 /** Parses `value` with `schema` or throws `code` (default INVALID_ARGS) naming the first bad field. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode = 'INVALID_ARGS'): z.output<S> {

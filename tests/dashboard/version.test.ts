@@ -2,7 +2,7 @@
 // /api/system/version/check). It shows the running checkout's version and commit; with the `update`
 // service pointed at a temp git checkout that follows a bare "remote", "check for updates" says it is up
 // to date, then, after a commit is pushed to the remote, "1 new commit" with its subject; a failed fetch
-// is said in the owner's words; a checkout changed by hand carries the badge; packages the loader found
+// is said in the owner's words, and so is a refusal, chosen by its `details.reason` (never the English message); a checkout changed by hand carries the badge; packages the loader found
 // missing show a warning at the top of the card with the features off and the command (copyable), in
 // zh-CN and English. Screenshots: screenshots/version-card*.png.
 import { expect } from 'chai'
@@ -124,6 +124,39 @@ describe('dashboard: version card on the overview (chromium e2e)', function () {
     const error = await page.textContent('[data-testid="vc-error"]') ?? ''
     expect(error).to.include('连接不上远程仓库').and.include('详情')
     expect(await page.locator('[data-testid="vc-result"]').count()).to.equal(0)
+  })
+
+  it('a refusal is told by its reason (details.reason), not by matching its English message', async () => {
+    // a real refusal: the checkout follows no remote branch
+    gitIn(checkout, 'branch', '--unset-upstream')
+    try {
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/system/version/check') && r.request().method() === 'POST'),
+        page.click('[data-testid="vc-check"]')
+      ])
+      expect(res.status()).to.equal(409)
+      expect((await res.json() as { details?: unknown }).details).to.deep.equal({ reason: 'noUpstream' })
+      await page.waitForSelector('[data-testid="vc-error"] >> text=当前分支没有跟踪远程分支')
+    } finally {
+      gitIn(checkout, 'branch', '--set-upstream-to', 'origin/main')
+    }
+    // the card reads the reason only: a message in another language, or one naming another refusal, changes nothing
+    const refusals = [
+      { reason: 'noGit', message: 'Der Plugin-Ordner ist kein eigener Git-Klon', text: '插件目录不是独立的 git 克隆' },
+      { reason: 'busy', message: 'The plugin folder is not a git checkout of its own', text: '正在更新中' }
+    ]
+    try {
+      for (const r of refusals) {
+        await page.route('**/api/system/version/check', (route) => route.fulfill({
+          status: 409, contentType: 'application/json', body: JSON.stringify({ success: false, code: 'CONFLICT', message: r.message, details: { reason: r.reason } })
+        }))
+        await checkNow()
+        expect(await page.textContent('[data-testid="vc-error"]'), r.reason).to.include(r.text).and.not.include(r.message)
+        await page.unroute('**/api/system/version/check')
+      }
+    } finally {
+      await page.unroute('**/api/system/version/check')
+    }
   })
 
   it('packages missing at start: a warning at the top of the card with the package, the features off and the command, copyable', async () => {

@@ -37,7 +37,8 @@ describe('real Miao-Yunzai host with the plugin (icqq edge)', function () {
   })
 
   after(async function () {
-    this.timeout(60_000)
+    // stopping the host and removing its copy (its node_modules) took over a minute on a loaded 2-core machine
+    this.timeout(180_000)
     if (timings.length) console.log(`    Miao host starts: ${timings.join(', ')}`)
     await endMiaoSuite(this, p, { host, servers: [fake] })
   })
@@ -97,6 +98,50 @@ describe('real Miao-Yunzai host with the plugin (icqq edge)', function () {
     const res = await fetch(`http://127.0.0.1:${prepared().lingxiPort}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
     expect(res.status, await res.clone().text()).to.equal(200)
     expect(fake!.chatRequests().length, 'the model was asked about #lx面板').to.equal(before)
+  })
+
+  // README, "Chat and other plugins' commands": a message that looks like a command is never chat, so the
+  // host's own built-ins answer it, and the keyword replies of its `#添加` run before the chat.
+  it("leaves the host's own commands to the host: #状态 in private and in a group, #添加 and its keyword reply, and an unknown #帮助", async function () {
+    this.timeout(120_000)
+    const h = running()
+    const asked = fake!.chatRequests().length
+    const since = Date.now()
+    const hostSays = async (target: string, text: string, from = Date.now()): Promise<MiaoSend> => await h.waitForSend((s) => to(target)(s) && s.text.includes(text), 20_000, from)
+
+    // a private message is chat wherever it is not a command: the host's #状态 answers it instead
+    await h.privateMessage(FRIEND, '#状态')
+    await hostSays(`u${FRIEND}`, '请群聊查看', since)
+    // in a group, also when the bot is @-mentioned
+    await h.groupMessage(GROUP, MEMBER, ' #状态', { atBot: true, nickname: 'member' })
+    await hostSays(`g${GROUP}`, '-------状态-------', since)
+
+    // #添加: the host's add plugin asks for the content, takes the master's next message as it, and then
+    // answers the keyword in the group itself (its priority 50000 runs before the chat's)
+    let t = Date.now()
+    await h.groupMessage(GROUP, MASTER, '#添加苹果派口令', { nickname: 'master' })
+    await hostSays(`g${GROUP}`, '请发送添加内容', t)
+    // the host's group cooldown (config/config/group.yaml singleCD, 1000 ms) drops a user's next group message
+    // that soon after one a rule handled
+    await new Promise((resolve) => setTimeout(resolve, 1200))
+    t = Date.now()
+    await h.groupMessage(GROUP, MASTER, '苹果派口令的回复', { nickname: 'master' })
+    await hostSays(`g${GROUP}`, '添加成功', t)
+    t = Date.now()
+    await h.groupMessage(GROUP, MEMBER, '苹果派口令', { nickname: 'member' })
+    await hostSays(`g${GROUP}`, '苹果派口令的回复', t)
+
+    // a command nobody in this host has (miao-plugin's #帮助: the stand-in has none) is not chat either
+    t = Date.now()
+    await h.privateMessage(FRIEND, '#帮助')
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const sends = (await h.sends()).filter((s) => s.time >= since && s.kind === 'send')
+    expect(sends.filter((s) => s.time >= t).map((s) => `${s.target}: ${s.text}`), 'nothing answered #帮助').to.deep.equal([])
+    expect(fake!.chatRequests().length, 'the model was asked about a host command').to.equal(asked)
+    // each command got the host's one answer, nothing more
+    expect(sends.map((s) => s.target)).to.deep.equal([`u${FRIEND}`, `g${GROUP}`, `g${GROUP}`, `g${GROUP}`, `g${GROUP}`])
+    const bad = h.problems()
+    expect(bad, bad.join('\n')).to.deep.equal([])
   })
 
   it("as `node .`, the master's #重启 reaches the harness's stand-in on restart_port (never pm2) and the host stays", async () => {

@@ -2,15 +2,11 @@
 // path parameter, and those whose parameter a fixture made here fills, is called with a session and its
 // answer is validated against the document's schema for that status (JSON Schema 2020-12, ajv). A route
 // whose answer drifts from its declared `data` schema fails here, naming the route and the mismatch.
-// ajv is installed with @modelcontextprotocol/sdk (it validates tool schemas with it); string formats
-// are not checked (ajv-formats would be one more package for little).
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+// The check of one answer is openapi-answers.ts (ajv, shared with openapi-coverage.test.ts).
 import { expect } from 'chai'
 import type { OpenApiDocument } from '../../routes/_http/openapi.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-
-type Json = Record<string, unknown>
-type Operation = { responses: Record<string, { content?: Record<string, { schema?: Json }> }>; 'x-envelope': string }
+import { answerChecker, type LiveAnswer, type Operation } from './openapi-answers.js'
 
 /** Operations not called: streams that stay open, and routes that reach out of the machine. */
 const NOT_CALLED = new Set([
@@ -18,17 +14,11 @@ const NOT_CALLED = new Set([
   '/api/config/channels/{name}/models' // asks the channel's upstream
 ])
 
-/** A response schema whose `#/components/...` references resolve against the document. */
-function resolvable (schema: Json): Json {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc.json#/components/')) as Json
-}
-
 describe('OpenAPI document against live answers', function () {
   this.timeout(120_000)
   let s: TestServer
   let doc: OpenApiDocument
-  // OpenAPI keywords (x-envelope...) are not JSON Schema's: not strict
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
+  let check: ReturnType<typeof answerChecker>
   const params: Record<string, string> = {}
 
   before(async () => {
@@ -77,7 +67,7 @@ describe('OpenAPI document against live answers', function () {
     params.chat = 'g20002'
     const res = await fetch(`${s.base}/api/openapi.json`)
     doc = await res.json() as OpenApiDocument
-    ajv.addSchema({ $id: 'doc.json', components: doc.components })
+    check = answerChecker(doc)
   })
   after(async () => { await s?.close() })
 
@@ -96,7 +86,7 @@ describe('OpenAPI document against live answers', function () {
   }
 
   /** The required query parameters of an operation, filled from the fixtures (`?a=1`), or undefined when one has none. */
-  function query (op: Operation & { parameters?: Array<{ name: string; in: string; required?: boolean }> }, path: string): string | undefined {
+  function query (op: Operation, path: string): string | undefined {
     const group = path.includes('/why') ? 'why' : path.endsWith('/search') ? 'search' : ''
     const pairs: string[] = []
     for (const p of op.parameters ?? []) {
@@ -110,17 +100,8 @@ describe('OpenAPI document against live answers', function () {
     return pairs.length ? `?${pairs.join('&')}` : ''
   }
 
-  /** Checks one live answer against the document's response for its status; a list of what is wrong ([] when it fits). */
-  function mismatches (op: Operation, url: string, r: { status: number; headers: Headers; body: unknown; text: string }): string[] {
-    const answer = op.responses[String(r.status)]
-    if (!answer) return [`GET ${url}: status ${r.status} is not in the document (${r.text.slice(0, 200)})`]
-    const type = (r.headers.get('content-type') ?? '').split(';')[0]!
-    const media = answer.content?.[type]
-    if (!media) return [`GET ${url}: content type ${type} is not in the document (${Object.keys(answer.content ?? {}).join(', ')})`]
-    if (!type.endsWith('json')) return [] // a YAML file: its type is what the document says
-    const validate = ajv.compile(resolvable(media.schema ?? {}))
-    return validate(r.body) ? [] : [`GET ${url}: ${ajv.errorsText(validate.errors as ErrorObject[], { dataVar: 'body' })}`]
-  }
+  /** Checks one live answer of GET `url` against the document's response for its status; a list of what is wrong ([] when it fits). */
+  const mismatches = (op: Operation, url: string, r: LiveAnswer): string[] => check(op, `GET ${url}`, r)
 
   it('the validator refuses an answer that does not fit the document', () => {
     const op = doc.paths['/api/system/status']!.get as Operation

@@ -119,6 +119,28 @@ describe('web: paged list routes', function () {
     expect(user.body.data.conversations[0]).to.include({ id: 'private:p5', userId: 'p5', messageCount: 1, lastMessage: 'hi 5' })
   })
 
+  it('A: GET /api/conversations checks its userId and groupId filters as the chat routes check ids (chatPartyId): 400 naming the bad one', async () => {
+    const bad: Array<[string, string, string]> = [
+      ['userId=a%20b', 'userId', 'userId has invalid characters'],
+      [`groupId=${'9'.repeat(65)}`, 'groupId', 'groupId is too long'],
+      ['userId=%3Cscript%3E', 'userId', 'userId has invalid characters'],
+      ['groupId=a&groupId=b', 'groupId', 'groupId']
+    ]
+    for (const [query, field, text] of bad) {
+      const r = await s.api(`/api/conversations?${query}`)
+      expect(r.status, query).to.equal(400)
+      expect(r.body, query).to.include({ success: false, code: 'INVALID_ARGS' })
+      expect(r.body.message, query).to.include(text)
+      expect(r.body.errors[0].path, query).to.equal(field)
+    }
+    // ids of every kind the chat uses pass (trimmed), and the paging figures are still never a 400
+    for (const query of ['userId=p5', 'userId=%20p5%20', 'userId=web.x', 'groupId=g1&userId=user@qq.com', 'userId=&groupId=', 'limit=abc&offset=-3']) {
+      const r = await s.api(`/api/conversations?${query}`)
+      expect(r.status, `${query}: ${r.text}`).to.equal(200)
+    }
+    expect((await s.api('/api/conversations?userId=%20p5%20')).body.data.total).to.equal(1)
+  })
+
   it('A: a filter over a small share (sorted) and over a large one (walked) answer the order of the whole list', async () => {
     const store = s.lx.rt.need('conversations').store
     const extra = Array.from({ length: 60 }, (_, i) => ({ id: `private:bulk${i}`, userId: `bulk${i}` }))

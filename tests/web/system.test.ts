@@ -1,9 +1,14 @@
 // docs/api.md, system group and Server-sent events: status, info, public health, the live event stream.
 import { expect } from 'chai'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sinon from 'sinon'
+import { UpdateService } from '../../lib/update/service.js'
 import { METRIC_INTERVAL_MS, HEARTBEAT_MS } from '../../routes/system.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sseClient, type SseFrame } from '../support/sse.js'
+import { gitFixture, gitIn } from '../update/git-fixture.js'
 
 describe('system routes', () => {
   let s: TestServer
@@ -127,5 +132,59 @@ describe('graceful stop', () => {
     const again = await fetch(`http://127.0.0.1:${port}/api/system/health`).then(() => 'answered', () => 'refused')
     expect(again).to.equal('refused')
     await s.close()
+  })
+})
+
+// docs/api.md, Version and updates: a refused check names why in details.reason (lib/update/version.ts
+// RefusalReason), which the dashboard's version card decides on instead of the English message.
+describe('system routes: a refused version check says why in details.reason', function () {
+  this.timeout(60_000)
+  let s: TestServer
+  let original: UpdateService | undefined
+  const temp: string[] = []
+  before(async () => { s = await startTestServer(); original = s.lx.rt.need('update') })
+  after(async () => {
+    if (original && s) { s.lx.rt.withdraw('update'); s.lx.rt.provide('update', original) }
+    await s?.close()
+    for (const t of temp) rmSync(t, { recursive: true, force: true })
+  })
+  const refusal = async (root: string): Promise<{ status: number, body: { success: boolean, code: string, message: string, details?: unknown } }> => {
+    s.lx.rt.withdraw('update')
+    s.lx.rt.provide('update', new UpdateService(s.lx.rt, root))
+    const r = await s.api('/api/system/version/check', { method: 'POST' })
+    return { status: r.status, body: r.body }
+  }
+
+  it('noGit, noUpstream (409 CONFLICT) and fetchFailed (502 CONNECTION_FAILED)', async () => {
+    const plain = mkdtempSync(join(tmpdir(), 'lingxi-system-plain-'))
+    temp.push(plain)
+    writeFileSync(join(plain, 'package.json'), '{"version":"1.0.0"}\n')
+    const noGit = await refusal(plain)
+    expect(noGit.status).to.equal(409)
+    expect(noGit.body).to.deep.include({ success: false, code: 'CONFLICT', details: { reason: 'noGit' } })
+
+    const lone = mkdtempSync(join(tmpdir(), 'lingxi-system-lone-'))
+    temp.push(lone)
+    gitIn(lone, 'init', '--quiet')
+    writeFileSync(join(lone, 'package.json'), '{"version":"1.0.0"}\n')
+    gitIn(lone, 'add', '-A')
+    gitIn(lone, 'commit', '--quiet', '-m', 'alone')
+    const noUpstream = await refusal(lone)
+    expect(noUpstream.status).to.equal(409)
+    expect(noUpstream.body).to.deep.include({ code: 'CONFLICT', details: { reason: 'noUpstream' } })
+
+    const repo = gitFixture()
+    temp.push(repo.dir)
+    rmSync(repo.remote, { recursive: true, force: true })
+    const fetchFailed = await refusal(repo.checkout)
+    expect(fetchFailed.status).to.equal(502)
+    expect(fetchFailed.body).to.deep.include({ code: 'CONNECTION_FAILED', details: { reason: 'fetchFailed' } })
+    expect(fetchFailed.body.message).to.match(/^git fetch failed/)
+  })
+
+  it('other failures carry no details', async () => {
+    const r = await s.api('/api/config/channels/nope', { method: 'DELETE' })
+    expect(r.status).to.equal(404)
+    expect(r.body).to.not.have.property('details')
   })
 })

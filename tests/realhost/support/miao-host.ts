@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { ensureDashboardBuilt } from '../../../routes/_http/dashboard-build.js'
 import { writePluginConfig } from './prepare.js'
-import { REPO_ROOT, type Toolchain } from './toolchain.js'
+import { REPO_ROOT, withInstallLock, type Toolchain } from './toolchain.js'
 import { copyPlugin, freePort, outputLines, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, startRedis } from './trss-host.js'
 
 export { writePluginConfig, outputLines }
@@ -59,12 +59,17 @@ async function ensureMiaoToolchain (): Promise<MiaoToolchain | string> {
   const nodedir = resolve(nodeBinDir, '..')
   const pnpm = join(CACHE_DIR, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs')
   if (!existsSync(pnpm)) {
-    mkdirSync(CACHE_DIR, { recursive: true })
-    try {
-      await run('npm', ['install', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', '--no-save', 'pnpm@10'], { timeout: 300_000, maxBuffer: 8 << 20 })
-    } catch (err) {
-      return `pnpm 10 could not be installed with npm (${(err as Error).message.split('\n')[0]})`
-    }
+    const failed = await withInstallLock(CACHE_DIR, async () => {
+      if (existsSync(pnpm)) return undefined // installed by a suite beside this one meanwhile
+      mkdirSync(CACHE_DIR, { recursive: true })
+      try {
+        await run('npm', ['install', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', '--no-save', 'pnpm@10'], { timeout: 300_000, maxBuffer: 8 << 20 })
+      } catch (err) {
+        return `pnpm 10 could not be installed with npm (${(err as Error).message.split('\n')[0]})`
+      }
+      return undefined
+    })
+    if (failed) return failed
     if (!existsSync(pnpm)) return `npm installed pnpm@10 but ${pnpm} is missing`
   }
   return { node, nodeBinDir, pnpm, redisServer, nodedir }
@@ -183,7 +188,9 @@ async function installMiaoHost (tc: MiaoToolchain, root: string): Promise<{ seco
   const t0 = Date.now()
   const cached = join(CACHE_DIR, `host-${installKey(tc)}`)
   const wasCached = existsSync(join(cached, '.lingxi-installed'))
-  if (!wasCached) {
+  // one install per key at a time: a Miao suite beside this one (tests/README.md, "Running in parallel") waits for it
+  if (!wasCached) await withInstallLock(cached, async () => {
+    if (existsSync(join(cached, '.lingxi-installed'))) return // installed meanwhile
     pruneHostCache(cached)
     // installed under a name of its own, then renamed: a run that died half-way leaves no half cache
     const building = `${cached}.tmp-${process.pid}`
@@ -201,7 +208,7 @@ async function installMiaoHost (tc: MiaoToolchain, root: string): Promise<{ seco
     } finally {
       removeTree(building)
     }
-  }
+  })
   const marker = join(cached, '.lingxi-installed')
   try { utimesSync(marker, new Date(), new Date()) } catch { /* read-only cache: pruning by age only */ }
   await copyInstalled(cached, root)

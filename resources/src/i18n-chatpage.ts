@@ -17,7 +17,7 @@ export const chatPageZh: Dict = {
   'cp.why': '为什么这样回答', 'cp.whyHide': '收起依据', 'cp.whyTitle': '这次回答的依据', 'cp.whyMissing': '这条回答没有保存依据。',
   'cp.w.preset': '预设', 'cp.w.channel': '渠道 / 模型', 'cp.w.memories': '放入提示词的记忆', 'cp.w.knowledge': '知识库资料',
   'cp.w.skills': '启用的技能', 'cp.w.tools': '调用的工具', 'cp.w.tokens': 'Tokens', 'cp.w.time': '用时', 'cp.w.none': '无',
-  'cp.w.owner': '属于用户 {id}', 'cp.w.removed': '（已删除）', 'cp.w.tokensValue': '输入 {prompt} · 输出 {completion} · 合计 {total}', 'cp.w.cached': '（其中缓存 {cached}，{share}）', 'cp.w.seconds': '{s} 秒',
+  'cp.w.owner': '属于用户 {id}', 'cp.w.removed': '（已删除）', 'cp.w.tokensValue': '输入 {prompt} · 输出 {completion} · 合计 {total}', 'cp.w.cached': '（其中缓存 {cached}，{share}）', 'cp.w.prefix': '沿用上次请求', 'cp.w.prefixValue': '开头 {chars} 个字符（{share}），服务商的提示缓存可命中', 'cp.w.seconds': '{s} 秒',
   'cp.w.question': '问题'
 }
 
@@ -36,6 +36,6 @@ export const chatPageEn: Dict = {
   'cp.why': 'Why this answer', 'cp.whyHide': 'Hide why', 'cp.whyTitle': 'What shaped this answer', 'cp.whyMissing': 'No record was kept for this answer.',
   'cp.w.preset': 'Preset', 'cp.w.channel': 'Channel / model', 'cp.w.memories': 'Memories put into the prompt', 'cp.w.knowledge': 'Knowledge passages',
   'cp.w.skills': 'Active skills', 'cp.w.tools': 'Tools called', 'cp.w.tokens': 'Tokens', 'cp.w.time': 'Time', 'cp.w.none': 'none',
-  'cp.w.owner': 'of user {id}', 'cp.w.removed': '(erased)', 'cp.w.tokensValue': '{prompt} in · {completion} out · {total} total', 'cp.w.cached': '({cached} of the input from cache, {share})', 'cp.w.seconds': '{s} s',
+  'cp.w.owner': 'of user {id}', 'cp.w.removed': '(erased)', 'cp.w.tokensValue': '{prompt} in · {completion} out · {total} total', 'cp.w.cached': '({cached} of the input from cache, {share})', 'cp.w.prefix': 'Reused from the last request', 'cp.w.prefixValue': 'its first {chars} characters ({share}), which the provider\'s prompt cache can serve', 'cp.w.seconds': '{s} s',
   'cp.w.question': 'Question'
 }

@@ -106,6 +106,11 @@ describe('dashboard: chat page (chromium e2e)', function () {
     expect(fake.chatRequests().at(-1)?.body.model).to.equal('gpt-other')
     const conv = await s.api(`/api/conversations/${encodeURIComponent(String(id))}`)
     expect(conv.body.data.messages).to.have.length(4)
+    // its why panel says how much of the previous request this one started with (lib/chat/prefix.ts)
+    await page.locator('[data-testid="chat-why-button"]').last().click()
+    const prefix = page.locator('[data-testid="why-prefix"]').last()
+    await prefix.waitFor()
+    expect(await prefix.textContent()).to.match(/\d+\D+\d+(\.\d)?%/)
   })
 
   it('text streamed before a tool call stays in the live message while the call is shown', async () => {

@@ -54,8 +54,13 @@ describe('preset settings and editor routes', function () {
     expect(r.body.code).to.equal(0)
     expect(r.body.data.prompt).to.equal('你好 小明，你们在群聊「读书会」中，我是灵犀（助手）{{unknown}}')
     expect(r.body.data.placeholders).to.include.members(['nickname', 'groupLine', 'botName', 'date'])
+    expect(r.body.data.cacheBreakers, 'the speaker changes in a shared group conversation').to.deep.equal([{ placeholder: 'nickname', changes: 'speaker' }])
     const priv = await s.api('/api/preset/prompt-preview', { method: 'POST', json: { systemPrompt: '{{groupLine}}' } })
     expect(priv.body.data.prompt).to.equal('，你们在私聊中')
+    expect(priv.body.data.cacheBreakers, 'nothing that changes between turns').to.deep.equal([])
+    // the time and the date change the start of every request (README "What it costs")
+    const timed = await s.api('/api/preset/prompt-preview', { method: 'POST', json: { systemPrompt: '现在是 {{ date }} {{time}}，{{time}}' } })
+    expect(timed.body.data.cacheBreakers).to.deep.equal([{ placeholder: 'date', changes: 'day' }, { placeholder: 'time', changes: 'turn' }])
     for (const bad of [{}, { systemPrompt: 5 }, { systemPrompt: 'x'.repeat(10001) }]) {
       const b = await s.api('/api/preset/prompt-preview', { method: 'POST', json: bad })
       expect([b.status, b.body.code], JSON.stringify(bad).slice(0, 40)).to.deep.equal([400, -1])

@@ -30,6 +30,9 @@ export function WhyPanel ({ record, id }: { record: WhyRecord | undefined, id: s
   const r = record
   // input the provider served from its cache (records of older versions have no figure)
   const cached = r.usage.cachedTokens ?? 0
+  // how much of the conversation's previous request the first model call started with (lib/chat/prefix.ts)
+  const first = r.calls?.[0]
+  const reuse = first?.previousChars && first.reusedChars !== undefined ? Math.min(1, first.reusedChars / first.previousChars) : undefined
   return <section class="chat-why" id={id} data-testid="chat-why-panel" aria-label={t('cp.whyTitle')}>
     <h3>{t('cp.whyTitle')}</h3>
     <dl>
@@ -48,6 +51,7 @@ export function WhyPanel ({ record, id }: { record: WhyRecord | undefined, id: s
       <dt>{t('cp.w.tokens')}</dt>
       <dd data-testid="why-tokens">{tv('cp.w.tokensValue', { prompt: r.usage.promptTokens, completion: r.usage.completionTokens, total: r.usage.totalTokens })}
         {cached > 0 && r.usage.promptTokens > 0 && <span class="muted" data-testid="why-cached"> {tv('cp.w.cached', { cached, share: (Math.min(1, cached / r.usage.promptTokens)).toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 }) })}</span>}</dd>
+      {reuse !== undefined && <><dt>{t('cp.w.prefix')}</dt><dd data-testid="why-prefix">{tv('cp.w.prefixValue', { chars: first?.reusedChars ?? 0, share: reuse.toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 }) })}</dd></>}
       <dt>{t('cp.w.time')}</dt><dd>{tv('cp.w.seconds', { s: (r.durationMs / 1000).toFixed(1) })}</dd>
     </dl>
   </section>

@@ -4,6 +4,8 @@ import Router from '@koa/router'
 import { z } from 'zod'
 import { CATEGORIES } from '../lib/presets/builtin.js'
 import { PROMPT_PLACEHOLDERS, renderPrompt } from '../lib/presets/resolver.js'
+import { cacheBreakers } from '../lib/presets/volatile.js'
+import { presetJsonSchema } from '../lib/presets/schema-json.js'
 import { presetView } from '../lib/presets/types.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
@@ -26,6 +28,12 @@ const previewBody = promptQuery.extend({
 })
 
 const presetList = z.array(presetView)
+const previewData = z.object({
+  prompt: z.string(),
+  placeholders: z.array(z.string()),
+  cacheBreakers: z.array(z.object({ placeholder: z.string(), changes: z.enum(['turn', 'day', 'speaker']) }))
+})
+const presetSchemaData = z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.looseObject({})), required: z.array(z.string()) })
 const categoriesData = z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), count: z.number() }))
 const presetNames = z.array(z.object({ id: z.string(), name: z.string(), description: z.string() }))
 const presetsConfig = z.strictObject({
@@ -69,9 +77,9 @@ export function presetRoutesB (rt: Runtime): Router[] {
     const q = parseBody(ctx, previewBody)
     const scope = { ...q, userId: q.userId ?? sessionOf(ctx)?.sub ?? '' }
     const bot = rt.config.get().language === 'en' ? 'Lingxi' : '灵犀'
-    return { prompt: renderPrompt(q.systemPrompt, scope, bot, rt.clock.now(), q.name ?? ''), placeholders: PROMPT_PLACEHOLDERS }
+    return { prompt: renderPrompt(q.systemPrompt, scope, bot, rt.clock.now(), q.name ?? ''), placeholders: PROMPT_PLACEHOLDERS, cacheBreakers: cacheBreakers(q.systemPrompt) }
   }))
-  routeDoc(r, 'POST', '/prompt-preview', { body: previewBody, summary: 'A system prompt not saved yet, rendered with its placeholders (the preset editor\'s preview)', data: z.object({ prompt: z.string(), placeholders: z.array(z.string()) }) })
+  routeDoc(r, 'POST', '/prompt-preview', { body: previewBody, summary: 'A system prompt not saved yet, rendered with its placeholders (the preset editor\'s preview) and those that change it between turns (they defeat providers\' prompt caches)', data: previewData })
 
   const c = styledRouter('B', { prefix: '/api/presets' })
   const view = (): z.output<typeof presetsConfig> => ({ ...rt.config.get().presets })
@@ -82,6 +90,9 @@ export function presetRoutesB (rt: Runtime): Router[] {
     return view()
   }))
   routeDoc(c, 'PUT', '/config', { body: presetsConfig, summary: 'Update the preset settings', data: presetsConfig })
+  // before variant A's /:id ('schema' is a reserved id): the rules the dashboard's preset editor checks a draft with
+  c.get('/schema', B(() => presetJsonSchema()))
+  routeDoc(c, 'GET', '/schema', { summary: 'A new preset\'s fields and rules as JSON Schema (draft 2020-12; the preset editor checks a draft with it)', data: presetSchemaData })
   c.get('/builtin', B((): Data<typeof presetList> => p().builtins()))
   routeDoc(c, 'GET', '/builtin', { summary: 'The built-in presets', data: presetList })
   c.get('/categories', B((): Data<typeof categoriesData> => CATEGORIES.map((cat) => ({ ...cat, count: p().list().filter((x) => x.category === cat.id).length }))))

@@ -28,6 +28,7 @@ export const PACKAGE_FEATURES: ReadonlyMap<string, readonly Feature[]> = new Map
   ['koa-send', ['dashboard']],
   ['preact', ['dashboard']],
   ['vite', ['dashboard']],
+  ['@cfworker/json-schema', ['dashboard']],
   ['esbuild', ['fastStart']],
   ['tsx', ['fastStart']],
   ['compression', ['standalone']],

@@ -65,7 +65,7 @@ export const presetView = z.object({
 })
 
 /** Ids that name other routes under /api/presets and /api/preset (docs/api.md, Groups of routes). */
-export const RESERVED_IDS = new Set(['config', 'builtin', 'categories', 'import', 'list', 'from-builtin'])
+export const RESERVED_IDS = new Set(['config', 'builtin', 'categories', 'import', 'list', 'from-builtin', 'schema'])
 
 /** Variant A ids: 3-50 letters, digits and hyphens. */
 export const strictId = z.string().regex(/^[A-Za-z0-9-]{3,50}$/, 'id must be 3-50 letters, digits or hyphens')
@@ -99,6 +99,13 @@ export const presetFields = z.object({
   memory: z.object({ enabled: z.boolean(), maxMemories: z.number().int().min(0).max(1000) }).partial(),
   createdFrom: z.string().max(100)
 }).partial()
+
+/**
+ * A new preset as variant A creates it (POST /api/presets): a strict id and a name, every other field
+ * optional. Served as JSON Schema by GET /api/presets/schema; the dashboard's preset editor checks a draft
+ * with it before sending (the name trimmed first, as the server trims it before its length check).
+ */
+export const presetInput = presetFields.required({ name: true }).extend({ id: strictId })
 
 export type PresetPatch = z.output<typeof presetFields> & { isDefault?: boolean }
 

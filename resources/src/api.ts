@@ -10,7 +10,9 @@ const TOKEN_KEY = 'lingxi.token'
 const EXP_KEY = 'lingxi.expiresAt'
 
 export class ApiError extends Error {
-  constructor (message: string, public status: number, public code?: string, public errors?: Array<{ path: string, message: string }>) { super(message) }
+  constructor (message: string, public status: number, public code?: string, public errors?: Array<{ path: string, message: string }>,
+    /** A style A error's machine-readable facts (docs/api.md, Envelopes), e.g. `reason`. */
+    public details?: Record<string, unknown>) { super(message) }
 }
 
 export const session = {
@@ -49,7 +51,7 @@ async function send (path: string, opts: ReqOpts): Promise<Response> {
 }
 
 /** The fields of either envelope (style A `{success, data, message}`, style B `{code, data, message}`). */
-interface Envelope { success?: boolean, code?: number | string, data?: unknown, message?: string, errors?: Array<{ path: string, message: string }> }
+interface Envelope { success?: boolean, code?: number | string, data?: unknown, message?: string, errors?: Array<{ path: string, message: string }>, details?: unknown }
 const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null
 
 /**
@@ -65,7 +67,8 @@ export async function api<T> (path: string, opts: ReqOpts = {}): Promise<T> {
   const failed = !res.ok || (env !== undefined && (env.success === false || (typeof env.code === 'number' && env.code !== 0)))
   if (failed) {
     const msg = env?.message || (typeof body === 'string' && body) || `HTTP ${res.status}`
-    throw new ApiError(String(msg), res.status, typeof env?.code === 'string' ? env.code : undefined, env?.errors)
+    const details = typeof env?.details === 'object' && env.details !== null ? env.details as Record<string, unknown> : undefined
+    throw new ApiError(String(msg), res.status, typeof env?.code === 'string' ? env.code : undefined, env?.errors, details)
   }
   if (opts.raw || env === undefined) return body as T
   return ('data' in env ? env.data : env) as T
@@ -171,10 +174,17 @@ export function fieldMessage (message: string): string {
   return isZh() && /[A-Za-z]{3}/.test(m) ? `${t('er.f.invalid')}（${m}）` : m
 }
 
-/** A field's path by its label where the dictionary has one (`bs.<path>` of the settings forms, `f_<key>`), else the path. */
+/** Names a configuration path by its schema title; form-engine.tsx sets it once it has GET /api/config/schema. */
+let schemaLabel: (path: string) => string | undefined = () => undefined
+export function labelPathsWith (f: (path: string) => string | undefined): void { schemaLabel = f }
+
+/** A field's path by its label: the configuration schema's title, else the dictionary's `f_<key>`, else the path. */
 function pathLabel (path: string): string {
-  for (const key of [`bs.${path}`, `f_${path.split('.').pop()}`]) { const l = t(key); if (l !== key) return l }
-  return path
+  const own = schemaLabel(path)
+  if (own) return own
+  const key = `f_${path.split('.').pop()}`
+  const l = t(key)
+  return l !== key ? l : path
 }
 
 /** What failed, in the page language: one line, the fields listed once. */

@@ -1,6 +1,6 @@
-// Texts of the generated settings forms (schema-form.tsx, pages/config.tsx: `sf.*`, the browser's checks
-// `sv.*`) and of the preset editor (pages/presets.tsx: `pe.*`), in zh-CN and en. The settings' own titles
-// and descriptions come from the server's schema (GET /api/config/schema). Merged into i18n.ts.
+// Texts of the form engine (form-engine.tsx, pages/config.tsx: `sf.*`; the browser's checks, form-rules.ts:
+// `sv.*`) and of the preset editor (pages/presets.tsx: `pe.*`), in zh-CN and en. The settings' own titles and
+// descriptions come from the server's schema (GET /api/config/schema), the preset settings' too. Merged into i18n.ts.
 type Dict = Record<string, string>
 
 export const formsZh: Dict = {
@@ -32,8 +32,8 @@ export const formsZh: Dict = {
   'pe.builtin': '内置（只读）', 'pe.custom': '自定义', 'pe.copyToEdit': '复制后编辑', 'pe.copyName': '{name}（副本）', 'pe.copied': '已复制为 {id}，现在可以编辑',
   'pe.readOnly': '内置预设不能修改；复制一份再编辑。', 'pe.view': '查看', 'pe.close': '关闭', 'pe.created': '预设 {id} 已创建', 'pe.saved': '预设 {id} 已保存', 'pe.deleted': '预设 {name} 已删除',
   'pe.confirmDelete': '删除预设“{name}”（{id}）？使用它的用户和群会改用默认预设。', 'pe.default': '默认',
-  'pe.settings': '预设设置', 'pe.defaultId': '默认预设', 'pe.allowUserSwitch': '允许用户用 #lx切换人设 切换', 'pe.perUserPreset': '按用户记住所选预设', 'pe.perGroupPreset': '按群记住所选预设',
-  'pe.settingsSaved': '预设设置已保存', 'pe.groupPreset': '单个群的预设', 'pe.groupId': '群号', 'pe.groupPresetId': '预设 ID（留空 = 默认）', 'pe.groupSaved': '群 {group} 的预设已设为 {id}',
+  'pe.settings': '预设设置',
+  'pe.groupPreset': '单个群的预设', 'pe.groupId': '群号', 'pe.groupPresetId': '预设 ID（留空 = 默认）', 'pe.groupSaved': '群 {group} 的预设已设为 {id}',
   'pe.unknownPreset': '预设“{id}”不存在', 'pe.groupHint': '群里使用的预设；必须是已有的预设。', 'pe.importFile': '选择 YAML 文件', 'pe.fields': '有 {n} 处需要修改，见标红的项'
 }
 
@@ -66,7 +66,7 @@ export const formsEn: Dict = {
   'pe.builtin': 'Built-in (read-only)', 'pe.custom': 'Custom', 'pe.copyToEdit': 'Copy to edit', 'pe.copyName': '{name} (copy)', 'pe.copied': 'Copied as {id}; you can edit it now',
   'pe.readOnly': 'Built-in presets cannot be changed; copy one to edit it.', 'pe.view': 'View', 'pe.close': 'Close', 'pe.created': 'Preset {id} created', 'pe.saved': 'Preset {id} saved', 'pe.deleted': 'Preset {name} deleted',
   'pe.confirmDelete': 'Delete the preset "{name}" ({id})? Users and groups using it go back to the default preset.', 'pe.default': 'Default',
-  'pe.settings': 'Preset settings', 'pe.defaultId': 'Default preset', 'pe.allowUserSwitch': 'Users may switch with #lx切换人设', 'pe.perUserPreset': 'Remember each user\'s choice', 'pe.perGroupPreset': 'Remember each group\'s choice',
-  'pe.settingsSaved': 'Preset settings saved', 'pe.groupPreset': 'One group\'s preset', 'pe.groupId': 'Group id', 'pe.groupPresetId': 'Preset id (empty = the default)', 'pe.groupSaved': 'Group {group} now uses {id}',
+  'pe.settings': 'Preset settings',
+  'pe.groupPreset': 'One group\'s preset', 'pe.groupId': 'Group id', 'pe.groupPresetId': 'Preset id (empty = the default)', 'pe.groupSaved': 'Group {group} now uses {id}',
   'pe.unknownPreset': 'There is no preset "{id}"', 'pe.groupHint': 'The preset used in the group; it must exist.', 'pe.importFile': 'Choose a YAML file', 'pe.fields': '{n} fields need fixing (marked in red)'
 }

@@ -1,5 +1,5 @@
-// Texts of the governance page (pages/governance.tsx): who may use the bot, quotas, moderation. Field
-// labels follow the settings form's keys (`bs.<path>`, `bs.<path>.help`). Merged into i18n.ts.
+// Texts of the governance page (pages/governance.tsx): who may use the bot, quotas, moderation. The fields'
+// labels and help are the configuration schema's (form-engine.tsx); `bv.<path>.<value>` names a value. Merged into i18n.ts.
 type Dict = Record<string, string>
 
 export const governanceZh: Dict = {
@@ -10,36 +10,8 @@ export const governanceZh: Dict = {
   'gv.groupHint': '输入群号，为这个群单独设置功能名单、额度和审核严格度；未设置的项沿用上面的全局值。',
   'gv.regexes': '审核正则表达式', 'gv.regexesHint': '每行一个：pattern（不区分大小写）或 /pattern/flags（flags 可用 i m s u）。可能让机器人卡死的写法（重复的组里再重复或含 |、超过一个不限次数的重复如 .* 或 +、反向引用、环视、超过 200 字符）会被拒绝并说明原因。',
   'gv.hits': '审核命中记录', 'gv.when': '时间', 'gv.who': '用户', 'gv.where': '位置', 'gv.group': '群', 'gv.direction': '方向', 'gv.anyDirection': '全部方向',
-  'gv.rules': '命中规则', 'gv.action': '处理', 'gv.dir.input': '用户消息', 'gv.dir.output': '模型回答', 'gv.act.mask': '打码', 'gv.act.refuse': '拦截',
-  'bs.access.userBlacklist': '用户黑名单', 'bs.access.userBlacklist.help': '这些 QQ 号得不到机器人的任何回应（主人除外）。',
-  'bs.access.groupBlacklist': '群黑名单', 'bs.access.groupBlacklist.help': '机器人完全忽略这些群（不回复任何提示）。',
-  'bs.access.userWhitelistOnly': '仅白名单用户', 'bs.access.userWhitelistOnly.help': '开启后只回应用户白名单里的人和主人。',
-  'bs.access.userWhitelist': '用户白名单',
-  'bs.access.groupWhitelistOnly': '仅白名单群', 'bs.access.groupWhitelistOnly.help': '开启后只在群白名单里的群回应（私聊按用户规则）。',
-  'bs.access.groupWhitelist': '群白名单',
-  'bs.access.features.chat': '可聊天的人', 'bs.access.features.chat.help': 'QQ 号，或 admin 表示群管理和群主；留空 = 所有人。',
-  'bs.access.features.drawing': '可画图的人', 'bs.access.features.drawing.help': 'QQ 号或 admin；留空 = 所有人。',
-  'bs.access.features.game': '可玩游戏的人', 'bs.access.features.game.help': 'QQ 号或 admin；留空 = 所有人。',
-  'bs.access.features.tools': '可用工具的人', 'bs.access.features.tools.help': '不在名单里的人聊天时不带工具。QQ 号或 admin；留空 = 所有人。',
-  'bs.access.features.toolsMedium': '可用中风险工具的人', 'bs.access.features.toolsMedium.help': '其他人只会得到低风险工具（需批准的工具仍需批准）。填 QQ 号；留空 = 所有人。',
-  'bs.access.features.toolsHigh': '可用高风险工具的人', 'bs.access.features.toolsHigh.help': '填 QQ 号；留空 = 所有人。',
-  'bs.access.refusal': '被拒绝时', 'bv.access.refusal.silent': '不回应', 'bv.access.refusal.reply': '回复提示',
-  'bs.access.refusalText': '拒绝提示', 'bs.access.refusalText.help': '留空使用内置提示。',
-  'bs.quotas.user.messagesPerMinute': '每人每分钟消息数', 'bs.quotas.user.messagesPerMinute.help': '0 = 不限。每人的额度在所有聊天中合计。',
-  'bs.quotas.user.messagesPerDay': '每人每日消息数', 'bs.quotas.user.tokensPerMinute': '每人每分钟 token', 'bs.quotas.user.tokensPerDay': '每人每日 token',
-  'bs.quotas.group.messagesPerMinute': '每群每分钟消息数', 'bs.quotas.group.messagesPerMinute.help': '0 = 不限。群内所有成员合计。',
-  'bs.quotas.group.messagesPerDay': '每群每日消息数', 'bs.quotas.group.tokensPerMinute': '每群每分钟 token', 'bs.quotas.group.tokensPerDay': '每群每日 token',
-  'bs.quotas.message': '额度用完提示', 'bs.quotas.message.help': '留空使用内置提示。用户可发送 #lx额度 查看剩余。',
-  'bs.quotas.resetTime': '每日重置时间', 'bs.quotas.resetTime.help': 'HH:MM，按下面的时区。',
-  'bs.quotas.timezone': '时区', 'bs.quotas.timezone.help': 'IANA 名称，例如 Asia/Shanghai；留空 = 本机时区。',
-  'bs.moderation.strictness': '审核严格度', 'bs.moderation.strictness.help': '关闭；打码（违禁部分替换为＊＊＊）；拦截（不回答 / 不发送，并简短提示）。',
-  'bv.moderation.strictness.off': '关闭', 'bv.moderation.strictness.mask': '打码', 'bv.moderation.strictness.refuse': '拦截',
-  'bs.moderation.checkInput': '审核用户消息', 'bs.moderation.checkOutput': '审核模型回答',
-  'bs.moderation.useDefaultList': '使用内置词库', 'bs.moderation.useDefaultList.help': 'config/moderation-default.txt；复制到数据目录的 moderation-words.txt 后可自行编辑。',
-  'bs.moderation.keywords': '自定义违禁词', 'bs.moderation.notice': '拦截提示', 'bs.moderation.notice.help': '留空使用内置提示。',
-  'bs.moderation.endpoint.baseUrl': '审核接口地址', 'bs.moderation.endpoint.baseUrl.help': '可选，OpenAI 兼容的 <地址>/moderations；留空不使用。被标记的内容会被拦截。',
-  'bs.moderation.endpoint.apiKey': '审核接口密钥', 'bs.moderation.endpoint.model': '审核模型', 'bs.moderation.endpoint.timeoutMs': '审核接口超时（毫秒）',
-  'bs.moderation.logMax': '命中记录保留条数'
+  'gv.rules': '命中规则', 'gv.action': '处理', 'gv.dir.input': '用户消息', 'gv.dir.output': '模型回答', 'gv.act.mask': '打码', 'gv.act.refuse': '拦截', 'bv.access.refusal.silent': '不回应', 'bv.access.refusal.reply': '回复提示',
+  'bv.moderation.strictness.off': '关闭', 'bv.moderation.strictness.mask': '打码', 'bv.moderation.strictness.refuse': '拦截'
 }
 
 export const governanceEn: Dict = {
@@ -50,34 +22,6 @@ export const governanceEn: Dict = {
   'gv.groupHint': 'Enter a group id to set its own feature lists, quotas and moderation strictness; what it leaves unset follows the global values above.',
   'gv.regexes': 'Moderation regular expressions', 'gv.regexesHint': 'One a line: pattern (case-insensitive) or /pattern/flags (flags among i m s u). Patterns that could hang the bot (a repeated group that repeats or holds |, more than one unbounded repeat such as .* or +, back-references, lookarounds, over 200 characters) are refused with the reason.',
   'gv.hits': 'Moderation hits', 'gv.when': 'When', 'gv.who': 'User', 'gv.where': 'Where', 'gv.group': 'group', 'gv.direction': 'Direction', 'gv.anyDirection': 'Any direction',
-  'gv.rules': 'Rules', 'gv.action': 'Action', 'gv.dir.input': 'user message', 'gv.dir.output': 'model answer', 'gv.act.mask': 'masked', 'gv.act.refuse': 'refused',
-  'bs.access.userBlacklist': 'Blacklisted users', 'bs.access.userBlacklist.help': 'These QQ ids get nothing from the bot (masters excepted).',
-  'bs.access.groupBlacklist': 'Blacklisted groups', 'bs.access.groupBlacklist.help': 'The bot ignores these groups entirely (no notice).',
-  'bs.access.userWhitelistOnly': 'Listed users only', 'bs.access.userWhitelistOnly.help': 'On: only users in the user whitelist (and masters) are answered.',
-  'bs.access.userWhitelist': 'User whitelist',
-  'bs.access.groupWhitelistOnly': 'Listed groups only', 'bs.access.groupWhitelistOnly.help': 'On: only groups in the group whitelist are answered (private chats follow the user rules).',
-  'bs.access.groupWhitelist': 'Group whitelist',
-  'bs.access.features.chat': 'Who may chat', 'bs.access.features.chat.help': 'QQ ids, or admin for the group\'s admins and owner; empty = everyone.',
-  'bs.access.features.drawing': 'Who may draw', 'bs.access.features.drawing.help': 'QQ ids or admin; empty = everyone.',
-  'bs.access.features.game': 'Who may play the game', 'bs.access.features.game.help': 'QQ ids or admin; empty = everyone.',
-  'bs.access.features.tools': 'Who may use tools', 'bs.access.features.tools.help': 'Others chat without tools. QQ ids or admin; empty = everyone.',
-  'bs.access.features.toolsMedium': 'Who gets medium-risk tools', 'bs.access.features.toolsMedium.help': 'Others get the low-risk tools only (approvals still apply). QQ ids; empty = everyone.',
-  'bs.access.features.toolsHigh': 'Who gets high-risk tools', 'bs.access.features.toolsHigh.help': 'QQ ids; empty = everyone.',
-  'bs.access.refusal': 'A refused user gets', 'bv.access.refusal.silent': 'nothing', 'bv.access.refusal.reply': 'a notice',
-  'bs.access.refusalText': 'Refusal notice', 'bs.access.refusalText.help': 'Empty: the built-in text.',
-  'bs.quotas.user.messagesPerMinute': 'Messages a minute per user', 'bs.quotas.user.messagesPerMinute.help': '0 = no limit. A user\'s counts add up over all chats.',
-  'bs.quotas.user.messagesPerDay': 'Messages a day per user', 'bs.quotas.user.tokensPerMinute': 'Tokens a minute per user', 'bs.quotas.user.tokensPerDay': 'Tokens a day per user',
-  'bs.quotas.group.messagesPerMinute': 'Messages a minute per group', 'bs.quotas.group.messagesPerMinute.help': '0 = no limit. All members of the group together.',
-  'bs.quotas.group.messagesPerDay': 'Messages a day per group', 'bs.quotas.group.tokensPerMinute': 'Tokens a minute per group', 'bs.quotas.group.tokensPerDay': 'Tokens a day per group',
-  'bs.quotas.message': 'Quota reached notice', 'bs.quotas.message.help': 'Empty: the built-in text. Users send #lx额度 to see what is left.',
-  'bs.quotas.resetTime': 'Daily reset time', 'bs.quotas.resetTime.help': 'HH:MM in the timezone below.',
-  'bs.quotas.timezone': 'Timezone', 'bs.quotas.timezone.help': 'IANA name such as Asia/Shanghai; empty = the machine\'s.',
-  'bs.moderation.strictness': 'Strictness', 'bs.moderation.strictness.help': 'Off; mask (banned parts become ＊＊＊); refuse (no answer / not sent, with a short notice).',
-  'bv.moderation.strictness.off': 'off', 'bv.moderation.strictness.mask': 'mask', 'bv.moderation.strictness.refuse': 'refuse',
-  'bs.moderation.checkInput': 'Check user messages', 'bs.moderation.checkOutput': 'Check model answers',
-  'bs.moderation.useDefaultList': 'Use the shipped list', 'bs.moderation.useDefaultList.help': 'config/moderation-default.txt; copy it to moderation-words.txt in the data folder to edit it.',
-  'bs.moderation.keywords': 'Your banned words', 'bs.moderation.notice': 'Refusal notice', 'bs.moderation.notice.help': 'Empty: the built-in text.',
-  'bs.moderation.endpoint.baseUrl': 'Moderation API', 'bs.moderation.endpoint.baseUrl.help': 'Optional OpenAI-compatible <address>/moderations; empty = not used. Flagged texts are refused.',
-  'bs.moderation.endpoint.apiKey': 'Moderation API key', 'bs.moderation.endpoint.model': 'Moderation model', 'bs.moderation.endpoint.timeoutMs': 'Moderation API time-out (ms)',
-  'bs.moderation.logMax': 'Hits kept'
+  'gv.rules': 'Rules', 'gv.action': 'Action', 'gv.dir.input': 'user message', 'gv.dir.output': 'model answer', 'gv.act.mask': 'masked', 'gv.act.refuse': 'refused', 'bv.access.refusal.silent': 'nothing', 'bv.access.refusal.reply': 'a notice',
+  'bv.moderation.strictness.off': 'off', 'bv.moderation.strictness.mask': 'mask', 'bv.moderation.strictness.refuse': 'refuse'
 }

@@ -1,5 +1,5 @@
-// Texts of the web tools page (pages/web-tools.tsx), zh-CN and en; `bs.webTools.*` are the settings
-// form's labels and help texts (settings.tsx). Merged into i18n.ts's dictionaries.
+// Texts of the web tools page (pages/web-tools.tsx), zh-CN and en; the settings' labels and help are the
+// configuration schema's (form-engine.tsx). Merged into i18n.ts's dictionaries.
 type Dict = Record<string, string>
 
 export const webZh: Dict = {
@@ -14,17 +14,7 @@ export const webZh: Dict = {
   'wt.typeHelp.tavily': 'Tavily 搜索 API，需要密钥（tvly-…）。', 'wt.typeHelp.bing': '微软 Bing Web Search v7，需要订阅密钥。',
   'wt.typeHelp.brave': 'Brave Search API，需要订阅令牌。',
   'wt.baseUrl': '地址', 'wt.defaultUrl': '留空 = 官方地址', 'wt.baseUrlHelp': '留空使用官方接口地址；可以是局域网地址（由你配置，不做限制）。',
-  'wt.key': '密钥', 'wt.order': '顺序', 'wt.orderHelp': '数字小的先用；相同时按列表顺序。', 'wt.enabledHelp': '关闭后不再使用这个服务。',
-  'bs.webTools.search.maxResults': '最多结果数', 'bs.webTools.search.maxResults.help': '每次搜索交给模型的结果数上限（1-20）。',
-  'bs.webTools.search.snippetChars': '摘要字数', 'bs.webTools.search.snippetChars.help': '每条结果摘要的最多字符数。',
-  'bs.webTools.search.timeoutMs': '搜索超时（毫秒）', 'bs.webTools.search.timeoutMs.help': '一个搜索服务的请求超过这个时间就换下一个。',
-  'bs.webTools.search.keyCooldownMs': '密钥暂停（毫秒）', 'bs.webTools.search.keyCooldownMs.help': '被拒绝的密钥在这段时间内排到最后。',
-  'bs.webTools.fetch.allowPrivate': '允许读取内网地址', 'bs.webTools.fetch.allowPrivate.help': '关闭（推荐）时拒绝本机、局域网、链路本地等非公网地址，包括解析到这些地址的域名和跳转。打开后模型可以读取你内网里的页面。',
-  'bs.webTools.fetch.maxBytes': '最多下载字节数', 'bs.webTools.fetch.maxBytes.help': '页面超过这个大小时只读取开头部分，然后断开。',
-  'bs.webTools.fetch.maxChars': '最多正文字数', 'bs.webTools.fetch.maxChars.help': '交给模型的正文字符数上限。',
-  'bs.webTools.fetch.timeoutMs': '读取超时（毫秒）', 'bs.webTools.fetch.timeoutMs.help': '整个读取（包括跳转和正文）的时间上限。',
-  'bs.webTools.fetch.maxRedirects': '最多跳转次数', 'bs.webTools.fetch.maxRedirects.help': '每次跳转都会重新检查目标地址。',
-  'bs.webTools.fetch.userAgent': 'User-Agent', 'bs.webTools.fetch.userAgent.help': '读取网页时发送的浏览器标识。'
+  'wt.key': '密钥', 'wt.order': '顺序', 'wt.orderHelp': '数字小的先用；相同时按列表顺序。', 'wt.enabledHelp': '关闭后不再使用这个服务。'
 }
 
 export const webEn: Dict = {
@@ -39,15 +29,5 @@ export const webEn: Dict = {
   'wt.typeHelp.tavily': 'The Tavily search API; needs a key (tvly-…).', 'wt.typeHelp.bing': 'Microsoft Bing Web Search v7; needs a subscription key.',
   'wt.typeHelp.brave': 'The Brave Search API; needs a subscription token.',
   'wt.baseUrl': 'Address', 'wt.defaultUrl': 'empty = the official API', 'wt.baseUrlHelp': 'Empty for the provider\'s official API; may be an address of your own network (your choice, not restricted).',
-  'wt.key': 'Key', 'wt.order': 'Order', 'wt.orderHelp': 'Lower first; equal ones in list order.', 'wt.enabledHelp': 'Off: this provider is not used.',
-  'bs.webTools.search.maxResults': 'Most results', 'bs.webTools.search.maxResults.help': 'Results given to the model per search (1-20).',
-  'bs.webTools.search.snippetChars': 'Snippet length', 'bs.webTools.search.snippetChars.help': 'Characters of one result\'s snippet at most.',
-  'bs.webTools.search.timeoutMs': 'Search time limit (ms)', 'bs.webTools.search.timeoutMs.help': 'A provider slower than this is left for the next one.',
-  'bs.webTools.search.keyCooldownMs': 'Key rest (ms)', 'bs.webTools.search.keyCooldownMs.help': 'A refused key goes last for this long.',
-  'bs.webTools.fetch.allowPrivate': 'Allow private addresses', 'bs.webTools.fetch.allowPrivate.help': 'Off (recommended): loopback, LAN, link-local and other non-public addresses are refused, also through names and redirects. On: the model may read pages of your own network.',
-  'bs.webTools.fetch.maxBytes': 'Most bytes downloaded', 'bs.webTools.fetch.maxBytes.help': 'A larger page is read up to here, then the download stops.',
-  'bs.webTools.fetch.maxChars': 'Most characters of text', 'bs.webTools.fetch.maxChars.help': 'Characters of the page\'s text given to the model.',
-  'bs.webTools.fetch.timeoutMs': 'Page time limit (ms)', 'bs.webTools.fetch.timeoutMs.help': 'For the whole fetch, redirects and body included.',
-  'bs.webTools.fetch.maxRedirects': 'Most redirects', 'bs.webTools.fetch.maxRedirects.help': 'Each redirect\'s target is checked again.',
-  'bs.webTools.fetch.userAgent': 'User-Agent', 'bs.webTools.fetch.userAgent.help': 'The browser name sent when reading pages.'
+  'wt.key': 'Key', 'wt.order': 'Order', 'wt.orderHelp': 'Lower first; equal ones in list order.', 'wt.enabledHelp': 'Off: this provider is not used.'
 }

@@ -1,6 +1,6 @@
 // End-to-end, on a 390x844 phone screen in Debian's chromium: the chat settings page (issue 18) edits a global
-// delivery setting and a group's overrides, and each change is read back through the HTTP API; server
-// validation errors are shown once beside the form; the channel form's vision switch. Screenshots: screenshots/.
+// delivery setting and a group's overrides, and each change is read back through the HTTP API; a value
+// the served schema refuses is stopped in the browser and a server validation error is shown once beside the form; the channel form's vision switch. Screenshots: screenshots/.
 import { expect } from 'chai'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -104,24 +104,38 @@ describe('dashboard: chat settings (chromium e2e, phone screen)', function () {
     await page.waitForFunction(() => (document.querySelector('[data-testid="cs-delivery"] input[name="delivery.sentenceDelayMs"]') as HTMLInputElement | null)?.value === '800')
   })
 
-  it('shows a server validation error once, beside the form, naming the field', async () => {
+  it('checks a value with the schema\'s rules before sending it, and shows a server error once, beside the form, naming the field', async () => {
+    // the browser's check (the served schema's range): nothing is sent
+    let sent = 0
+    const count = (r: { url: () => string, method: () => string }): void => { if (/\/api\/config$/.test(r.url()) && r.method() === 'PUT') sent++ }
+    page.on('request', count)
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '5')
-    expect(await saveGlobal(`[data-testid="cs-delivery-save"]`)).to.equal(400)
+    await page.click('[data-testid="cs-delivery-save"]')
     const box = '[data-testid="cs-delivery-errors"]'
     await page.waitForSelector(box)
     expect(await page.locator(box).count()).to.equal(1)
     const msg = await page.textContent(box) ?? ''
-    expect(msg).to.include('长回答字数')
-    expect(msg.match(/长回答字数/g)).to.have.length(1)
+    expect(msg).to.equal('长回答字数：不能小于 50')
     expect(await page.getAttribute(`${delivery} input[name="delivery.longAnswerChars"]`, 'aria-invalid')).to.equal('true')
     expect(await page.locator('.toast.err').count()).to.equal(0) // not repeated in a toast
-    expect((await s.api('/api/config/delivery')).body.data.longAnswerChars).to.equal(800)
-    // a value that is not a number never leaves the page
+    // a value that is not a number never leaves the page either
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, 'abc')
     await page.click('[data-testid="cs-delivery-save"]')
     await page.waitForFunction(() => document.querySelector('[data-testid="cs-delivery-errors"]')?.textContent?.includes('请输入数字'))
+    page.off('request', count)
+    expect(sent).to.equal(0)
+    expect((await s.api('/api/config/delivery')).body.data.longAnswerChars).to.equal(800)
     await page.fill(`${delivery} input[name="delivery.longAnswerChars"]`, '800')
     await page.screenshot({ path: join(SHOTS, 'chat-settings-error-phone.png') })
+    // a rule only the server knows (a timezone Intl knows): its answer, at the field, once
+    await page.fill('[data-testid="cs-reminders"] input[name="reminders.timezone"]', 'Mars/Olympus')
+    expect(await saveGlobal('[data-testid="cs-reminders-save"]')).to.equal(400)
+    const rbox = '[data-testid="cs-reminders-errors"]'
+    await page.waitForSelector(rbox)
+    const rmsg = await page.textContent(rbox) ?? ''
+    expect(await page.locator(rbox).count()).to.equal(1)
+    expect(rmsg).to.match(/^时区：不是有效的时区名/)
+    expect(await page.getAttribute('[data-testid="cs-reminders"] input[name="reminders.timezone"]', 'aria-invalid')).to.equal('true')
   })
 
   it('sets a group\'s overrides, each field inheriting until set, and reads them back through the API', async () => {

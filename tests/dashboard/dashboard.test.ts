@@ -206,7 +206,8 @@ describe('dashboard (chromium e2e)', function () {
     await page.click('[data-testid="group-open"]')
     await page.waitForSelector('[data-testid="group-form"] input[name=enabled]')
     await page.uncheck('[data-testid="group-form"] input[name=enabled]')
-    await page.fill('[data-testid="group-form"] textarea[name=trigger]', '{"type": "prefix"}')
+    // the group's trigger is a form of the schema's groups.<id>.trigger, its mode a select of the allowed values
+    await page.selectOption('[data-testid="group-form"] select[name="trigger.type"]', 'prefix')
     await newToast(page, () => page.click('[data-testid="group-form-save"]'))
     const g = (await s.api('/api/config/groups/777000')).body.data
     expect(g).to.include({ enabled: false })

@@ -1,4 +1,4 @@
-// The dashboard's check of a setting (resources/src/schema-validate.ts, over GET /api/config/schema) against
+// The dashboard's check of a setting (resources/src/form-rules.ts: @cfworker/json-schema over GET /api/config/schema) against
 // the server's own (the zod schema in lib/config/schema.ts): for every number, text and choice of every
 // section, values at and past each bound are judged the same by both, so the browser neither refuses what
 // the server takes nor lets through what it refuses (except the few rules only the server can know).
@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { configSchema, SECTIONS } from '../../lib/config/schema.js'
 import { bareConfigJsonSchema } from '../../lib/config/schema-json.js'
 import { readConfigFiles } from '../../lib/config/service.js'
-import { defaultFor, diff, validate, type SchemaNode } from '../../resources/src/schema-validate.js'
+import { defaultFor, diff, validate, type SchemaNode } from '../../resources/src/form-rules.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 /** Rules the JSON Schema cannot say: the server may refuse what the browser lets through here. */

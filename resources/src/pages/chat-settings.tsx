@@ -5,7 +5,7 @@ import { api } from '../api'
 import type { Config } from '../contracts'
 import { useGroupEditor } from '../group-editor'
 import { t } from '../i18n'
-import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
+import { getAt, SettingsForm, type FieldSection, type SettingsField as Field } from '../form-engine'
 import { Card, ErrorBox, View, useLoad } from '../ui'
 
 const DELIVERY: Field[] = [
@@ -17,7 +17,10 @@ const DELIVERY: Field[] = [
   { path: 'delivery.quote', group: 'delivery.quote' },
   { path: 'delivery.atSender', group: 'delivery.atSender' },
   { path: 'delivery.thinkingNoticeMs', group: 'delivery.thinkingNoticeMs' },
-  { path: 'delivery.thinkingNoticeText', group: 'delivery.thinkingNoticeText' }
+  { path: 'delivery.thinkingNoticeText', group: 'delivery.thinkingNoticeText' },
+  { path: 'delivery.stream', group: 'delivery.stream' },
+  { path: 'delivery.streamMinChars', group: 'delivery.streamMinChars' },
+  { path: 'delivery.streamMaxPieces', group: 'delivery.streamMaxPieces' }
 ]
 const CONVERSATION: Field[] = [
   { path: 'chat.groupConversation', group: 'conversation' },

@@ -1,14 +1,13 @@
 // Configuration: every section of the configuration as a form generated from the server's schema
-// (GET /api/config/schema; schema-form.tsx), checked in the browser with the schema's rules before it is
+// (GET /api/config/schema; form-engine.tsx), checked in the browser with the schema's rules before it is
 // sent and with the server's answer shown at the fields; one group's settings; YAML import and export as
 // the advanced path.
 import { useMemo, useState } from 'preact/hooks'
 import { api, ApiError, BASE, errText, fieldMessage, session } from '../api'
 import { t, tv } from '../i18n'
 import type { Config, GroupView, ImportResult } from '../contracts'
-import { ObjectForm } from '../form'
-import { helpOf, SchemaForm, titleOf, type Problems } from '../schema-form'
-import { diff, nodeAt, validate, type SchemaNode } from '../schema-validate'
+import { helpOf, problemsOf, SchemaForm, titleOf } from '../form-engine'
+import { diff, nodeAt, validate, type SchemaNode } from '../form-rules'
 import { Act, Card, ErrorBox, View, toast, useLoad } from '../ui'
 
 /** Sections first in the list (the rest follow in the schema's order). */
@@ -48,13 +47,7 @@ function SectionEditor ({ name, node, value, draft: kept, setDraft, onSaved }: {
   const issues = useMemo(() => validate(node, draft, name), [node, draft, name])
 
   // the browser's findings and the server's, by path, in the page language (recomputed on a language change)
-  const problems: Problems = (() => {
-    const m = new Map<string, string[]>()
-    const add = (p: string, s: string): void => { m.set(p, [...(m.get(p) ?? []), s]) }
-    for (const i of issues) add(i.path, tv(`sv.${i.key}`, i.vars ?? {}))
-    for (const e of server) add(e.path, serverMessage(e.message))
-    return m
-  })()
+  const problems = problemsOf(issues, server, serverMessage)
 
   const save = async (): Promise<void> => {
     setTried(true); setGeneral(null)
@@ -91,7 +84,38 @@ function SectionEditor ({ name, node, value, draft: kept, setDraft, onSaved }: {
   </div>
 }
 
-function Group () {
+/** A group's own preset, switch and trigger (GET/PUT /api/config/groups/:groupId): the schema's `groups.<id>` node, those keys only. */
+function GroupForm ({ gid, node, initial }: { gid: string, node: SchemaNode, initial: Record<string, unknown> }) {
+  const [draft, setDraft] = useState<unknown>(initial)
+  const [server, setServer] = useState<Array<{ path: string, message: string }>>([])
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const issues = useMemo(() => validate(node, draft), [node, draft])
+  const save = async (): Promise<void> => {
+    setGeneral(null)
+    if (issues.length) return
+    const patch = diff(initial, draft)
+    if (patch === undefined) { toast(t('sf.noChanges')); return }
+    setBusy(true)
+    try {
+      await api(`/api/config/groups/${encodeURIComponent(gid)}`, { method: 'PUT', json: patch })
+      setServer([]); toast(t('saved'))
+    } catch (e) {
+      const prefix = `groups.${gid}.`
+      const errors = (e instanceof ApiError ? e.errors ?? [] : []).map(x => ({ ...x, path: x.path.startsWith(prefix) ? x.path.slice(prefix.length) : x.path }))
+      setServer(errors)
+      if (!errors.length) setGeneral(errText(e))
+    } finally { setBusy(false) }
+  }
+  return <div data-testid="group-form">
+    <SchemaForm node={node} name="" value={draft} onChange={setDraft} problems={problemsOf(issues, server, serverMessage)} testid="group-form"
+      edited={p => setServer(list => list.filter(x => x.path !== p))} />
+    {general && <ErrorBox error={general} />}
+    <button class="primary" type="button" disabled={busy} aria-busy={busy} data-testid="group-form-save" onClick={save}>{t('save')}</button>
+  </div>
+}
+
+function Group ({ schema }: { schema: SchemaNode }) {
   const [gid, setGid] = useState('')
   const [loaded, setLoaded] = useState<GroupView | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -99,16 +123,14 @@ function Group () {
     setError(null); setLoaded(null)
     try { setLoaded(await api<GroupView>(`/api/config/groups/${encodeURIComponent(gid)}`)) } catch (e) { setError(errText(e)) }
   }
+  const entry = nodeAt(schema, ['groups', gid || '_'])
+  const props = entry?.properties ?? {}
+  const node: SchemaNode = { type: 'object', properties: { preset: props.preset ?? {}, enabled: props.enabled ?? {}, trigger: props.trigger ?? {} } }
   return <Card title={t('group')} testid="group-card">
     <div class="row"><input data-testid="group-id" aria-label={t('groupId')} placeholder={t('groupId')} value={gid} onInput={e => setGid((e.target as HTMLInputElement).value)} />
       <button data-testid="group-open" onClick={open} disabled={!gid}>{t('view')}</button></div>
     {error && <ErrorBox error={error} />}
-    {loaded && <ObjectForm key={gid} testid="group-form" value={{ preset: loaded.preset, enabled: loaded.enabled, trigger: loaded.trigger }}
-      onSave={v => api(`/api/config/groups/${encodeURIComponent(gid)}`, { method: 'PUT', json: v }).catch((e: unknown) => {
-        // a preset that does not exist: say so in the page language
-        if (e instanceof ApiError && e.errors?.some(x => x.path.endsWith('.preset'))) throw new Error(tv('pe.unknownPreset', { id: String(v.preset) }))
-        throw e
-      })} />}
+    {loaded && <GroupForm key={loaded.groupId} gid={loaded.groupId} node={node} initial={{ preset: loaded.preset, enabled: loaded.enabled, trigger: loaded.trigger }} />}
   </Card>
 }
 
@@ -172,7 +194,7 @@ export default function ConfigPage () {
                 : <SectionEditor key={`${name}:${JSON.stringify(cfg[name as keyof Config])}`} name={name} node={node}
                   value={cfg[name as keyof Config]} draft={drafts[name]} setDraft={v => putDraft(name, v)} onSaved={config.reload} />}
           </Card>
-          {name === 'groups' && <Group />}
+          {name === 'groups' && <Group schema={s} />}
           <Yaml onImported={config.reload} />
         </div>
       </div>

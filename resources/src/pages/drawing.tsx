@@ -1,9 +1,12 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api'
 import { t, tv } from '../i18n'
-import { ObjectForm } from '../form'
+import { SettingsForm, type SettingsField } from '../form-engine'
 import type { ImageApi, ImageConfig, ImagePresets } from '../contracts'
 import { Act, Card, EmptyState, Table, View, confirmDanger, useLoad } from '../ui'
+
+/** The drawing settings GET/PUT /api/image/config take (the image section but its APIs, listed below). */
+const FIELDS: SettingsField[] = (['enabled', 'model', 'videoModel', 'timeout', 'maxImages', 'sendMode', 'remotePresetsUrl'] as const).map(k => ({ path: `image.${k}` }))
 
 export default function Drawing () {
   const config = useLoad<ImageConfig>('/api/image/config')
@@ -13,8 +16,8 @@ export default function Drawing () {
   const [a, setA] = useState({ name: '', baseUrl: '', apiKey: '', models: '' })
   return <div>
     <Card title={t('config')}>
-      <View load={config} isEmpty={() => false}>{d => <ObjectForm key={JSON.stringify(d)} testid="image-config" value={d} choices={{ sendMode: ['direct', 'forward', 'url'] }}
-        onSave={async v => { await api('/api/image/config', { method: 'PUT', json: v }); config.reload() }} />}</View>
+      <View load={config} isEmpty={() => false}>{d => <SettingsForm key={JSON.stringify(d)} testid="image-config" sections={[{ fields: FIELDS }]} root="image" resets={false}
+        read={f => d[f.path.slice('image.'.length) as keyof typeof d]} onSave={async v => { await api('/api/image/config', { method: 'PUT', json: v }); config.reload() }} />}</View>
     </Card>
     <Card title={t('presets')} extra={<Act run={async () => { await api('/api/image/presets/refresh', { method: 'POST' }); presets.reload() }}>{t('refresh')}</Act>}>
       <div class="row">

@@ -7,7 +7,7 @@ import { api, ApiError, errText } from '../api'
 import type { Config, GroupView } from '../contracts'
 import { locale, t } from '../i18n'
 import { Pager, usePage } from '../paging'
-import { getAt, SettingsForm, type Field, type FieldSection } from '../settings'
+import { getAt, SettingsForm, type FieldSection, type SettingsField as Field } from '../form-engine'
 import { Act, Card, ErrorBox, Table, View, toast, useLoad } from '../ui'
 
 const ACCESS: Field[] = [

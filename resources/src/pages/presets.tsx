@@ -1,15 +1,14 @@
 // Presets (personas): the list, the preset editor form (prompt with a placeholders preview, sampling sliders,
-// the tools, memory and voice sections; checked in the browser with the server's rules from
-// lib/presets/types.ts before it is sent), built-in presets read-only with "copy to edit", and the preset
+// the tools, memory and voice sections; checked in the browser with the rules the server serves,
+// GET /api/presets/schema, before it is sent), built-in presets read-only with "copy to edit", and the preset
 // settings (the default, who may switch, one group's preset).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, BASE, errText, fieldMessage, session } from '../api'
 import { t, tv } from '../i18n'
-import type { ChannelView, PresetList, PresetView } from '../contracts'
-import { PRESET_RULES } from '../preset-rules'
-import { validate } from '../schema-validate'
+import type { ChannelView, Config, PresetList, PresetView } from '../contracts'
+import { issueText, SettingsForm, useSchema, type SettingsField } from '../form-engine'
+import { validate } from '../form-rules'
 import { Act, Card, ErrorBox, Table, View, confirmDanger, toast, useLoad } from '../ui'
-import '../schema-form.css'
 
 /** The built-in categories (lib/presets/builtin.ts CATEGORIES); a preset may name its own. */
 const CATEGORIES = ['general', 'work', 'roleplay'] as const
@@ -84,10 +83,11 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
   const [preview, setPreview] = useState<{ prompt: string, placeholders: string[] } | null>(null)
   const promptRef = useRef<HTMLTextAreaElement>(null)
 
-  // the server trims the name before its length check
-  const issues = useMemo(() => validate(PRESET_RULES, { ...d, name: d.name.trim(), id: isNew ? d.id : undefined }, '').filter(i => isNew || i.path !== 'id'), [d, isNew])
+  // the body as it would be sent, checked with the served rules (the server trims the name before its length check)
+  const { schema } = useSchema('/api/presets/schema')
+  const issues = useMemo(() => schema ? validate(schema, { ...bodyOf(d, isNew), name: d.name.trim() }).filter(i => isNew || i.path !== 'id') : [], [schema, d, isNew])
   const messages = (path: string): string[] => [
-    ...issues.filter(i => i.path === path || (path.endsWith('Tools') && i.path.startsWith(`${path}.`))).map(i => tv(`sv.${i.key}`, i.vars ?? {})),
+    ...issues.filter(i => i.path === path || (path.endsWith('Tools') && i.path.startsWith(`${path}.`))).map(issueText),
     ...server.filter(e => e.path === path).map(e => fieldMessage(e.message))
   ]
   const set = (patch: Partial<Draft>, path?: string): void => { setD(x => ({ ...x, ...patch })); if (path) setServer(s => s.filter(e => e.path !== path)) }
@@ -252,40 +252,18 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
   </Card>
 }
 
-interface PresetSettings { defaultId: string, allowUserSwitch: boolean, perUserPreset: boolean, perGroupPreset: boolean }
+/** The preset settings (GET/PUT /api/presets/config: the `presets` section), through the form engine. */
+const SETTINGS: SettingsField[] = [{ path: 'presets.defaultId', preset: true }, { path: 'presets.allowUserSwitch' }, { path: 'presets.perUserPreset' }, { path: 'presets.perGroupPreset' }]
+type PresetSettings = Config['presets']
 
 function Settings ({ presets, onSaved }: { presets: PresetView[], onSaved: () => void }) {
   const load = useLoad<PresetSettings>('/api/presets/config')
   return <Card title={t('pe.settings')} testid="preset-settings">
-    <View load={load} isEmpty={() => false}>{s => <SettingsForm key={JSON.stringify(s)} initial={s} presets={presets} onSaved={() => { load.reload(); onSaved() }} />}</View>
+    <View load={load} isEmpty={() => false}>{s => <SettingsForm key={JSON.stringify(s)} testid="ps" sections={[{ fields: SETTINGS }]} root="presets" resets={false}
+      presets={presets} read={f => s[f.path.slice('presets.'.length) as keyof PresetSettings]}
+      onSave={async patch => { await api('/api/presets/config', { method: 'PUT', json: patch }); load.reload(); onSaved() }} />}</View>
     <GroupPreset presets={presets} />
   </Card>
-}
-
-function SettingsForm ({ initial, presets, onSaved }: { initial: PresetSettings, presets: PresetView[], onSaved: () => void }) {
-  const [s, setS] = useState(initial)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const save = async (): Promise<void> => {
-    setError(null); setBusy(true)
-    try {
-      await api('/api/presets/config', { method: 'PUT', json: s })
-      toast(t('pe.settingsSaved')); onSaved()
-    } catch (e) { setError(e instanceof ApiError && e.status === 404 ? tv('pe.unknownPreset', { id: s.defaultId }) : errText(e)) } finally { setBusy(false) }
-  }
-  const sw = (k: 'allowUserSwitch' | 'perUserPreset' | 'perGroupPreset') => <label class="check" key={k}>
-    <input type="checkbox" role="switch" data-testid={`ps-${k}`} checked={s[k]} onChange={e => setS({ ...s, [k]: (e.target as HTMLInputElement).checked })} />{t(`pe.${k}`)}</label>
-  return <div data-testid="ps-form">
-    <div class="form sf-form">
-      <div class="field"><label for="ps-defaultId">{t('pe.defaultId')}</label>
-        <select id="ps-defaultId" data-testid="ps-defaultId" value={s.defaultId} onChange={e => setS({ ...s, defaultId: (e.target as HTMLSelectElement).value })}>
-          {(presets.some(p => p.id === s.defaultId) ? presets : [{ id: s.defaultId, name: s.defaultId } as PresetView, ...presets]).map(p => <option key={p.id} value={p.id}>{p.name} ({p.id})</option>)}
-        </select></div>
-      {sw('allowUserSwitch')}{sw('perUserPreset')}{sw('perGroupPreset')}
-    </div>
-    {error && <ErrorBox error={error} />}
-    <button class="primary" type="button" data-testid="ps-save" disabled={busy} aria-busy={busy} onClick={save}>{t('save')}</button>
-  </div>
 }
 
 function GroupPreset ({ presets }: { presets: PresetView[] }) {

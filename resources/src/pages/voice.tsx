@@ -6,7 +6,7 @@ import { api, errText } from '../api'
 import type { Config, PresetList, PresetView } from '../contracts'
 import { useGroupEditor } from '../group-editor'
 import { t } from '../i18n'
-import { getAt, SettingsForm, type Field } from '../settings'
+import { getAt, SettingsForm, type SettingsField as Field } from '../form-engine'
 import { Act, Card, ErrorBox, toast, View, useLoad } from '../ui'
 
 const FIELDS: Field[] = [

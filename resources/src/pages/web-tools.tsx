@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks'
 import { api, errText } from '../api'
 import type { Config } from '../contracts'
 import { t } from '../i18n'
-import { getAt, SettingsForm, type Field } from '../settings'
+import { getAt, SettingsForm, type SettingsField as Field } from '../form-engine'
 import { Card, ErrorBox, toast, View, useLoad } from '../ui'
 
 type Provider = Config['webTools']['search']['providers'][number]

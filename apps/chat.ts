@@ -14,6 +14,7 @@ import { recordBotAnswer, recordGroupMessage } from '../lib/grouplog/record.js'
 import type { TextKey } from '../lib/i18n.js'
 import { hasReadableContent, placeholderText, readInput } from '../lib/input/index.js'
 import { startDelivery } from '../lib/delivery/answer.js'
+import { streamAnswer } from '../lib/delivery/stream.js'
 import type { Media } from '../lib/delivery/media.js'
 import { admitChat, moderateAnswer, moderateInput, mayReact, recordTurnTokens } from '../lib/governance/gate.js'
 import { contextOf, type BotContext } from './context.js'
@@ -61,25 +62,30 @@ export class LingxiChat extends pluginBase() {
     if (allowed === undefined) return true
     turn.text = allowed
     let answered = false
-    // lib/delivery: the thinking notice (timer from now), then the answer in the form QQ shows well
+    // lib/delivery: the thinking notice (timer from now), then the answer in the form QQ shows well;
+    // streamed in pieces where delivery.stream says so (README "Streamed answers"), each piece moderated
     const delivery = startDelivery(rt, e, s, { emptyText: tr('chat.empty') })
+    const streamed = streamAnswer(rt, delivery, { moderate: async (piece) => await moderateAnswer(rt, s, piece) })
     const onAnswer = async (answer: string, media?: Media[]): Promise<void> => {
-      const response = await moderateAnswer(rt, s, answer)
-      if (response === undefined) { answered = true; return }
+      await streamed?.idle()
+      // a withheld piece was told already (and nothing more goes out)
+      const response = streamed?.withheld ? undefined : await moderateAnswer(rt, s, answer)
+      if (response === undefined) { answered = true; await streamed?.cancel(); return }
       recordBotAnswer(rt, s, response)
       answered = true
-      await delivery.answer(response, media)
+      await (streamed ? streamed.finish(response, media) : delivery.answer(response, media))
     }
     try {
       const chat = rt.need('conversations').pipeline
       if (!chat) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
       const { scope, input } = chatTurnOf(s, cfg, turn)
-      const result = await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), ...(read.taint.length ? { taint: read.taint } : {}), ...(gate.tools ? {} : { toolsEnabled: false }), onAnswer })
+      const result = await chat.reply(scope, input, { ...(turn.images.length ? { images: turn.images } : {}), ...(read.taint.length ? { taint: read.taint } : {}), ...(gate.tools ? {} : { toolsEnabled: false }), ...(streamed ? { onDelta: streamed.onDelta, onEvent: streamed.onEvent } : {}), onAnswer })
       recordTurnTokens(rt, s, result.usage)
     } catch (err) {
       delivery.stop()
-      // after the answer went out (the turn could not be saved) the user gets no second, error message
-      if (answered) rt.log.error('Chat turn answered but not completed', { userId: s.userId }, err)
+      await streamed?.cancel()
+      // after the answer (or a piece of it) went out, the user gets no second, error message
+      if (answered || streamed?.spoke === true) rt.log.error('Chat turn answered but not completed', { userId: s.userId }, err)
       else await fail(ctx, err)
     } finally {
       delivery.stop()

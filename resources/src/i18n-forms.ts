@@ -24,7 +24,9 @@ export const formsZh: Dict = {
   'sv.minItems': '至少 {n} 项', 'sv.maxItems': '最多 {n} 项', 'sv.recordKey': '键“{key}”格式不正确',
 
   'pe.editor': '编辑预设', 'pe.cat.general': '通用', 'pe.cat.work': '工作', 'pe.cat.roleplay': '角色', 'pe.basics': '基本信息', 'pe.new': '新建预设', 'pe.id': 'ID', 'pe.idHelp': '3-50 个字母、数字或连字符；创建后不能修改。', 'pe.name': '名称', 'pe.description': '描述', 'pe.category': '分类',
-  'pe.prompt': '系统提示词', 'pe.promptHelp': '可以使用占位符，点击插入：', 'pe.preview': '预览（按示例用户和群渲染）', 'pe.previewUser': '示例昵称', 'pe.previewGroup': '示例群名（留空 = 私聊）',
+  'pe.prompt': '系统提示词', 'pe.promptHelp': '可以使用占位符，点击插入：',
+  'pe.cache.turn': '{name} 每条消息都不同，', 'pe.cache.day': '{name} 每天变化一次，', 'pe.cache.speaker': '{name} 在全群共享的对话里随发言人变化，',
+  'pe.cache.why': '放在系统提示词里会让请求的开头每次不同，服务商的提示缓存就无法命中（费用更高）。每条消息已经带有发送时间和发送者，通常不需要它们。', 'pe.preview': '预览（按示例用户和群渲染）', 'pe.previewUser': '示例昵称', 'pe.previewGroup': '示例群名（留空 = 私聊）',
   'pe.sampling': '采样参数', 'pe.temperature': '温度', 'pe.topP': 'Top P', 'pe.frequencyPenalty': '频率惩罚', 'pe.presencePenalty': '存在惩罚', 'pe.maxTokens': '最大输出 Token 数', 'pe.model': '模型（留空 = 渠道默认）',
   'pe.unset': '不设置（使用模型默认值）', 'pe.tools': '工具', 'pe.toolsEnabled': '启用工具', 'pe.allowedTools': '只允许这些工具（每行一个；留空 = 全部）', 'pe.excludedTools': '排除这些工具（每行一个）',
   'pe.allowDangerous': '允许危险工具', 'pe.approval': '审批方式', 'pe.approvalGlobal': '使用全局设置', 'pe.memory': '记忆', 'pe.memoryEnabled': '使用记忆', 'pe.maxMemories': '最多放入的记忆条数',
@@ -58,7 +60,9 @@ export const formsEn: Dict = {
   'sv.minItems': 'At least {n} items', 'sv.maxItems': 'At most {n} items', 'sv.recordKey': 'The key "{key}" is not in the expected format',
 
   'pe.editor': 'Edit preset', 'pe.cat.general': 'General', 'pe.cat.work': 'Work', 'pe.cat.roleplay': 'Characters', 'pe.basics': 'Basics', 'pe.new': 'New preset', 'pe.id': 'Id', 'pe.idHelp': '3-50 letters, digits or hyphens; fixed once created.', 'pe.name': 'Name', 'pe.description': 'Description', 'pe.category': 'Category',
-  'pe.prompt': 'System prompt', 'pe.promptHelp': 'Placeholders you can use (click to insert):', 'pe.preview': 'Preview (rendered for a sample user and group)', 'pe.previewUser': 'Sample nickname', 'pe.previewGroup': 'Sample group name (empty = private chat)',
+  'pe.prompt': 'System prompt', 'pe.promptHelp': 'Placeholders you can use (click to insert):',
+  'pe.cache.turn': '{name} differs with every message;', 'pe.cache.day': '{name} changes once a day;', 'pe.cache.speaker': '{name} changes with the speaker in a group\'s shared conversation;',
+  'pe.cache.why': 'in the system prompt it makes the start of each request different, so the provider\'s prompt cache cannot serve it (higher cost). Each message already carries its time and sender, so they are rarely needed here.', 'pe.preview': 'Preview (rendered for a sample user and group)', 'pe.previewUser': 'Sample nickname', 'pe.previewGroup': 'Sample group name (empty = private chat)',
   'pe.sampling': 'Sampling', 'pe.temperature': 'Temperature', 'pe.topP': 'Top P', 'pe.frequencyPenalty': 'Frequency penalty', 'pe.presencePenalty': 'Presence penalty', 'pe.maxTokens': 'Max output tokens', 'pe.model': 'Model (empty = the channel\'s default)',
   'pe.unset': 'Not set (the model\'s default)', 'pe.tools': 'Tools', 'pe.toolsEnabled': 'Tools on', 'pe.allowedTools': 'Only these tools (one a line; empty = all)', 'pe.excludedTools': 'Never these tools (one a line)',
   'pe.allowDangerous': 'Allow dangerous tools', 'pe.approval': 'Approval mode', 'pe.approvalGlobal': 'The global setting', 'pe.memory': 'Memory', 'pe.memoryEnabled': 'Use memories', 'pe.maxMemories': 'Memories put in at most',

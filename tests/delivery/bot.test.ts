@@ -2,6 +2,7 @@
 // a long markdown answer as one forward message (or an image from the host's renderer, falling back to
 // the forward), short markdown as plain text, quote and @ switches, images as segments, sentence by
 // sentence with pauses and the thinking notice (sinon fake timers), a group's settings over the global.
+// All with delivery.stream off: streamed answers are tests/delivery/stream.test.ts.
 import { expect } from 'chai'
 import sinon from 'sinon'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
@@ -15,7 +16,7 @@ import { longMarkdownAnswer, MARKDOWN_SYNTAX } from './fixtures.js'
 
 const DEFAULTS = {
   markdown: 'plain', longAnswer: 'forward', longAnswerChars: 500, splitSentences: false, sentenceDelayMs: 800,
-  quote: true, atSender: false, thinkingNoticeMs: 0, thinkingNoticeText: ''
+  quote: true, atSender: false, thinkingNoticeMs: 0, thinkingNoticeText: '', stream: 'off'
 } as const
 
 /** Real-time wait (setImmediate is not faked) until `cond` holds. */

@@ -76,7 +76,8 @@ describe('real TRSS-Yunzai host: how answers go out (delivery)', function () {
     writePluginConfig(dataDir, {
       channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }],
       memory: { enabled: false },
-      delivery: { quote: false, atSender: false },
+      // today's forms, unstreamed (streamed answers: stream.test.ts)
+      delivery: { quote: false, atSender: false, stream: 'off' },
       groups: {
         [String(GROUP_IMAGE)]: { delivery: { longAnswer: 'image' } },
         [String(GROUP_QUOTE)]: { delivery: { quote: true, atSender: true } },

@@ -10,6 +10,9 @@ import { issueText, SettingsForm, useSchema, type SettingsField } from '../form-
 import { validate } from '../form-rules'
 import { Act, Card, ErrorBox, Table, View, confirmDanger, toast, useLoad } from '../ui'
 
+/** POST /api/preset/prompt-preview: the rendered prompt, the placeholders, those that change it between turns. */
+interface Preview { prompt: string, placeholders: string[], cacheBreakers: Array<{ placeholder: string, changes: 'turn' | 'day' | 'speaker' }> }
+
 /** The built-in categories (lib/presets/builtin.ts CATEGORIES); a preset may name its own. */
 const CATEGORIES = ['general', 'work', 'roleplay'] as const
 const OPTIONAL_SAMPLING = ['topP', 'frequencyPenalty', 'presencePenalty'] as const
@@ -80,7 +83,7 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
   const [tried, setTried] = useState(false)
   const [busy, setBusy] = useState(false)
   const [sample, setSample] = useState({ nickname: '小明', groupName: '' })
-  const [preview, setPreview] = useState<{ prompt: string, placeholders: string[] } | null>(null)
+  const [preview, setPreview] = useState<Preview | null>(null)
   const promptRef = useRef<HTMLTextAreaElement>(null)
 
   // the body as it would be sent, checked with the served rules (the server trims the name before its length check)
@@ -95,7 +98,7 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
   // the preview follows the prompt and the sample chat, a moment after the typing stops
   useEffect(() => {
     const timer = setTimeout(() => {
-      api<{ prompt: string, placeholders: string[] }>('/api/preset/prompt-preview', { json: { systemPrompt: d.systemPrompt.slice(0, 10000), name: d.name.slice(0, 100), ...sample } })
+      api<Preview>('/api/preset/prompt-preview', { json: { systemPrompt: d.systemPrompt.slice(0, 10000), name: d.name.slice(0, 100), ...sample } })
         .then(setPreview, () => setPreview(null))
     }, 250)
     return () => clearTimeout(timer)
@@ -181,6 +184,9 @@ function Editor ({ preset, onDone, onCopy }: { preset: PresetView | null, onDone
         <textarea ref={promptRef} id={id('prompt')} data-testid="pe-prompt" rows={8} readOnly={readOnly} value={d.systemPrompt}
           aria-invalid={messages('systemPrompt').length ? 'true' : undefined} onInput={e => set({ systemPrompt: (e.target as HTMLTextAreaElement).value }, 'systemPrompt')} />
         {messages('systemPrompt').length > 0 && <small class="sf-error" data-testid="pe-prompt-error">{messages('systemPrompt').join(' ')}</small>}
+        {/* placeholders that change the prompt between turns defeat the provider's prompt cache (README "What it costs") */}
+        {preview && preview.cacheBreakers.length > 0 && <small class="muted" data-testid="pe-cache-note" role="note">
+          {preview.cacheBreakers.map(b => tv(`pe.cache.${b.changes}`, { name: `{{${b.placeholder}}}` })).join(' ')} {t('pe.cache.why')}</small>}
       </div>
       {!readOnly && preview && <div class="row"><span class="muted">{t('pe.promptHelp')}</span>
         <div class="pe-chips">{preview.placeholders.map(p => <button type="button" key={p} data-testid={`pe-ph-${p}`} onClick={() => insert(p)}>{`{{${p}}}`}</button>)}</div></div>}

@@ -32,7 +32,8 @@ describe('real Miao-Yunzai host with the plugin (icqq edge)', function () {
     p = await prepareMiaoHost(this, 'chat', { masterId: MASTER })
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // the plugin's own settings, as a user writes them (LINGXI_DATA_DIR holds config.yaml)
-    writePluginConfig(p.dataDir, { channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }] })
+    // delivery.stream off: the long answer below is checked as one forward (streamed pieces: tests/realhost/stream.test.ts)
+    writePluginConfig(p.dataDir, { channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }], delivery: { stream: 'off' } })
     await start('node')
   })
 

@@ -57,7 +57,7 @@ export function keywordsFor (cfg: Pick<Config, 'trigger' | 'groups'>, groupId?: 
   return groupEntry(cfg, groupId)?.trigger.keywords ?? cfg.trigger.keywords
 }
 
-// Issue 20 (lib/governance): who may use a feature, quota limits and moderation strictness here.
+// Governance (lib/governance/README.md): who may use a feature, quota limits and moderation strictness here.
 
 /** Who may use a feature in this group: the group's list when it sets one, else the global list ([] = everyone). */
 export function featureUsersFor (cfg: Config, feature: Feature, groupId?: string): readonly string[] {

@@ -2,20 +2,7 @@
 // the text outside goes on at once, the text inside becomes reasoning, and a tag cut between two chunks
 // is held back until the next one says what it is. The same tags as lib/chat/reasoning.ts, which cleans
 // stored and sent text; here the reasoning is kept apart for the provider profile's send-back rule.
-const OPEN = /<(think|thinking|reasoning)\b[^>]*>/i
-const CLOSE = /<\/(think|thinking|reasoning)\s*>/i
-const NAMES = ['think', 'thinking', 'reasoning']
-/** a tag longer than this is no tag of ours: the held text goes on as it is */
-const MAX_HELD = 64
-
-/** Whether `tail` (from a `<` to the end) may be the start of one of our tags. */
-function maybeTag (tail: string, closing: boolean): boolean {
-  if (tail.length > MAX_HELD || tail.includes('>')) return false
-  const m = (closing ? /^<\/?([a-z]*)(\s[^>]*)?$/i : /^<([a-z]*)(\s[^>]*)?$/i).exec(tail)
-  if (!m) return false
-  const name = (m[1] ?? '').toLowerCase()
-  return m[2] !== undefined ? NAMES.includes(name) : NAMES.some((n) => n.startsWith(name))
-}
+import { maybeReasoningTag as maybeTag, REASONING_CLOSE as CLOSE, REASONING_OPEN as OPEN } from '../chat/reasoning.js'
 
 export class ThinkSplitter {
   private inside = false

@@ -3,6 +3,24 @@
 // an answer cut short may hold an opening tag that never closes. What is kept from an answer (memories,
 // summaries) and what goes into a chat (lib/delivery) never includes that text. One owner for all three.
 const BLOCK = /<(think|thinking|reasoning)\b[^>]*>[\s\S]*?<\/\1\s*>/gi
+/** One opening and one closing reasoning tag, for readers of a stream (lib/channels/think-split.ts, lib/delivery/stream-reasoning.ts). */
+export const REASONING_OPEN = /<(think|thinking|reasoning)\b[^>]*>/i
+export const REASONING_CLOSE = /<\/(think|thinking|reasoning)\s*>/i
+const NAMES = ['think', 'thinking', 'reasoning']
+/** a tag longer than this is no tag of ours */
+const MAX_TAG = 64
+
+/**
+ * Whether `tail` (from a `<` to the end of the text so far) may still become a reasoning tag once the next
+ * chunk comes (`closing`: a closing tag counts too): a stream holds it back until then.
+ */
+export function maybeReasoningTag (tail: string, closing = true): boolean {
+  if (tail.length > MAX_TAG || tail.includes('>')) return false
+  const m = (closing ? /^<\/?([a-z]*)(\s[^>]*)?$/i : /^<([a-z]*)(\s[^>]*)?$/i).exec(tail)
+  if (!m) return false
+  const name = (m[1] ?? '').toLowerCase()
+  return m[2] !== undefined ? NAMES.includes(name) : NAMES.some((n) => n.startsWith(name))
+}
 const CLOSE = /<\/(think|thinking|reasoning)\s*>/gi
 const OPEN_LEADING = /^\s*<(think|thinking|reasoning)\b[^>]*>/i
 

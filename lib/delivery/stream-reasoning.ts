@@ -4,20 +4,7 @@
 // dropped, an opening tag holds back everything after it until it closes (never shown when it does not),
 // a tag cut between two chunks is held until the next one says what it is, and a closing tag without its
 // opening one says the text before it was reasoning (`reset`: what is not sent yet is dropped).
-const OPEN = /<(think|thinking|reasoning)\b[^>]*>/i
-const CLOSE = /<\/(think|thinking|reasoning)\s*>/i
-const NAMES = ['think', 'thinking', 'reasoning']
-/** a tag longer than this is no tag of ours */
-const MAX_TAG = 64
-
-/** Whether `tail` (from a `<` to the end of the text so far) may still become one of our tags. */
-function maybeTag (tail: string): boolean {
-  if (tail.length > MAX_TAG || tail.includes('>')) return false
-  const m = /^<\/?([a-z]*)(\s[^>]*)?$/i.exec(tail)
-  if (!m) return false
-  const name = (m[1] ?? '').toLowerCase()
-  return m[2] !== undefined ? NAMES.includes(name) : NAMES.some((n) => n.startsWith(name))
-}
+import { maybeReasoningTag as maybeTag, REASONING_CLOSE as CLOSE, REASONING_OPEN as OPEN } from '../chat/reasoning.js'
 
 export interface GatedText {
   /** answer text that may be shown */

@@ -2,6 +2,7 @@
 // later `git pull` with no rebuild, the host must load the current TypeScript code.
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -13,7 +14,14 @@ const script = join(repo, 'tests/host/fixtures/plain-node-host.mjs')
 const serveScript = join(repo, 'tests/host/fixtures/plain-node-serve.mjs')
 
 const cacheDir = join(repo, 'node_modules/.cache/lingxi-plugin')
-const bundles = (): string[] => existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.mjs')) : []
+/**
+ * The bundles built for the plugin folder `dir` (boot/load-plugin.mjs names them by the folder's hash): other
+ * copies' bundles come and go in the same cache while other test files run beside this one.
+ */
+const bundlesOf = (dir: string): string[] => {
+  const prefix = `plugin-${createHash('sha256').update(dir).digest('hex').slice(0, 8)}-`
+  return existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.startsWith(prefix) && f.endsWith('.mjs')) : []
+}
 
 async function loadApps (dir: string, extraEnv: Record<string, string> = {}): Promise<Array<{ key: string; name: string; dsc: string }>> {
   // A clean environment: no NODE_OPTIONS carrying the test runner's tsx loader.
@@ -32,29 +40,32 @@ describe('loading without a build step', function () {
     }
     symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'))
   })
-  after(() => { rmSync(copy, { recursive: true, force: true }) })
+  after(() => {
+    for (const f of bundlesOf(copy)) rmSync(join(cacheDir, f), { force: true })
+    rmSync(copy, { recursive: true, force: true })
+  })
 
   it('plain node loads the TypeScript plugin through index.js', async () => {
     expect(existsSync(join(copy, 'dist'))).to.equal(false)
-    const before = new Set(bundles())
+    const before = new Set(bundlesOf(copy))
     const apps = await loadApps(copy)
     expect(apps.map((a) => a.name)).to.include('lingxi-panel')
-    expect(bundles().filter((f) => !before.has(f)), 'a bundle was built for this folder').to.have.length(1)
+    expect(bundlesOf(copy).filter((f) => !before.has(f)), 'a bundle was built for this folder').to.have.length(1)
   })
 
   it('reuses the bundle while the sources are unchanged, and can load through tsx instead', async () => {
-    const built = bundles().map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)
+    const built = bundlesOf(copy).map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)
     await loadApps(copy)
-    expect(bundles().map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)).to.deep.equal(built)
+    expect(bundlesOf(copy).map((f) => [f, statSync(join(cacheDir, f)).mtimeMs] as const)).to.deep.equal(built)
     const viaTsx = await loadApps(copy, { LINGXI_BUNDLE: '0' })
     expect(viaTsx.map((a) => a.name)).to.include('lingxi-panel')
   })
 
   it('rebuilds after an install changes the dependencies (the lockfile), since some are bundled in', async () => {
-    const before = new Set(bundles())
+    const before = new Set(bundlesOf(copy))
     writeFileSync(join(copy, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { 'node_modules/zod': { version: '0.0.0-test' } } }))
     await loadApps(copy)
-    expect(bundles().filter((f) => !before.has(f)), 'rebuilt once').to.have.length(1)
+    expect(bundlesOf(copy).filter((f) => !before.has(f)), 'rebuilt once').to.have.length(1)
   })
 
   it('the bundle (with its inlined dependencies) starts under plain node and serves the API', async () => {
@@ -85,10 +96,10 @@ describe('loading without a build step', function () {
     const src = readFileSync(file, 'utf8')
     expect(src).to.include("dsc: '灵犀管理面板登录'")
     writeFileSync(file, src.replace("dsc: '灵犀管理面板登录'", "dsc: 'pulled change'"))
-    const before = new Set(bundles())
+    const before = new Set(bundlesOf(copy))
     const apps = await loadApps(copy)
     expect(apps.find((a) => a.name === 'lingxi-panel')?.dsc).to.equal('pulled change')
-    const after = bundles()
+    const after = bundlesOf(copy)
     expect(after.filter((f) => !before.has(f)), 'rebuilt once').to.have.length(1)
     expect(after.length, 'the stale bundle of this folder was removed').to.equal(before.size)
   })

@@ -9,7 +9,7 @@ import { PLUGIN_DIR } from './paths.js'
 export type { DependencyReport }
 
 /** What the plugin can do, as far as its packages decide it. */
-export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'outbound' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize' | 'tokenCount'
+export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'outbound' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize' | 'tokenCount' | 'knowledgeFiles'
 
 /**
  * The features each dependency outside INLINE serves. Every dependency in package.json is INLINE or
@@ -19,8 +19,11 @@ export const PACKAGE_FEATURES: ReadonlyMap<string, readonly Feature[]> = new Map
   ['openai', ['models']],
   ['undici', ['models', 'webFetch', 'outbound']],
   ['@modelcontextprotocol/sdk', ['mcp']],
-  ['@mozilla/readability', ['webFetch']],
-  ['linkedom', ['webFetch']],
+  ['@mozilla/readability', ['webFetch', 'knowledgeFiles']],
+  ['linkedom', ['webFetch', 'knowledgeFiles']],
+  ['unpdf', ['knowledgeFiles']],
+  ['mammoth', ['knowledgeFiles']],
+  ['read-excel-file', ['knowledgeFiles']],
   ['ipaddr.js', ['webFetch', 'outbound']],
   ['chrono-node', ['reminders']],
   ['chokidar', ['fileWatch']],
@@ -44,6 +47,7 @@ export const FEATURE_TEXT: Readonly<Record<Feature, { zh: string; en: string }>>
   mcp: { zh: 'MCP 服务器与 /mcp 接口', en: 'MCP servers and the /mcp endpoint' },
   reminders: { zh: '提醒与定时任务（时间解析）', en: 'reminders (reading times)' },
   webFetch: { zh: '读取网页（fetch_url）', en: 'reading web pages (fetch_url)' },
+  knowledgeFiles: { zh: '知识库读取文件（PDF、Word、Excel、网页）', en: 'reading files into the knowledge base (PDF, Word, Excel, web pages)' },
   outbound: { zh: '下载他人指定的地址（语音、画图的输入图片、自定义 HTTP 工具、远程画图预设）', en: 'fetching addresses others chose (voice messages, drawing input images, custom HTTP tools, remote drawing presets)' },
   fileWatch: { zh: '技能与脚本工具文件改动后自动重载', en: 'reloading skills and script tools when their files change' },
   apiBodies: { zh: '管理接口的写入（面板登录、保存设置）', en: 'API requests with a body (dashboard login, saving settings)' },

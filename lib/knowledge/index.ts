@@ -2,6 +2,7 @@
 // The built-in tool search_knowledge appears by itself once the knowledge service runs (lib/tools/builtin/lookup.ts).
 import { join } from 'node:path'
 import type { Domain, Runtime } from '../runtime.js'
+import { outboundAccess } from '../web/outbound.js'
 import { knowledgeContributor } from './prompt.js'
 import { KnowledgeService } from './service.js'
 
@@ -10,7 +11,13 @@ declare module '../runtime.js' {
 }
 
 async function initKnowledge (rt: Runtime): Promise<void> {
-  const knowledge = await KnowledgeService.open(join(rt.paths.dataDir, 'knowledge.json'), { clock: rt.clock, log: rt.log })
+  const knowledge = await KnowledgeService.open(join(rt.paths.dataDir, 'knowledge.json'), {
+    clock: rt.clock,
+    log: rt.log,
+    uploadsDir: join(rt.paths.dataDir, 'knowledge-uploads'),
+    settings: () => rt.config.get().knowledge,
+    access: () => outboundAccess(rt.config.get())
+  })
   rt.provide('knowledge', knowledge)
   rt.chat.contributors.push(knowledgeContributor(knowledge, () => rt.config.get().knowledge))
   rt.onStop.push(() => knowledge.close())

@@ -1,65 +1,118 @@
-// The knowledge base: documents in a JournalStore (`knowledge.json` + journal) and a BM25 index over
-// title (weighted twice) and content, built in the background at start in slices of a few
-// milliseconds. A search never waits for that build: while it runs, a search within a preset whose
-// documents are small enough scores them on their own (a bounded scan), any other answers from the
-// documents indexed so far.
+// The knowledge base (lib/knowledge/README.md): documents in a JournalStore (`knowledge.json` +
+// journal), each cut into passages (chunk.ts) held in one BM25 index (passages.ts). Pasted text is
+// cut and indexed as it is written; a file or URL is recorded `processing` and read by the queue
+// (one at a time), then `ready` or `failed`. The index of the documents present at start is built in
+// the background in slices of a few milliseconds: a search never waits for it (meanwhile a search
+// within a preset whose documents are small enough scores them on their own, any other answers from
+// the passages indexed so far).
 import { randomUUID } from 'node:crypto'
-import { badRequest, notFound } from '../core/errors.js'
+import { AppError, badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
 import { Listeners } from '../core/listeners.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
-import { Bm25Index } from '../search/bm25.js'
 import { snippet } from '../search/snippet.js'
-import { pack, unpack, type StoredText } from './packed-text.js'
-import { LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem } from './types.js'
+import type { OutboundAccess } from '../web/outbound.js'
+import { chunkText } from './chunk.js'
+import { baseTitle, ExtractError, extractFile, typeOfName } from './extract/index.js'
+import { pack, unpack } from './packed-text.js'
+import { checked, checkedContent, checkedPreset, checkedTitle } from './checks.js'
+import { PassageIndex, type DocPassages } from './passages.js'
+import { ProcessingQueue } from './queue.js'
+import { fetchUrl, Uploads } from './sources.js'
+import { head, plain, rankOf, statusOf, stored, type StoredDoc } from './stored.js'
+import { EXTRACTED_MAX_CHARS, LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem, type KnowledgeView } from './types.js'
 
-/** A document as held: its content packed where that saves memory (packed-text.ts). */
-type StoredDoc = Omit<KnowledgeDoc, 'content'> & { content: StoredText }
-
-const indexText = (d: StoredDoc): string => `${d.title}\n${d.title}\n${unpack(d.content)}`
-const stored = (d: KnowledgeDoc): StoredDoc => ({ ...d, content: pack(d.content) })
-const plain = (d: StoredDoc): KnowledgeDoc => ({ ...d, content: unpack(d.content) })
+const now = (clock: Clock): string => new Date(clock.now()).toISOString()
 
 /** Characters a search scores directly while the index is being built (a few milliseconds of work). */
 const SCAN_CHARS = 150_000
+/** Processing attempts a document gets: a start that finds it still `processing` after this many gives up. */
+const MAX_ATTEMPTS = 2
+
+export interface KnowledgeSettings { chunkSize: number; chunkOverlap: number; maxFileBytes: number }
+export interface KnowledgeDeps {
+  clock: Clock
+  log: PluginLogger
+  /** where uploaded files wait until processed (the data folder's `knowledge-uploads`) */
+  uploadsDir?: string
+  /** the `knowledge` settings of the moment (passage size and overlap, size limit) */
+  settings?: () => KnowledgeSettings
+  /** who a URL may reach besides public addresses (`web.allowPrivateHosts`) */
+  access?: () => OutboundAccess
+}
+
+const DEFAULT_SETTINGS: KnowledgeSettings = { chunkSize: 500, chunkOverlap: 50, maxFileBytes: 20 * 1024 * 1024 }
 
 export class KnowledgeService {
-  private readonly index = new Bm25Index<string>()
+  private readonly passages = new PassageIndex()
   private readonly indexReady: Promise<void>
   private indexed = false
   private readonly perPreset = new Map<string, Set<string>>()
   /** ids by creation time, kept on write: list pages never sort the store */
   private readonly order = new RecencyOrder<string>()
+  private readonly settings: () => KnowledgeSettings
+  private readonly uploads: Uploads | undefined
+  private readonly queue = new ProcessingQueue((id) => this.process(id), async (id, err) => {
+    this.deps.log.error('Processing a knowledge document failed', { id }, err)
+    await this.fail(id, `处理失败：${err instanceof Error ? err.message : String(err)}`)
+  })
 
-  private constructor (private readonly store: JournalStore<StoredDoc, string>, private readonly clock: Clock, log: PluginLogger) {
+  private constructor (private readonly store: JournalStore<StoredDoc, string>, private readonly deps: KnowledgeDeps) {
+    this.settings = deps.settings ?? (() => DEFAULT_SETTINGS)
+    this.uploads = deps.uploadsDir ? new Uploads(deps.uploadsDir) : undefined
+    const resume: string[] = []
     for (const d of store.values()) {
       this.count(d, 1)
       this.order.set(d.id, rankOf(d))
+      if (statusOf(d) === 'processing') resume.push(d.id)
     }
     // documents written meanwhile are indexed by the write itself (and skipped here)
-    const index = this.index
-    const docs = (function * (s: JournalStore<StoredDoc, string>): Generator<[string, string]> {
-      for (const d of s.values()) if (!index.has(d.id)) yield [d.id, indexText(d)]
-    })(store)
-    this.indexReady = this.index.addManyAsync(docs)
-      .catch((err: unknown) => { log.error('Building the knowledge search index failed', {}, err) })
+    const self = this
+    const entries = (function * (): Generator<[number, string]> {
+      for (const d of store.values()) {
+        if (statusOf(d) !== 'ready' || self.passages.has(d.id)) continue
+        const doc = { id: d.id, title: d.title, presetId: d.presetId, content: unpack(d.content) }
+        yield * self.passages.register(doc, self.chunksOf(doc.content, d.pageStarts)).entries()
+      }
+    })()
+    this.indexReady = this.passages.addManyAsync(entries)
+      .catch((err: unknown) => { deps.log.error('Building the knowledge search index failed', {}, err) })
       .finally(() => { this.indexed = true })
+    void this.resume(resume)
   }
 
-  static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<KnowledgeService> {
+  static async open (file: string, deps: KnowledgeDeps): Promise<KnowledgeService> {
     const store = await JournalStore.open<StoredDoc, string>(file, {
       key: (d) => d.id, log: deps.log, now: () => deps.clock.now(),
       revive: (d) => { if (typeof d.content === 'string') d.content = pack(d.content); return d }
     })
-    return new KnowledgeService(store, deps.clock, deps.log)
+    return new KnowledgeService(store, deps)
+  }
+
+  /**
+   * Documents a crash left `processing` are processed again once, in their order; one that was
+   * already tried MAX_ATTEMPTS times (it may be what crashed the process) is marked failed.
+   */
+  private async resume (ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const d = this.store.get(id)
+      if (!d) continue
+      if ((d.attempts ?? 0) >= MAX_ATTEMPTS) await this.fail(id, '处理中断了两次（程序在处理这个文件时退出），已放弃；请检查文件后重新上传')
+      else this.queue.push(id)
+    }
+    await this.uploads?.sweep((id) => { const d = this.store.get(id); return d !== undefined && statusOf(d) === 'processing' })
   }
 
   /** Resolves once every document present at start is indexed (searches never wait for it). */
   ready (): Promise<void> { return this.indexReady }
   get indexComplete (): boolean { return this.indexed }
-  close (): Promise<void> { return this.store.close() }
+  async close (): Promise<void> {
+    await this.queue.close()
+    await this.store.close()
+  }
+
   get size (): number { return this.store.size }
 
   /** Newest first, content cut to its first 500 characters. */
@@ -76,12 +129,25 @@ export class KnowledgeService {
     const out: KnowledgeListItem[] = []
     for (const id of ids) {
       const d = this.store.get(id)
-      if (d) out.push({ ...d, content: head(typeof d.content === 'string' ? d.content : d.content.start(LIST_CHARS), LIST_CHARS), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS })
+      if (d) out.push({ ...this.viewOf({ ...d, content: head(typeof d.content === 'string' ? d.content : d.content.start(LIST_CHARS), LIST_CHARS) }, false), contentLength: d.content.length, truncated: d.content.length > LIST_CHARS })
     }
     return out
   }
 
-  get (id: string): KnowledgeDoc { return plain(this.held(id)) }
+  /** The API's view; `whole`: `d.content` is the whole text (the passages of a document the start-up build has not reached are counted from it). */
+  private viewOf (d: KnowledgeDoc, whole = true): KnowledgeView {
+    const { attempts: _attempts, ...rest } = d
+    const ready = (d.status ?? 'ready') === 'ready'
+    const chunks = this.passages.of(d.id)?.size ?? (ready && whole ? this.pendingChunks(d) : 0)
+    return { ...rest, status: d.status ?? 'ready', source: d.source ?? { kind: 'text' }, chunks }
+  }
+
+  /** The passages of a ready document the start-up build has not reached yet. */
+  private pendingChunks (d: KnowledgeDoc): number {
+    return this.chunksOf(d.content, d.pageStarts).length
+  }
+
+  get (id: string): KnowledgeView { return this.viewOf(plain(this.held(id))) }
 
   private held (id: string): StoredDoc {
     const d = this.store.get(id)
@@ -96,82 +162,209 @@ export class KnowledgeService {
   /** Documents bound to a preset exist. */
   hasPreset (presetId: string): boolean { return (this.perPreset.get(presetId)?.size ?? 0) > 0 }
 
-  async create (input: { title: string; content: string; presetId?: string }): Promise<KnowledgeDoc> {
-    const now = new Date(this.clock.now()).toISOString()
-    const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), createdAt: now, updatedAt: now }
+  private chunksOf (content: string, pageStarts: readonly number[] | undefined): ReturnType<typeof chunkText> {
+    const s = this.settings()
+    return chunkText(content, { size: s.chunkSize, overlap: s.chunkOverlap, ...(pageStarts ? { pageStarts } : {}) })
+  }
+
+  private index (d: KnowledgeDoc): DocPassages {
+    return this.passages.add({ id: d.id, title: d.title, presetId: d.presetId, content: d.content }, this.chunksOf(d.content, d.pageStarts))
+  }
+
+  private unindex (d: StoredDoc): void {
+    this.passages.remove({ id: d.id, title: d.title, presetId: d.presetId, content: unpack(d.content) })
+  }
+
+  /** A pasted document: cut into passages and indexed as it is written (ready at once). */
+  async create (input: { title: string; content: string; presetId?: string }): Promise<KnowledgeView> {
+    const at = now(this.deps.clock)
+    const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), createdAt: at, updatedAt: at, status: 'ready', source: { kind: 'text' } }
+    return this.admit(doc)
+  }
+
+  private async admit (doc: KnowledgeDoc): Promise<KnowledgeView> {
     const written = this.store.put(stored(doc))
-    this.index.add(doc.id, indexText(doc))
+    if (doc.status === 'ready') this.index(doc)
     this.count(doc, 1)
     this.order.set(doc.id, rankOf(doc))
     if (this.store.size === 1) this.presence.emit()
     await written
-    return doc
+    return this.viewOf(doc)
   }
 
-  async update (id: string, patch: { title?: string; content?: string; presetId?: string }): Promise<KnowledgeDoc> {
-    const old = this.get(id)
+  /**
+   * An uploaded file: kept in the uploads folder, recorded `processing`, and read by the queue. The
+   * type comes from the name's extension (400 naming the supported ones otherwise).
+   */
+  async addFile (input: { name: string; bytes: Uint8Array; presetId?: string }): Promise<KnowledgeView> {
+    const type = typeOfName(input.name)
+    if (!type) throw badRequest(`Unsupported file type: ${input.name}`)
+    if (!this.uploads) throw new AppError('SERVICE_UNAVAILABLE', 'This knowledge base takes no files (no uploads folder)')
+    const name = input.name.slice(-LIMITS.title)
+    const at = now(this.deps.clock)
+    const doc: KnowledgeDoc = {
+      id: randomUUID(), title: baseTitle(name).slice(0, LIMITS.title), content: '', presetId: checkedPreset(input.presetId ?? ''),
+      createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'file', name, type, bytes: input.bytes.byteLength }, attempts: 0
+    }
+    await this.uploads.save(doc.id, type, input.bytes)
+    const view = await this.admit(doc)
+    this.queue.push(doc.id)
+    return view
+  }
+
+  /** A URL: recorded `processing`, fetched and read by the queue. */
+  async addUrl (input: { url: string; presetId?: string }): Promise<KnowledgeView> {
+    const url = input.url.trim()
+    let parsed: URL
+    try { parsed = new URL(url) } catch { throw badRequest('url must be an absolute http(s) URL') }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest('url must be an absolute http(s) URL')
+    if (url.length > LIMITS.url) throw badRequest(`url is longer than ${LIMITS.url} characters`)
+    const at = now(this.deps.clock)
+    const doc: KnowledgeDoc = {
+      id: randomUUID(), title: `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`.slice(0, LIMITS.title), content: '',
+      presetId: checkedPreset(input.presetId ?? ''), createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'url', url: parsed.href }, attempts: 0
+    }
+    const view = await this.admit(doc)
+    this.queue.push(doc.id)
+    return view
+  }
+
+  /** Resolves once the document is no longer `processing` (or is gone). */
+  processed (id: string): Promise<void> {
+    const d = this.store.get(id)
+    if (!d || statusOf(d) !== 'processing') return Promise.resolve()
+    return this.queue.wait(id)
+  }
+
+  private async process (id: string): Promise<void> {
+    const start = this.store.get(id)
+    const source = start?.source
+    if (!start || statusOf(start) !== 'processing' || !source || source.kind === 'text') return
+    // counted before the work: a file that crashes the process is given up after MAX_ATTEMPTS starts
+    await this.store.put({ ...start, attempts: (start.attempts ?? 0) + 1 })
+    let extracted: Awaited<ReturnType<typeof extractFile>>
+    try {
+      const input = source.kind === 'file'
+        ? { type: source.type, bytes: await this.uploads!.read(id, source.type) }
+        : await fetchUrl(source.url, { maxBytes: this.settings().maxFileBytes, access: this.deps.access?.() ?? {}, signal: this.queue.signal })
+      extracted = await extractFile(input.type, input.bytes)
+      if (!extracted.text.trim()) throw new ExtractError('文件中没有可提取的文字')
+      if (extracted.text.length > EXTRACTED_MAX_CHARS) throw new ExtractError(`文件的文字超过 ${EXTRACTED_MAX_CHARS} 字符，请拆分后上传`)
+    } catch (err) {
+      if (this.queue.signal.aborted) return // stopped: processed again at the next start
+      if (!(err instanceof ExtractError)) throw err
+      await this.fail(id, err.message)
+      if (source.kind === 'file') await this.uploads?.drop(id, source.type)
+      return
+    }
+    const cur = this.store.get(id)
+    if (!cur || statusOf(cur) !== 'processing') return // removed meanwhile
+    // the file's own title replaces the one made from its name or address, unless the owner renamed it meanwhile
+    const title = cur.title === start.title && extracted.title ? extracted.title.slice(0, LIMITS.title) : cur.title
+    const done: KnowledgeDoc = {
+      ...plain(cur), title, content: extracted.text, status: 'ready', updatedAt: now(this.deps.clock),
+      ...(extracted.pageStarts ? { pageStarts: extracted.pageStarts } : {})
+    }
+    delete done.error
+    delete done.attempts
+    this.index(done)
+    await this.store.put(stored(done))
+    if (source.kind === 'file') await this.uploads?.drop(id, source.type)
+  }
+
+  private async fail (id: string, error: string): Promise<void> {
+    const cur = this.store.get(id)
+    if (!cur) return
+    const next: StoredDoc = { ...cur, status: 'failed', error, updatedAt: now(this.deps.clock) }
+    delete next.attempts
+    await this.store.put(next)
+    this.queue.settle(id)
+  }
+
+  async update (id: string, patch: { title?: string; content?: string; presetId?: string }): Promise<KnowledgeView> {
+    const old = this.held(id)
+    if (patch.content !== undefined && statusOf(old) === 'processing') throw new AppError('CONFLICT', 'The document is still being processed: change its content once it is ready')
     const next: KnowledgeDoc = {
-      ...old,
-      ...checked(patch.title ?? old.title, patch.content ?? old.content, patch.presetId ?? old.presetId),
-      updatedAt: new Date(this.clock.now()).toISOString()
+      ...plain(old),
+      title: checkedTitle(patch.title ?? old.title),
+      presetId: checkedPreset(patch.presetId ?? old.presetId),
+      ...(patch.content !== undefined ? { content: checkedContent(patch.content) } : {}),
+      updatedAt: now(this.deps.clock)
+    }
+    if (patch.content !== undefined) {
+      // edited text: ready, without the pages of the file it came from
+      next.status = 'ready'
+      delete next.pageStarts
+      delete next.error
     }
     const written = this.store.put(stored(next))
     // (a document the start-up build has not reached yet is indexed here; the build skips it)
-    if (next.title !== old.title || next.content !== old.content || !this.index.has(id)) {
-      this.index.remove(id, indexText(old))
-      this.index.add(id, indexText(next))
+    if (statusOf(old) === 'ready' || next.status === 'ready') {
+      this.unindex(old)
+      if (next.status === 'ready') this.index(next)
     }
     this.count(old, -1)
     this.count(next, 1)
     await written
-    return next
+    return this.viewOf(next)
   }
 
+  /** Removes a document: its passages leave the index at once. */
   async remove (id: string): Promise<void> {
     const old = this.held(id)
-    this.index.remove(id, indexText(old))
+    this.unindex(old)
     this.count(old, -1)
     this.order.delete(id)
     const deleted = this.store.delete(id)
     if (this.store.size === 0) this.presence.emit()
+    this.queue.settle(id)
     await deleted
+    if (old.source?.kind === 'file' && statusOf(old) === 'processing') await this.uploads?.drop(id, old.source.type)
   }
 
-  /** Ranked documents for a query (BM25), optionally only those bound to a preset. */
+  /** The best passages for a query (BM25), optionally only of the documents bound to a preset. */
   async search (query: string, opts: { presetId?: string; limit?: number; snippetChars?: number } = {}): Promise<KnowledgeHit[]> {
     const presetId = opts.presetId
-    const index = (!this.indexed && presetId !== undefined && this.presetIndex(presetId)) || this.index
-    const hits = index.search(query, {
-      limit: opts.limit ?? 10,
-      ...(presetId !== undefined ? { filter: (id: string) => this.store.get(id)?.presetId === presetId } : {})
-    })
+    const limit = opts.limit ?? 10
+    const scan = !this.indexed && presetId !== undefined ? this.presetIndex(presetId) : undefined
+    const found = (scan ?? this.passages).search(query, { ...(presetId !== undefined ? { presetId } : {}), limit })
     const out: KnowledgeHit[] = []
-    for (const h of hits) {
-      const d = this.store.get(h.id)
-      if (!d) continue
-      const s = snippet(unpack(d.content), query, opts.snippetChars ?? 160)
-      out.push({ id: d.id, title: d.title, presetId: d.presetId, score: Math.round(h.score * 1000) / 1000, snippet: s.snippet, highlighted: s.highlighted, contentLength: d.content.length, createdAt: d.createdAt })
+    const contents = new Map<string, string>()
+    for (const h of found) {
+      const d = this.store.get(h.docId)
+      const p = (scan ?? this.passages).of(h.docId)
+      if (!d || !p) continue
+      let content = contents.get(d.id)
+      if (content === undefined) contents.set(d.id, (content = unpack(d.content)))
+      const text = p.text(content, h.n)
+      const heading = p.heading(h.n)
+      const page = p.page(h.n)
+      const s = snippet(text, query, opts.snippetChars ?? 160)
+      out.push({
+        docId: d.id, id: d.id, title: d.title, presetId: d.presetId, text, score: Math.round(h.score * 1000) / 1000,
+        ...(heading ? { heading } : {}), ...(page !== undefined ? { page } : {}), retrievers: ['bm25'], snippet: s.snippet, highlighted: s.highlighted
+      })
     }
     return out
   }
 
-  /** While the index is being built: a throwaway index of a preset's documents, if they are few enough. */
-  private presetIndex (presetId: string): Bm25Index<string> | undefined {
-    const docs: StoredDoc[] = []
+  /** While the index is being built: a throwaway index of a preset's passages, if its documents are few enough. */
+  private presetIndex (presetId: string): PassageIndex | undefined {
+    const docs: KnowledgeDoc[] = []
     let chars = 0
     for (const id of this.perPreset.get(presetId) ?? []) {
       const d = this.store.get(id)
-      if (!d) continue
+      if (!d || statusOf(d) !== 'ready') continue
       chars += d.content.length
       if (chars > SCAN_CHARS) return undefined
-      docs.push(d)
+      docs.push(plain(d))
     }
-    const idx = new Bm25Index<string>()
-    for (const d of docs) idx.add(d.id, indexText(d))
+    const idx = new PassageIndex()
+    for (const d of docs) idx.add({ id: d.id, title: d.title, presetId: d.presetId, content: d.content }, this.chunksOf(d.content, d.pageStarts))
     return idx
   }
 
-  private count (d: StoredDoc, delta: 1 | -1): void {
+  private count (d: Pick<StoredDoc, 'id' | 'presetId'>, delta: 1 | -1): void {
     if (!d.presetId) return
     let ids = this.perPreset.get(d.presetId)
     if (!ids) this.perPreset.set(d.presetId, (ids = new Set()))
@@ -179,27 +372,4 @@ export class KnowledgeService {
     else ids.delete(d.id)
     if (ids.size === 0) this.perPreset.delete(d.presetId)
   }
-}
-
-/** A document's place in the list: its creation time (an unparsable one sorts oldest). */
-function rankOf (d: StoredDoc): number {
-  const t = Date.parse(d.createdAt)
-  return Number.isNaN(t) ? -Infinity : t
-}
-
-/** The first n UTF-16 units, never splitting a surrogate pair. */
-function head (s: string, n: number): string {
-  if (s.length <= n) return s
-  const code = s.charCodeAt(n - 1)
-  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n)
-}
-
-function checked (title: string, content: string, presetId: string): Pick<KnowledgeDoc, 'title' | 'content' | 'presetId'> {
-  const t = title.trim()
-  if (!t) throw badRequest('title is required')
-  if (t.length > LIMITS.title) throw badRequest(`title is longer than ${LIMITS.title} characters`)
-  if (!content.trim()) throw badRequest('content is required')
-  if (content.length > LIMITS.content) throw badRequest(`content is longer than ${LIMITS.content} characters`)
-  if (presetId.length > LIMITS.presetId) throw badRequest(`presetId is longer than ${LIMITS.presetId} characters`)
-  return { title: t, content, presetId: presetId.trim() }
 }

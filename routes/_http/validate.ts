@@ -57,6 +57,8 @@ export function requireFields (body: unknown, fields: string[]): void {
 
 /** Paths whose POST accepts multipart/form-data uploads (koa-body `ctx.request.files`). */
 const MULTIPART_PATHS = new Set(['/api/presets/import'])
+/** Paths whose route reads its own multipart upload, with limits of its own (routes/knowledge.ts: knowledge.maxFileBytes). */
+const OWN_MULTIPART_PATHS = new Set(['/api/knowledge/files'])
 /** Paths whose POST reads a YAML (or plain) text body: the config and preset imports. */
 const TEXT_PATHS = new Set(['/api/config/import', '/api/presets/import'])
 const TEXT_TYPES = ['text/yaml', 'text/x-yaml', 'application/yaml', 'application/x-yaml', 'text/plain']
@@ -133,6 +135,7 @@ export function bodyParser (limitKb: () => number, preParsed?: (ctx: Context) =>
     const path = ctx.path
     // /mcp reads its own body after the key check, answering JSON-RPC errors (routes/_http/mcp-transport.ts)
     if (!path.startsWith('/api/')) return next()
+    if (OWN_MULTIPART_PATHS.has(path) && ctx.is('multipart/form-data')) return next()
     return parse(ctx, next)
   }
   async function parse (ctx: Parameters<Mw>[0], next: Parameters<Mw>[1]): Promise<void> {

@@ -1,4 +1,4 @@
-// Knowledge bound to the active preset reaches the model's system prompt; search_knowledge finds it.
+// Knowledge bound to the active preset reaches the model after the user's message (passages); search_knowledge finds it.
 import { splitUserContent } from '../support/user-text.js'
 import { expect } from 'chai'
 import { resetChat, sentMessages, startChatEnv, type ChatEnv } from '../chat/helpers.js'

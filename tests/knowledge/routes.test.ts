@@ -82,7 +82,7 @@ describe('knowledge: routes (/api/knowledge)', function () {
     expect((await api(`/${d.id}`, 'DELETE')).status).to.equal(404)
   })
 
-  it('GET /search: query or q required, ranked hits with score and highlighted snippet, presetId and limit', async () => {
+  it('GET /search: query or q required, ranked passages with score and highlighted snippet, presetId and limit', async () => {
     const zh = []
     for (const d of ZH_DOCS) zh.push(await create({ ...d, presetId: 'zh' }))
     const en = []
@@ -100,7 +100,9 @@ describe('knowledge: routes (/api/knowledge)', function () {
     expect(hits[0].score).to.be.a('number').above(0)
     expect(hits[0].highlighted).to.include('<mark>火锅</mark>')
     expect(hits[0].snippet).to.include('火锅')
-    expect(hits[0].contentLength).to.equal(ZH_DOCS[0]!.content.length)
+    expect(hits[0]).to.include({ docId: zh[0].id })
+    expect(hits[0].retrievers).to.deep.equal(['bm25'])
+    expect(ZH_DOCS[0]!.content).to.include(hits[0].text) // a passage of the document
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).to.be.at.least(hits[i].score)
     const onlyEn = (await api('/search?query=tea&presetId=en')).body.data
     expect(onlyEn.length).to.be.above(0)

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { expect } from 'chai'
 import { stringify } from 'yaml'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
-import { contextOf, sentMessages } from '../chat/helpers.js'
+import { contextOf, sentMessages, spokenMessages } from '../chat/helpers.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
 import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
 import { groupLogged, groupLogText, pluginProblems, type HostProcess } from './support/trss-host.js'
@@ -139,7 +139,7 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
   it('a shared group conversation: two users\' turns in one conversation, named', async () => {
     await ask(SHARED_GROUP, MEMBERS[0]!, ' 我是甲，我喜欢猫', '甲')
     await ask(SHARED_GROUP, MEMBERS[1]!, ' 我是乙，甲喜欢什么', '乙')
-    const contents = sentMessages(fake!.chatRequests().at(-1)?.body).map((m) => m.content)
+    const contents = spokenMessages(fake!.chatRequests().at(-1)?.body).map((m) => m.content)
     expect(contents).to.include('甲: 我是甲，我喜欢猫')
     expect(contents.at(-1)).to.equal('乙: 我是乙，甲喜欢什么')
   })
@@ -159,7 +159,7 @@ describe('real TRSS-Yunzai host: group awareness and bursts', function () {
     await new Promise((resolve) => setTimeout(resolve, 2000)) // a second turn would have started by now
     const burst = fake!.chatRequests().slice(before)
     expect(burst, 'one model call for the burst').to.have.length(1)
-    expect(sentMessages(burst[0]?.body).at(-1)?.content).to.equal('帮我看看\n这句话\n通顺吗')
+    expect(spokenMessages(burst[0]?.body).at(-1)?.content).to.equal('帮我看看\n这句话\n通顺吗')
     const zero = fake!.chatRequests().length
     const quick = Date.now()
     for (const t of [' 第一问', ' 第二问', ' 第三问']) await bot!.groupMessage(ZERO_GROUP, ASKER, t, { atBot: true })

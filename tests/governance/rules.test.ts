@@ -64,7 +64,9 @@ describe('governance rules', () => {
     for (const text of ['a'.repeat(8000), ' '.repeat(8000), 'ab'.repeat(4000)]) {
       const t0 = performance.now()
       r.check(text)
-      expect(performance.now() - t0, 'ms').to.be.below(300)
+      // a pattern that backtracks catastrophically takes minutes on 8000 characters: this bound catches that
+      // blow-up and holds on a busy machine too (a speed figure belongs in a benchmark, not here)
+      expect(performance.now() - t0, 'ms').to.be.below(3000)
     }
     const banned = new ModerationRules([], ['/买.{0,3}枪/'])
     for (const at of [0, 1795, 1799, 1800, 1801, 5000, 7990]) {

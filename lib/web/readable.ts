@@ -6,10 +6,11 @@
 import { AppError, errorText } from '../core/errors.js'
 import { importOptional } from '../core/packages.js'
 
-interface Parsers { Readability: typeof import('@mozilla/readability').Readability; parseHTML: typeof import('linkedom').parseHTML }
+export interface Parsers { Readability: typeof import('@mozilla/readability').Readability; parseHTML: typeof import('linkedom').parseHTML }
 let parsers: Promise<Parsers> | undefined
-/** Readability and linkedom, loaded once (a failed load is tried again next time); SERVICE_UNAVAILABLE naming the package without one. */
-function loadParsers (): Promise<Parsers> {
+/** Readability and linkedom, loaded once (a failed load is tried again next time); SERVICE_UNAVAILABLE naming the
+ * package without one. Also the knowledge base's HTML reader (lib/knowledge/extract/html.ts). */
+export function loadParsers (): Promise<Parsers> {
   return (parsers ??= Promise.all([
     importOptional('@mozilla/readability', () => import('@mozilla/readability')),
     importOptional('linkedom', () => import('linkedom'))

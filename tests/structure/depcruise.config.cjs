@@ -49,7 +49,7 @@ const MAY_IMPORT = {
   grouplog: { readme: 'lib/grouplog/README.md', parts: ['config', 'chat/contracts.ts', 'chat/scope.ts', 'chat/trigger.ts', 'chat/reasoning.ts'] },
   guard: { readme: 'lib/guard/README.md', parts: ['config', 'i18n.ts'] },
   input: { readme: 'lib/input/README.md', parts: ['config', 'chat/scope.ts', 'chat/reasoning.ts', 'chat/contracts.ts', 'web/outbound.ts'] },
-  knowledge: { readme: 'lib/knowledge/README.md; a URL import is a caller of the outbound fetcher (lib/web/README.md)', parts: ['search', 'chat/contracts.ts', 'web/outbound.ts'] },
+  knowledge: { readme: 'lib/knowledge/README.md; a URL import is a caller of the outbound fetcher, HTML is read with the web reader\'s parsers (lib/web/README.md)', parts: ['search', 'chat/contracts.ts', 'web/outbound.ts', 'web/readable.ts'] },
   mcp: { readme: 'lib/mcp/README.md', parts: ['config', 'tools/types.ts', 'tools/alias.ts', 'chat/contracts.ts'] },
   presets: { readme: 'lib/presets/README.md', parts: ['config', 'templates', 'chat/contracts.ts'] },
   proactive: { readme: 'lib/proactive/README.md; lib/governance/README.md names gate.ts\'s mayReact for proactive replies', parts: ['config', 'chat/contracts.ts', 'chat/scope.ts', 'chat/trigger.ts', 'chat/reasoning.ts', 'grouplog/types.ts', 'grouplog/record.ts', 'i18n.ts', 'governance/gate.ts', 'chat/store.ts', 'delivery/answer.ts'] },

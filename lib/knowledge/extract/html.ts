@@ -3,20 +3,18 @@
 // found with Readability on linkedom, the same pair lib/web/readable.ts reads pages with (there the
 // text is flattened for the model; here headings and rows must stay structure for the passages);
 // without an article, the body without scripts, styles, navigation, header, footer and forms.
-// Both packages are loaded on first use (lib/core/packages.ts).
-import { importOptional } from '../../core/packages.js'
+// Both packages are loaded on first use, once, by lib/web/readable.ts (lib/core/packages.ts).
+import { errorText } from '../../core/errors.js'
+import { loadParsers as loadWebParsers, type Parsers } from '../../web/readable.js'
 import { ExtractError, type Extracted } from './types.js'
 
-interface Parsers { Readability: typeof import('@mozilla/readability').Readability; parseHTML: typeof import('linkedom').parseHTML }
-let parsers: Promise<Parsers> | undefined
-function loadParsers (): Promise<Parsers> {
-  return (parsers ??= Promise.all([
-    importOptional('@mozilla/readability', () => import('@mozilla/readability')),
-    importOptional('linkedom', () => import('linkedom'))
-  ]).then(([r, l]) => ({ Readability: r.Readability, parseHTML: l.parseHTML }), (err: unknown) => {
-    parsers = undefined
-    throw new ExtractError(`读取 HTML 需要的程序包没有安装：${err instanceof Error ? err.message : String(err)}`)
-  }))
+/** The web reader's Readability and linkedom (loaded once there), a missing package said as an extraction error. */
+async function loadParsers (): Promise<Parsers> {
+  try {
+    return await loadWebParsers()
+  } catch (err) {
+    throw new ExtractError(`读取 HTML 需要的程序包没有安装：${errorText(err)}`)
+  }
 }
 
 interface DomNode { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<DomNode> }

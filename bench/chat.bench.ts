@@ -19,7 +19,8 @@ export async function run (): Promise<BenchRow[]> {
   process.env.LINGXI_PORT = '0'
   const lx = await startLingxi({ env: { ...process.env, LINGXI_DATA_DIR: dataDir, LINGXI_QUIET: '1' } })
   try {
-    lx.rt.chat.models = zeroLatency
+    lx.rt.withdraw('models')
+    lx.rt.provide('models', zeroLatency)
     const chat = lx.rt.need('conversations').pipeline
     if (!chat) throw new Error('chat pipeline missing')
     const r = (n: number): number => Math.round(n * 1000) / 1000

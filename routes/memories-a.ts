@@ -61,7 +61,7 @@ export function memoriesRoutesA (rt: Runtime): Router {
   routeDoc(r, 'GET', '/user/:userId', { summary: 'A user\'s memories (category; at most 100 without paging)', data: z.array(memoryRecordSchema) })
   r.post('/user/:userId/summarize', A(async (ctx) => {
     const b = bodyOf(ctx) as Record<string, unknown>
-    return summarizeMemories(m(), rt.chat.models, userIdParam(ctx.params.userId), { useLLM: switchOn(b.useLLM), cleanup: switchOn(b.cleanup) })
+    return summarizeMemories(m(), rt.optional('models'), userIdParam(ctx.params.userId), { useLLM: switchOn(b.useLLM), cleanup: switchOn(b.cleanup) })
   }))
   routeDoc(r, 'POST', '/user/:userId/summarize', { summary: 'Summarize a user\'s memories', data: summarizeData })
   r.post('/user/:userId', A(async (ctx) => {

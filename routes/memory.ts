@@ -118,7 +118,7 @@ export function memoryRoutes (rt: Runtime): Router {
   r.post('/user/:userId/summarize', B(async (ctx) => {
     const userId = userIdParam(ctx.params.userId)
     const b = parseWith(summarizeBody, bodyOf(ctx))
-    return summarizeMemories(m(), rt.chat.models, userId, {
+    return summarizeMemories(m(), rt.optional('models'), userId, {
       useLLM: switchOn(b.useLLM), cleanup: switchOn(b.cleanup), ...(b.groupId !== undefined ? { groupId: b.groupId } : {}), ...(b.model ? { model: b.model } : {})
     })
   }))

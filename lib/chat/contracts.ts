@@ -248,5 +248,4 @@ export interface ChatHooks {
   tools?: ToolProvider
   contributors: PromptContributor[]
   observers: TurnObserver[]
-  models?: ModelGateway
 }

@@ -23,4 +23,4 @@ async function initChat (rt: Runtime): Promise<void> {
   rt.onStop.push(() => bursts.flush())
 }
 
-export const chatDomain: Domain = { name: 'chat', provides: ['conversations'], needs: [], start: initChat }
+export const chatDomain: Domain = { name: 'chat', provides: ['conversations'], needs: [], optional: ['models'], start: initChat }

@@ -105,7 +105,7 @@ export class ChatPipeline implements ChatService {
 
   private async turn (scope: ChatScope, input: string, opts: ReplyOptions): Promise<ReplyResult> {
     const rt = this.rt
-    const models = rt.chat.models
+    const models = rt.optional('models')
     if (!models) throw new AppError('CHANNEL_UNAVAILABLE', 'No model channel is available')
     const ctx = this.touch(scope)
     ctx.processing = true

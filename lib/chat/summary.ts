@@ -41,7 +41,7 @@ export class ContextSummarizer {
   async idle (): Promise<void> { await Promise.all(this.running.values()) }
 
   private async summarize (conversationId: string, dropped: StoredMessage[]): Promise<void> {
-    const models = this.rt.chat.models
+    const models = this.rt.optional('models')
     const last = dropped.at(-1)
     if (!models || !last) return
     const previous = this.store.get(conversationId)?.summary

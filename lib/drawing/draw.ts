@@ -16,7 +16,8 @@ function promptFor (preset: ImagePreset, input: string): string {
 
 export async function drawImages (rt: Runtime, preset: ImagePreset, input: string, image?: string, size?: string): Promise<string[]> {
   const cfg = rt.config.get().image
-  const gen = rt.chat.models?.generateImages?.bind(rt.chat.models)
+  const models = rt.optional('models')
+  const gen = models?.generateImages?.bind(models)
   if (!gen) throw new AppError('SERVICE_UNAVAILABLE', 'No image model is available')
   const prompt = promptFor(preset, input)
   if (!prompt) throw new AppError('INVALID_ARGS', 'Nothing to draw')

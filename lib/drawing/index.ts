@@ -12,4 +12,4 @@ async function initDrawing (rt: Runtime): Promise<void> {
   if (rt.config.get().image.remotePresetsUrl) drawing.refreshRemote().catch(() => { /* logged; last copy kept */ })
 }
 
-export const drawingDomain: Domain = { name: 'drawing', provides: ['drawing'], needs: [], start: initDrawing }
+export const drawingDomain: Domain = { name: 'drawing', provides: ['drawing'], needs: [], optional: ['models'], start: initDrawing }

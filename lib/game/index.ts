@@ -10,4 +10,4 @@ async function initGame (rt: Runtime): Promise<void> {
   rt.provide('game', await GameService.open(rt))
 }
 
-export const gameDomain: Domain = { name: 'game', provides: ['game'], needs: [], optional: ['conversations'], start: initGame }
+export const gameDomain: Domain = { name: 'game', provides: ['game'], needs: [], optional: ['conversations', 'models'], start: initGame }

@@ -122,7 +122,7 @@ export class GameService {
       answer = r.response
     } else {
       // No chat pipeline: the game keeps the story itself and calls the model directly.
-      const models = this.rt.chat.models
+      const models = this.rt.optional('models')
       if (!models) throw new AppError('CHANNEL_UNAVAILABLE', 'No model channel is available')
       const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }, ...s.history, { role: 'user', content: text }]
       const r = await models.complete({ messages, temperature: cfg.temperature, maxTokens: cfg.maxTokens, source: 'game', scope: { userId: scope.userId, ...(scope.groupId ? { groupId: scope.groupId } : {}), ...(scope.nickname ? { nickname: scope.nickname } : {}) } })

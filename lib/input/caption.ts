@@ -41,7 +41,7 @@ function captionChannelName (ctx: InputContext): string | undefined {
 /** One text marker per image: `[图片: <description>]`, or `[图片]` when it could not be described. */
 export async function captionImages (ctx: InputContext, images: string[]): Promise<string[]> {
   const { rt, s, tr } = ctx
-  const models = rt.chat.models
+  const models = rt.optional('models')
   const channel = captionChannelName(ctx)
   const model = rt.config.get().input.captionModel
   if (!models || !channel) {

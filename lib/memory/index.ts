@@ -13,7 +13,7 @@ declare module '../runtime.js' {
 async function initMemory (rt: Runtime): Promise<void> {
   const memory = await MemoryService.open(join(rt.paths.dataDir, 'memories.json'), { clock: rt.clock, log: rt.log })
   const settings = (): ReturnType<Runtime['config']['get']>['memory'] => rt.config.get().memory
-  const extractor = new MemoryExtractor({ memory, models: () => rt.chat.models, clock: rt.clock, log: rt.log, settings })
+  const extractor = new MemoryExtractor({ memory, models: () => rt.optional('models'), clock: rt.clock, log: rt.log, settings })
   rt.provide('memory', memory)
   rt.provide('memoryExtractor', extractor)
   rt.chat.observers.push(extractor)
@@ -27,4 +27,4 @@ async function initMemory (rt: Runtime): Promise<void> {
   })
 }
 
-export const memoryDomain: Domain = { name: 'memory', provides: ['memory', 'memoryExtractor'], needs: [], start: initMemory }
+export const memoryDomain: Domain = { name: 'memory', provides: ['memory', 'memoryExtractor'], needs: [], optional: ['models'], start: initMemory }

@@ -22,10 +22,10 @@ describe('channels: model gateway', () => {
 
   const gw = () => env.s.lx.rt.need('channels').gateway
 
-  it('is registered as rt.chat.models and answers a completion with usage, recorded in stats', async () => {
+  it('is provided as the models service and answers a completion with usage, recorded in stats', async () => {
     await addChannel(env.s, { name: 'main', baseUrl: env.fake.url, apiKey: 'sk-test-1234', model: 'gpt-4o-mini' })
-    expect(env.s.lx.rt.chat.models).to.equal(gw())
-    const r = await env.s.lx.rt.chat.models!.complete(hello({ scope: { userId: 'u1', groupId: 'g1' } }))
+    expect(env.s.lx.rt.optional('models')).to.equal(gw())
+    const r = await env.s.lx.rt.need('models').complete(hello({ scope: { userId: 'u1', groupId: 'g1' } }))
     expect(r.content).to.equal('echo: hello')
     expect(r.model).to.equal('gpt-4o-mini')
     expect(r.channel).to.equal('main')

@@ -132,7 +132,7 @@ describe('drawing and preset commands through the standalone host', function () 
     let since = host.transcript.length
     await host.sendPrivate('20002', '画图 星空')
     await host.waitForSend((e) => e.message.some((s) => s.type === 'image'), since)
-    const models = run.rt.chat.models!
+    const models = run.rt.need('models')
     const original = models.generateImages
     models.generateImages = async () => ['https://img.example/1.png']
     try {

@@ -99,7 +99,7 @@ describe('draw_image: drawing as a tool (standalone host)', function () {
       })
 
       it('an image the API gives as a link is fetched and sent as the image itself', async () => {
-        const models = rt.chat.models!
+        const models = rt.need('models')
         const original = models.generateImages
         models.generateImages = async () => [`${cdnUrl}/drawn.png`]
         try {

@@ -109,7 +109,7 @@ describe('security: one outbound fetcher for every chosen address', function () 
   const viaDrawingImage = async (url: string): Promise<string> => {
     // the image a user sent with 手办化 goes to the images edit API: it is downloaded first
     try {
-      await s.lx.rt.chat.models!.generateImages!({ prompt: 'figure', image: url, api: { name: 'probe', baseUrl: `${probe.url}/v1` }, signal: AbortSignal.timeout(5000) })
+      await s.lx.rt.need('models').generateImages!({ prompt: 'figure', image: url, api: { name: 'probe', baseUrl: `${probe.url}/v1` }, signal: AbortSignal.timeout(5000) })
       return ''
     } catch (err) { return (err as Error).message }
   }

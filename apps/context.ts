@@ -23,7 +23,7 @@ export async function contextOf (e: HostEvent): Promise<BotContext> {
   const rt = run.rt
   const cfg = rt.config.get()
   const lang = cfg.language
-  const s = sessionOf(e, { chatPrefix: cfg.trigger.prefix })
+  const s = sessionOf(e)
   const tr = (key: TextKey, vars: Record<string, string | number> = {}): string => t(lang, key, { p: commandPrefix(), ...vars })
   return {
     rt,

@@ -24,8 +24,8 @@ export class LingxiJoin extends pluginBase() {
     const { rt, s, tr } = await contextOf(e)
     if (!shouldReact(rt, s, 'join')) return false
     // the host may know only the id yet: its member object is asked for the name
-    const name = s.nickname ?? await memberName(rt.clock, e, e.user_id) ?? s.userId
-    await react(rt, e, s, { kind: 'join', input: tr('events.join', { name }) })
+    const name = s.nickname ?? await memberName(rt.clock, s.chat, s.userId) ?? s.userId
+    await react(rt, s, { kind: 'join', input: tr('events.join', { name }) })
     return false
   }
 }

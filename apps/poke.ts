@@ -27,7 +27,7 @@ export class LingxiPoke extends pluginBase() {
     // one owner for event reactions (lib/proactive/reactions.ts): probability, group switch, the
     // group's shared conversation, delivery without quote or thinking notice, the group log
     if (!shouldReact(rt, s, 'poke')) return false
-    await react(rt, e, s, { kind: 'poke', input: tr('poke.input', { name: s.nickname ?? s.userId }) })
+    await react(rt, s, { kind: 'poke', input: tr('poke.input', { name: s.nickname ?? s.userId }) })
     return true
   }
 }

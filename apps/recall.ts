@@ -26,11 +26,11 @@ export class LingxiRecall extends pluginBase() {
     if (s.groupId && s.recalledId) rt.optional('groupLog')?.forget(s.groupId, s.recalledId)
     if (s.self || !shouldReact(rt, s, 'recall')) return false
     // the host may know only the ids yet: its member objects are asked for the names
-    const name = s.nickname ?? await memberName(rt.clock, e, e.user_id) ?? s.userId
+    const name = s.nickname ?? await memberName(rt.clock, s.chat, s.userId) ?? s.userId
     const input = s.operatorId && s.operatorId !== s.userId
-      ? tr('events.recallOther', { operator: await memberName(rt.clock, e, e.operator_id ?? s.operatorId) ?? s.operatorId, name })
+      ? tr('events.recallOther', { operator: await memberName(rt.clock, s.chat, s.operatorId) ?? s.operatorId, name })
       : tr('events.recall', { name })
-    await react(rt, e, s, { kind: 'recall', input, ...(secret ? { secret } : {}), ...(s.recalledId ? { hide: [s.recalledId] } : {}) })
+    await react(rt, s, { kind: 'recall', input, ...(secret ? { secret } : {}), ...(s.recalledId ? { hide: [s.recalledId] } : {}) })
     return false
   }
 }

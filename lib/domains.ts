@@ -20,6 +20,8 @@ import { governanceDomain } from './governance/index.js'
 import { guardDomain } from './guard/index.js'
 import { whyDomain } from './why/index.js'
 import { updateDomain } from './update/index.js'
+import { inputDomain } from './input/index.js'
+import { deliveryDomain } from './delivery/index.js'
 
 export const DOMAINS: readonly Domain[] = [
   channelsDomain,
@@ -39,7 +41,9 @@ export const DOMAINS: readonly Domain[] = [
   guardDomain,
   whyDomain,
   mcpDomain,
-  updateDomain
+  updateDomain,
+  inputDomain,
+  deliveryDomain
 ]
 
 /** A start order of the domains that is impossible: a need nobody provides, or needs in a circle. */

@@ -104,7 +104,7 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     loginLimiter: new FailureLimiter(() => config.get().web.loginRateLimit, 60_000, clock),
     redactor,
     stats,
-    chat: { contributors: [], observers: [] },
+    chat: { contributors: [], observers: [], steps: [] },
     onStop: [],
     provide (name, service) {
       if (services[name] !== undefined) throw new Error(`The ${name} service is provided twice`)

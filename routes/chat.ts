@@ -3,14 +3,15 @@
 import Router from '@koa/router'
 import { z } from 'zod'
 import { AppError, notFound } from '../lib/core/errors.js'
-import type { ChatScope, TurnEvent } from '../lib/chat/contracts.js'
+import type { ChatScope, ChatTurn, TurnEvent, TurnStep } from '../lib/chat/contracts.js'
+import { newTurn, runTurn } from '../lib/chat/steps.js'
 import { apiChatScope, chatPartyId, clearConversation, CONVERSATION_ID, conversationIdParam } from '../lib/chat/conversations.js'
 import type { ReplyOptions } from '../lib/chat/service.js'
 import { redact } from '../lib/core/redact.js'
 import type { Runtime } from '../lib/runtime.js'
 import { sessionOf } from './_http/auth.js'
 import { A, reply, styledRouter } from './_http/envelope.js'
-import { openSse } from './_http/sse.js'
+import { openSse, type SseStream } from './_http/sse.js'
 import { intParam, parseBody, parseQuery } from './_http/validate.js'
 import { storedMessage } from './_http/answers.js'
 import { routeDoc, type Data } from './_http/route-docs.js'
@@ -65,43 +66,57 @@ export function chatRoutesA (rt: Runtime): Router {
     return c.pipeline
   }
 
+  /** The turn's result once the named steps ran (lib/chat/steps.ts: preset, rate limit, reply, and `extra`). */
+  const run = async (turn: ChatTurn, extra: TurnStep[] = []): Promise<NonNullable<ChatTurn['result']>> => {
+    chat()
+    await runTurn(rt.chat.steps, turn, extra)
+    if (!turn.result) throw new AppError('CHANNEL_UNAVAILABLE', 'Chat is not available')
+    return turn.result
+  }
+
   r.post('/chat', A(async (ctx): Promise<Data<typeof chatReply>> => {
     const body = parseBody(ctx, chatBody)
-    const scope = scopeOf(ctx, body)
-    if (body.preset) await chat().preset(scope, body.preset) // an unknown preset: 404, before the turn counts
-    return await chat().reply(scope, body.message, optionsOf(body))
+    // an unknown preset: 404 at the preset step, before the turn counts
+    return await run(newTurn('api', body.message, { scope: scopeOf(ctx, body), options: optionsOf(body) }))
   }))
   routeDoc(r, 'POST', '/chat', { body: chatBody, summary: 'Send a chat message', data: chatReply, errors: [404, 429, 502, 503, 504] })
 
   r.post('/chat/stream', A(async (ctx) => {
-    // Everything that can fail before the first frame answers as JSON.
     const body = parseBody(ctx, chatBody)
-    chat()
     const scope = scopeOf(ctx, body)
-    const pipeline = rt.need('conversations').pipeline
-    if (body.preset) await pipeline.preset(scope, body.preset) // an unknown preset: 404 as JSON, before the stream
-    pipeline.admit(scope) // 429 RATE_LIMITED as JSON, not as a frame after `start`
-    const abort = new AbortController()
-    const sse = openSse(ctx, rt.bus)
-    sse.onClose(() => abort.abort())
-    sse.data({ type: 'start', conversationId: scope.conversationId })
+    let sse: SseStream | undefined
+    // the stream opens once the preset and the rate limit let the turn through: a 404 or a 429 answers
+    // as JSON, never as a frame after `start`
+    const stream: TurnStep = {
+      name: 'stream',
+      via: ['api'],
+      after: ['rate-limit'],
+      before: ['reply'],
+      run (turn) {
+        const abort = new AbortController()
+        const opened = sse = openSse(ctx, rt.bus)
+        opened.onClose(() => abort.abort())
+        opened.data({ type: 'start', conversationId: scope.conversationId })
+        Object.assign(turn.options, {
+          signal: abort.signal,
+          onDelta: (text: string) => { if (text) opened.data({ type: 'content', text }) },
+          onEvent: (ev: TurnEvent) => opened.data(eventFrame(ev))
+        })
+      }
+    }
     try {
-      const res = await pipeline.admitted(scope, body.message, {
-        ...optionsOf(body),
-        signal: abort.signal,
-        onDelta: (text) => { if (text) sse.data({ type: 'content', text }) },
-        onEvent: (ev) => sse.data(eventFrame(ev))
-      })
+      const res = await run(newTurn('api', body.message, { scope, options: optionsOf(body) }), [stream])
       const why = res.whyId ? rt.optional('why') : undefined
       const record = res.whyId ? why?.store.get(res.whyId) : undefined
-      sse.data({ type: 'end', conversationId: res.conversationId, usage: res.usage, response: res.response, ...(res.whyId ? { whyId: res.whyId } : {}), ...(record && why ? { why: why.view(record) } : {}) })
+      sse?.data({ type: 'end', conversationId: res.conversationId, usage: res.usage, response: res.response, ...(res.whyId ? { whyId: res.whyId } : {}), ...(record && why ? { why: why.view(record) } : {}) })
     } catch (err) {
+      if (!sse) throw err
       const code = err instanceof AppError ? err.code : 'INTERNAL_ERROR'
       const message = err instanceof AppError ? err.message : 'Internal server error'
       if (!(err instanceof AppError)) rt.log.error('Chat stream failed', { conversationId: scope.conversationId }, err)
       sse.data({ type: 'error', code, message })
     } finally {
-      sse.close()
+      sse?.close()
     }
   }))
   routeDoc(r, 'POST', '/chat/stream', { body: chatBody, summary: 'Send a chat message, answer streamed (SSE)', contentType: 'text/event-stream', events: ['unnamed data frames { type }: start { conversationId }', 'content { text } (repeated)', 'tool_call, tool_approval, tool_result', 'end { conversationId, usage, response, whyId?, why? } or error { code, message }'], errors: [404, 429, 503] })

@@ -2,6 +2,8 @@
 // the pipeline and the model gateway; presets, tools, skills, memory and knowledge plug in here
 // through `rt.chat` (see lib/runtime.ts). Keep these types stable: several domains depend on them.
 import type { Media } from '../delivery/media.js'
+import type { HostSession } from '../host/session.js'
+import type { TextKey } from '../i18n.js'
 
 /** The role of a chat message. @public (part of the chat contract) */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool'
@@ -248,4 +250,73 @@ export interface ChatHooks {
   tools?: ToolProvider
   contributors: PromptContributor[]
   observers: TurnObserver[]
+  /** the named steps of a chat turn, each declared by its domain (lib/chat/steps.ts orders and runs them) */
+  steps: TurnStep[]
+}
+
+/** Where a chat turn comes from: a QQ message through the host, or the HTTP chat (`POST /api/chat[/stream]`). */
+export type TurnVia = 'qq' | 'api'
+
+/**
+ * What a step says: nothing (go on), 'done' (the message was dealt with: the turn ends, the host is told
+ * it was handled) or 'pass' (not for the bot: the steps marked `onPass` still run, then the host passes
+ * the message on to its other plugins).
+ */
+export type StepOutcome = void | 'done' | 'pass'
+
+/** One named step of a chat turn (lib/chat/README.md, "The turn, step by step"). */
+export interface TurnStep {
+  name: string
+  /** the entries it takes part in */
+  via: readonly TurnVia[]
+  /** steps it runs after and before, by name; a name no running domain declared is ignored */
+  after?: readonly string[]
+  before?: readonly string[]
+  /** runs (alone with the others so marked) once an earlier step said 'pass' */
+  onPass?: boolean
+  run(turn: ChatTurn): StepOutcome | Promise<StepOutcome>
+}
+
+/** A QQ turn's host side: the message read once at the host port, and reply texts in the configured language. */
+export interface TurnHost {
+  session: HostSession
+  tr(key: TextKey, vars?: Record<string, string | number>): string
+}
+
+/** One chat turn as it passes its steps; each step reads what the ones before it left. */
+export interface ChatTurn {
+  via: TurnVia
+  /** QQ turns only */
+  host?: TurnHost
+  /** the user's words: the message's text, then the merged burst, the read input, the moderated text */
+  text: string
+  /** image sources for the model */
+  images: string[]
+  /** ids of the host messages the turn answers (a burst's pieces) */
+  messageIds: string[]
+  /** QQ: whether the message is for the bot (the burst step says; the join-in step reads it) */
+  addressed?: boolean
+  /** set by the scope step (QQ) or by the HTTP route */
+  scope?: ChatScope
+  /** what the reply step hands the pipeline; steps add to it (taint, tools off, streaming, delivery) */
+  options: NonNullable<Parameters<ChatService['reply']>[2]>
+  /** the pipeline's answer, once the reply step ran */
+  result?: Awaited<ReturnType<ChatService['reply']>>
+  /** each text that is to go out (the answer, a streamed piece) passes these in turn: the text to send, or
+   * undefined to withhold it (QQ: the banned-word check of lib/governance) */
+  answerChecks: Array<(text: string) => Promise<string | undefined>>
+  /** told each answer that went out (QQ: the group log) */
+  onAnswered: Array<(text: string) => void>
+  /** the answer, or a piece of it, reached the user (after that, a failure is not told as a second message) */
+  answered: boolean
+  /** the error that ended the turn, for the cleanup */
+  error?: unknown
+  /** run when the turn ends, whatever happened, last added first */
+  cleanup: Array<() => void | Promise<void>>
+}
+
+/** The host side of a QQ turn: what a step declared for QQ only reads. */
+export function hostOf (turn: ChatTurn): TurnHost {
+  if (!turn.host) throw new Error(`A QQ step ran in a ${turn.via} turn`)
+  return turn.host
 }

@@ -3,6 +3,7 @@ import type { Domain, Runtime } from '../runtime.js'
 import { Bursts } from './burst.js'
 import { ChatPipeline } from './service.js'
 import { ConversationStore } from './store.js'
+import { chatSteps } from './turn-steps.js'
 
 interface ConversationsDomain {
   store: ConversationStore
@@ -20,6 +21,7 @@ async function initChat (rt: Runtime): Promise<void> {
   const pipeline = new ChatPipeline(rt, store)
   const bursts = new Bursts(rt.clock)
   rt.provide('conversations', { store, pipeline, bursts })
+  rt.chat.steps.push(...chatSteps(rt, pipeline, bursts))
   rt.onStop.push(() => bursts.flush())
 }
 

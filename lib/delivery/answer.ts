@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { deliveryFor } from '../config/group-settings.js'
 import type { DeliverySettings } from '../config/schema.js'
 import { errorText } from '../core/errors.js'
-import { botNickname, makeForwardMsg, renderImage, segment } from '../host/port.js'
+import { botNickname, renderImage, segment } from '../host/port.js'
 import type { HostSession } from '../host/session.js'
-import type { HostEvent, Seg } from '../host/types.js'
+import type { Seg } from '../host/types.js'
 import { t } from '../i18n.js'
 import type { Runtime } from '../runtime.js'
 import type { Media } from './media.js'
@@ -38,7 +38,7 @@ function warnOnce (rt: Runtime, reason: string, fields: Record<string, unknown>)
 
 let renders = 0
 
-function outletOf (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostSession): Outlet {
+function outletOf (rt: Runtime, s: HostSession): Outlet {
   const seg = segment()
   const file = seg.file?.bind(seg)
   return {
@@ -47,7 +47,7 @@ function outletOf (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostS
     botName: s.botName || botNickname(s.botId) || 'Lingxi',
     // a guarded chat's pace (lib/guard) is kept by every send (lib/host/port.ts watchedSend)
     reply: (msg, quote, opts) => s.reply(msg, quote, opts),
-    forward: (nodes) => makeForwardMsg(e, nodes),
+    forward: (nodes) => s.chat.forward(nodes),
     render: async (text): Promise<Seg | { failed: string }> => {
       const data = {
         tplFile: join(rt.paths.pluginDir, 'lib', 'delivery', 'answer.html'),
@@ -72,7 +72,7 @@ export class AnswerDelivery {
   /** the thinking notice went out */
   noticeSent = false
 
-  constructor (private readonly rt: Runtime, private readonly e: Pick<HostEvent, 'group' | 'friend'>, private readonly s: HostSession, private readonly opts: DeliveryOptions = {}) {
+  constructor (private readonly rt: Runtime, private readonly s: HostSession, private readonly opts: DeliveryOptions = {}) {
     const cfg = rt.config.get()
     this.settings = deliveryFor(cfg, s.groupId)
     const ms = this.settings.thinkingNoticeMs
@@ -132,7 +132,7 @@ export class AnswerDelivery {
     const d = this.effective()
     const plan = planDelivery(text, { ...d, longAnswer: 'off', splitSentences: false })
     if (!plan.text && !plan.media.length) return false
-    await sendPlan(outletOf(this.rt, this.e, this.s), plan, this.sendOptions(d, first))
+    await sendPlan(outletOf(this.rt, this.s), plan, this.sendOptions(d, first))
     return true
   }
 
@@ -144,7 +144,7 @@ export class AnswerDelivery {
     const long = d.longAnswer !== 'off' && streamedChars > d.longAnswerChars
     const plan = planDelivery(text, { ...d, longAnswerChars: long ? 0 : Number.MAX_SAFE_INTEGER, splitSentences: false }, media)
     if (!plan.text && !plan.media.length) return
-    await sendPlan(outletOf(this.rt, this.e, this.s), plan, this.sendOptions(d, false))
+    await sendPlan(outletOf(this.rt, this.s), plan, this.sendOptions(d, false))
   }
 
   private sendOptions (d: DeliverySettings, first: boolean): SendOptions {
@@ -178,11 +178,11 @@ export class AnswerDelivery {
       if (!plan.media.length) return
       plan = { mode: 'single', text: '', parts: [], media: plan.media }
     }
-    await sendPlan(outletOf(this.rt, this.e, this.s), plan, this.sendOptions(d, true))
+    await sendPlan(outletOf(this.rt, this.s), plan, this.sendOptions(d, true))
   }
 }
 
 /** Starts the delivery of an answer in the chat of `e` (its thinking notice timer runs from now). */
-export function startDelivery (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostSession, opts?: DeliveryOptions): AnswerDelivery {
-  return new AnswerDelivery(rt, e, s, opts)
+export function startDelivery (rt: Runtime, s: HostSession, opts?: DeliveryOptions): AnswerDelivery {
+  return new AnswerDelivery(rt, s, opts)
 }

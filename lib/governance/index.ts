@@ -6,6 +6,7 @@ import { setOutboundGate } from '../host/port.js'
 import type { Domain, Runtime } from '../runtime.js'
 import { gateSendable } from './outbound.js'
 import { GovernanceService } from './service.js'
+import { governanceSteps } from './steps.js'
 import { guardToolTiers } from './tools.js'
 
 declare module '../runtime.js' {
@@ -21,6 +22,7 @@ async function initGovernance (rt: Runtime): Promise<void> {
   // every text the bot account sends passes the output moderation in one place (outbound.ts)
   rt.onStop.push(setOutboundGate(async (chat, msg) => gateSendable(gov, chat, msg)))
   guardToolTiers(rt)
+  rt.chat.steps.push(...governanceSteps(rt))
 }
 
 export const governanceDomain: Domain = { name: 'governance', provides: ['governance'], needs: [], optional: ['tools', 'skills'], start: initGovernance }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Domain, Runtime } from '../runtime.js'
 import { groupLogNoteContributor, sharedConversationContributor } from './context.js'
 import { GroupLogService } from './service.js'
+import { groupLogStep } from './step.js'
 
 declare module '../runtime.js' {
   interface Services { groupLog: GroupLogService }
@@ -18,6 +19,7 @@ async function initGroupLog (rt: Runtime): Promise<void> {
   })
   rt.provide('groupLog', log)
   rt.chat.contributors.push(sharedConversationContributor(), groupLogNoteContributor(log, () => rt.config.get()))
+  rt.chat.steps.push(groupLogStep(rt))
   rt.onStop.push(() => log.close())
 }
 

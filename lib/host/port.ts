@@ -260,12 +260,20 @@ const firstOf = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v)
 /** OneBot answers `{status, retcode, data}` through sendApi; adapters' own methods give the data. */
 const dataOf = (v: unknown): unknown => (v && typeof v === 'object' && 'retcode' in v && 'data' in v ? (v as { data: unknown }).data : v)
 
+/** What of an event (or of a chat written to on the plugin's own) the chat handle reads (lib/host/session.ts hostChat). */
+export type ChatSource = Partial<Pick<HostEvent, 'message' | 'reply_id' | 'getReply' | 'source' | 'group' | 'friend' | 'bot'>>
+
+/** True when the event replies to an earlier message (a reply segment, TRSS's reply_id, icqq's source). */
+export function quotesMessage (e: ChatSource): boolean {
+  return e.reply_id !== undefined || e.source !== undefined || (e.message ?? []).some((m) => m.type === 'reply')
+}
+
 /**
  * The message the event replies to (quotes), as the host gives it (lib/input normalises it), or
  * undefined. TRSS: e.getReply() (its loader's, through the adapter's get_msg), else getMsg of the chat;
  * icqq (Miao): e.source with the chat history at its seq (groups) or time (friends), else its text.
  */
-export async function quotedMessage (e: HostEvent, timeoutMs = 5000): Promise<unknown> {
+export async function quotedMessage (e: ChatSource, timeoutMs = 5000): Promise<unknown> {
   const seg = e.message?.find((m) => m.type === 'reply')
   const segId = seg ? (seg.id ?? (seg.data as { id?: unknown } | undefined)?.id) : undefined
   const id = e.reply_id ?? (typeof segId === 'string' || typeof segId === 'number' ? segId : undefined)
@@ -289,7 +297,7 @@ export async function quotedMessage (e: HostEvent, timeoutMs = 5000): Promise<un
 }
 
 /** The messages of a forwarded bundle (`forward` segment id / icqq resid), as the host gives them. */
-export async function forwardMessages (e: HostEvent, id: Id, timeoutMs = 5000): Promise<unknown[]> {
+export async function forwardMessages (e: ChatSource, id: Id, timeoutMs = 5000): Promise<unknown[]> {
   const chat = e.group ?? e.friend
   let got: unknown
   if (chat?.getForwardMsg) got = await bounded(() => chat.getForwardMsg?.(id), timeoutMs)
@@ -304,7 +312,7 @@ export async function forwardMessages (e: HostEvent, id: Id, timeoutMs = 5000): 
  * makeForwardMsg (icqq groups and friends; TRSS fills it in on every target), else the host's
  * `Bot.makeForwardMsg` (TRSS). Undefined when the host has neither.
  */
-export async function makeForwardMsg (e: Pick<HostEvent, 'group' | 'friend'>, given: ForwardNode[]): Promise<Sendable | undefined> {
+export async function makeForwardMsg (e: ChatSource, given: ForwardNode[]): Promise<Sendable | undefined> {
   const chat = e.group ?? e.friend
   // each node's text passes the outbound gate as a message of its own would; a withheld node is left out
   let nodes = given

@@ -1,10 +1,11 @@
-// One normalised view of a host event (message or notice) for the bot commands in apps/: who wrote,
-// where (private or which group), with which rights, whether the bot was addressed, and how to answer.
-// Miao (icqq) and TRSS (OneBot adapters) fill events differently: numeric or string ids, `isGroup` set
-// or not on notices, the member role on `e.sender.role` or only on `e.member`. Every app reads this
-// instead of the raw fields, so "is this a group?" has one answer.
-import { watchedSend } from './port.js'
-import type { HostEvent, ReplyOpts, Seg, Sendable, SendResult } from './types.js'
+// One normalised view of a host event (message or notice): who wrote, where (private or which group),
+// with which rights, whether the bot was addressed, how to answer, and what else of the chat lib/ may
+// ask (the quoted message, a forwarded bundle, a forward to send, a member). Miao (icqq) and TRSS (OneBot
+// adapters) fill events differently: numeric or string ids, `isGroup` set or not on notices, the member
+// role on `e.sender.role` or only on `e.member`. The event is read here once (sessionOf keeps the view
+// per event); apps/ and lib/ receive this view, never the raw event.
+import { forwardMessages, makeForwardMsg, quotedMessage, quotesMessage, watchedSend, type ChatSource } from './port.js'
+import type { ForwardNode, HostEvent, Id, ReplyOpts, Seg, Sendable, SendResult } from './types.js'
 
 type MemberRole = 'owner' | 'admin' | 'member'
 
@@ -24,8 +25,6 @@ export interface HostSession {
   isGroupAdmin: boolean
   /** the bot was @-mentioned or called by one of its host aliases */
   atBot: boolean
-  /** atBot, or the text starts with the chat prefix given to sessionOf */
-  addressed: boolean
   botId: string
   botName?: string
   /** the message text as the host derived it (alias stripped), '' for notices */
@@ -45,11 +44,33 @@ export interface HostSession {
   recalledId?: string
   /** answers in the chat the event came from; `quote` quotes the message (groups) */
   reply(msg: Sendable, quote?: boolean, opts?: ReplyOpts): Promise<SendResult | false | undefined>
+  /** the rest of what the chat of the event offers (hostChat) */
+  chat: HostChat
 }
 
-export interface SessionOptions {
-  /** the chat trigger prefix (`trigger.prefix`); text starting with it counts as addressed */
-  chatPrefix?: string
+/** What lib/ may ask of the chat an event came from, bound to the event here (lib/host/port.ts does the asking). */
+export interface HostChat {
+  /** the message replies to (quotes) an earlier one */
+  readonly quotes: boolean
+  /** the quoted message as the host gives it (lib/input reads it), or undefined */
+  quoted(): Promise<unknown>
+  /** the messages of a forwarded bundle (a `forward` segment's id, icqq's resid) */
+  forwarded(id: Id): Promise<unknown[]>
+  /** one forward (merged) message of `nodes`, ready to send in this chat; undefined when the host has none */
+  forward(nodes: ForwardNode[]): Promise<Sendable | undefined>
+  /** the host's member object of a group member (lib/proactive reads its name); undefined outside groups */
+  member(userId: Id): unknown
+}
+
+/** The chat handle of an event, or of a chat the plugin writes to on its own (a reminder: `{ group }` or `{ friend }`). */
+export function hostChat (e: ChatSource): HostChat {
+  return {
+    quotes: quotesMessage(e),
+    quoted: async () => await quotedMessage(e),
+    forwarded: async (id) => await forwardMessages(e, id),
+    forward: async (nodes) => await makeForwardMsg(e, nodes),
+    member: (userId) => (e.group as { pickMember?: (id: Id) => unknown } | undefined)?.pickMember?.(userId)
+  }
 }
 
 /** What the hosts put on `e.member` (icqq Member, TRSS adapters' member objects). */
@@ -79,7 +100,16 @@ function groupIdOf (e: HostEvent): string | undefined {
   return idText(e.group_id)
 }
 
-export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession {
+/** Each event's view, made once (the chat handler's first look and its context share it). */
+const seen = new WeakMap<HostEvent, HostSession>()
+
+export function sessionOf (e: HostEvent): HostSession {
+  let s = seen.get(e)
+  if (!s) seen.set(e, (s = readSession(e)))
+  return s
+}
+
+function readSession (e: HostEvent): HostSession {
   const userId = String(e.user_id)
   const groupId = groupIdOf(e)
   const isGroup = groupId !== undefined
@@ -88,7 +118,6 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
   const role = isGroup ? roleOf(e) : undefined
   const text = e.post_type === 'message' ? (e.msg ?? '') : ''
   const atBot = e.atBot === true || e.hasAlias === true || (e.at !== undefined && String(e.at) === String(e.self_id))
-  const prefix = opts.chatPrefix?.trim() ?? ''
   const targetId = idText(e.target_id)
   return {
     kind: e.post_type === 'notice' ? 'notice' : 'message',
@@ -101,7 +130,6 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(role ? { role } : {}),
     isGroupAdmin: role === 'owner' || role === 'admin',
     atBot,
-    addressed: atBot || (prefix !== '' && text.trim().startsWith(prefix)),
     botId: String(e.self_id),
     ...(botName ? { botName } : {}),
     text,
@@ -113,6 +141,7 @@ export function sessionOf (e: HostEvent, opts: SessionOptions = {}): HostSession
     ...(e.post_type === 'notice' && idText(e.operator_id) ? { operatorId: String(e.operator_id) } : {}),
     ...(e.post_type === 'notice' && e.sub_type === 'recall' && idText(e.message_id) ? { recalledId: String(e.message_id) } : {}),
     // through the one watched send path (lib/host/port.ts: the account-risk guard counts every send)
-    reply: (msg, quote, replyOpts) => watchedSend({ groupId, userId, botId: String(e.self_id) }, msg, (m) => e.reply(m, quote, replyOpts))
+    reply: (msg, quote, replyOpts) => watchedSend({ groupId, userId, botId: String(e.self_id) }, msg, (m) => e.reply(m, quote, replyOpts)),
+    chat: hostChat(e)
   }
 }

@@ -2,8 +2,7 @@
 // segments carried in the message itself, expanded to at most `input.forwardMaxMessages` messages,
 // one "name: text" line each. A bundle inside a bundle is not expanded (it shows as a marker).
 import { errorText } from '../core/errors.js'
-import { forwardMessages } from '../host/port.js'
-import type { HostEvent, Seg } from '../host/types.js'
+import type { Seg } from '../host/types.js'
 import type { InputContext } from './context.js'
 import { messageSegments, render, senderOf, type Labels } from './segments.js'
 
@@ -33,14 +32,14 @@ export function hasBundle (segs: Seg[]): boolean {
 }
 
 /** The block of forwarded messages ('' when there is none); their images go to `images`. */
-export async function forwardBlock (ctx: InputContext, e: HostEvent, segs: Seg[], max: number, labels: Labels, images: string[], maxImages: number): Promise<string> {
+export async function forwardBlock (ctx: InputContext, segs: Seg[], max: number, labels: Labels, images: string[], maxImages: number): Promise<string> {
   if (max <= 0 || !hasBundle(segs)) return ''
   const { ids, nodes } = bundlesOf(segs)
   const messages: unknown[] = [...nodes]
   for (const id of ids) {
     if (messages.length >= max) break
     try {
-      messages.push(...await forwardMessages(e, id))
+      messages.push(...await ctx.s.chat.forwarded(id))
     } catch (err) {
       ctx.rt.log.warn('Could not fetch a forwarded bundle', { userId: ctx.s.userId, error: errorText(err) })
     }

@@ -1,31 +1,24 @@
 // The quoted (replied-to) message: fetched through the host port, given to the model as one line
 // before the user's text, its images added to the turn's images.
 import { errorText } from '../core/errors.js'
-import { quotedMessage } from '../host/port.js'
-import type { HostEvent } from '../host/types.js'
 import type { InputContext } from './context.js'
 import { messageSegments, render, senderOf, type Labels } from './segments.js'
 
 /** Characters of the quoted text given to the model (a quoted essay need not be repeated whole). */
 const MAX_QUOTED_CHARS = 1000
 
-/** True when the event replies to an earlier message (a reply segment, TRSS's reply_id, icqq's source). */
-export function isReply (e: HostEvent): boolean {
-  return e.reply_id !== undefined || e.source !== undefined || (e.message ?? []).some((m) => m.type === 'reply')
-}
-
 /** The line for the quoted message ('' when there is none or it could not be fetched). */
-export async function quotedLine (ctx: InputContext, e: HostEvent, labels: Labels, images: string[], maxImages: number): Promise<{ line: string; byAsker: boolean }> {
-  const line = await quotedText(ctx, e, labels, images, maxImages)
+export async function quotedLine (ctx: InputContext, labels: Labels, images: string[], maxImages: number): Promise<{ line: string; byAsker: boolean }> {
+  const line = await quotedText(ctx, labels, images, maxImages)
   return line ? { line: line.text, byAsker: line.authorId !== undefined && line.authorId === ctx.s.userId } : { line: '', byAsker: true }
 }
 
 /** The quoted message's line and its author's id (when the host says). */
-async function quotedText (ctx: InputContext, e: HostEvent, labels: Labels, images: string[], maxImages: number): Promise<{ text: string; authorId: string | undefined } | undefined> {
+async function quotedText (ctx: InputContext, labels: Labels, images: string[], maxImages: number): Promise<{ text: string; authorId: string | undefined } | undefined> {
   const { rt, s, tr } = ctx
   let msg: unknown
   try {
-    msg = await quotedMessage(e)
+    msg = await s.chat.quoted()
   } catch (err) {
     rt.log.warn('Could not fetch the quoted message', { userId: s.userId, error: errorText(err) })
     return undefined

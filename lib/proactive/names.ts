@@ -2,7 +2,8 @@
 // a new member or a recall's operator only by id until the member is in its cache, so the host's member
 // object is asked (its cached card or nickname, else its getInfo(): get_group_member_info on OneBot).
 import type { Clock } from '../core/clock.js'
-import type { HostEvent, Id } from '../host/types.js'
+import type { HostChat } from '../host/session.js'
+import type { Id } from '../host/types.js'
 
 /** How long the host may take to say a member's name before the id is used instead. */
 const NAME_WAIT_MS = 2000
@@ -18,11 +19,10 @@ function nameIn (o: unknown): string | undefined {
 interface MemberLike { card?: unknown; nickname?: unknown; info?: unknown; getInfo?: () => unknown }
 
 /** The member's group card or nickname as the host knows it; undefined when it does not say in time. */
-export async function memberName (clock: Clock, e: Pick<HostEvent, 'group'>, userId: Id): Promise<string | undefined> {
+export async function memberName (clock: Clock, chat: Pick<HostChat, 'member'>, userId: Id): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined
   try {
-    const group = e.group as { pickMember?: (id: Id) => unknown } | undefined
-    const m = group?.pickMember?.(userId) as MemberLike | undefined
+    const m = chat.member(userId) as MemberLike | undefined
     if (!m || typeof m !== 'object') return undefined
     const cached = nameIn(m) ?? nameIn(m.info)
     if (cached || typeof m.getInfo !== 'function') return cached

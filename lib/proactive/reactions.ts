@@ -7,7 +7,6 @@ import { chatScopeOf } from '../chat/scope.js'
 import { eventProbabilityFor, groupEntry, type EventKind } from '../config/group-settings.js'
 import { recordBotAnswer } from '../grouplog/record.js'
 import type { HostSession } from '../host/session.js'
-import type { HostEvent } from '../host/types.js'
 import { startDelivery } from '../delivery/answer.js'
 import { stripReasoning } from '../chat/reasoning.js'
 import type { Runtime } from '../runtime.js'
@@ -34,7 +33,7 @@ export function shouldReact (rt: Runtime, s: HostSession, kind: EventKind, rando
 }
 
 /** Answers the event through the chat pipeline; true when an answer was sent. Never throws. */
-export async function react (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>, s: HostSession, r: Reaction): Promise<boolean> {
+export async function react (rt: Runtime, s: HostSession, r: Reaction): Promise<boolean> {
   try {
     let sent = false
     // the group's shared conversation when it has one; the group log context leaves `hide` out
@@ -52,7 +51,7 @@ export async function react (rt: Runtime, e: Pick<HostEvent, 'group' | 'friend'>
         }
         recordBotAnswer(rt, s, text)
         // as chat answers go out (lib/delivery); a notice has no message to quote
-        await startDelivery(rt, e, s, { quote: false, thinkingNotice: false }).answer(text, media)
+        await startDelivery(rt, s, { quote: false, thinkingNotice: false }).answer(text, media)
         sent = true
       }
     })

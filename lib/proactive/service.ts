@@ -8,7 +8,6 @@ import { looksLikeCommand } from '../chat/trigger.js'
 import { conversationIdOf } from '../chat/store.js'
 import { recordBotAnswer } from '../grouplog/record.js'
 import type { HostSession } from '../host/session.js'
-import type { HostEvent } from '../host/types.js'
 import { startDelivery } from '../delivery/answer.js'
 import { moderateAnswer } from '../governance/gate.js'
 import { t } from '../i18n.js'
@@ -34,7 +33,7 @@ export class ProactiveReplies {
    * caps hold for messages arriving meanwhile) and answers in the background: the host's other
    * plugins get the message without waiting for the model. Never throws.
    */
-  consider (s: HostSession, e: Pick<HostEvent, 'group' | 'friend'>): ProactiveDecision | undefined {
+  consider (s: HostSession): ProactiveDecision | undefined {
     const groupId = s.groupId
     if (!groupId || s.self) return undefined
     const rt = this.rt
@@ -62,7 +61,7 @@ export class ProactiveReplies {
     })
     // the group log context (lib/grouplog/context.ts) leaves out what the prompt already holds
     const shown = entries.flatMap((e) => (e.messageId ? [e.messageId] : []))
-    const turn = this.answer(s, e, input, shown).finally(() => this.pending.delete(turn))
+    const turn = this.answer(s, input, shown).finally(() => this.pending.delete(turn))
     this.pending.add(turn)
     return decision
   }
@@ -72,7 +71,7 @@ export class ProactiveReplies {
     while (this.pending.size) await Promise.allSettled([...this.pending])
   }
 
-  private async answer (s: HostSession, e: Pick<HostEvent, 'group' | 'friend'>, input: string, shown: string[]): Promise<void> {
+  private async answer (s: HostSession, input: string, shown: string[]): Promise<void> {
     const groupId = s.groupId as string
     const scope: ChatScope = {
       userId: PROACTIVE_USER,
@@ -95,7 +94,7 @@ export class ProactiveReplies {
           if (!text) return
           recordBotAnswer(this.rt, s, text)
           // as chat answers go out (lib/delivery), never quoting: nobody asked (delivery.atSender still applies)
-          await startDelivery(this.rt, e, s, { quote: false, thinkingNotice: false }).answer(text, media)
+          await startDelivery(this.rt, s, { quote: false, thinkingNotice: false }).answer(text, media)
         }
       })
     } catch (err) {

@@ -4,7 +4,7 @@
 import { errorText } from '../core/errors.js'
 import { startDelivery } from '../delivery/answer.js'
 import { pickChat, segment } from '../host/port.js'
-import type { HostSession } from '../host/session.js'
+import { hostChat, type HostSession } from '../host/session.js'
 import type { Sendable, Seg } from '../host/types.js'
 import { t } from '../i18n.js'
 import type { Runtime } from '../runtime.js'
@@ -46,7 +46,6 @@ export async function deliverReminder (rt: Runtime, r: Reminder, o: { late: bool
     isMaster: false,
     isGroupAdmin: false,
     atBot: false,
-    addressed: false,
     botId: r.botId ?? '',
     text: '',
     images: [],
@@ -56,9 +55,9 @@ export async function deliverReminder (rt: Runtime, r: Reminder, o: { late: bool
       if (!isGroup) await send(msg)
       else if (isForward(msg)) { await send([at()]); await send(msg) } else await send([at(), ' ', ...(Array.isArray(msg) ? msg : [msg])])
       return undefined
-    }
+    },
+    chat: hostChat(isGroup ? { group: target } : { friend: target })
   }
   const text = t(cfg.language, o.late ? 'reminders.fireLate' : 'reminders.fire', { message: r.message, time: formatWall(o.timeZone, r.nextAt) })
-  const chat = isGroup ? { group: target } : { friend: target }
-  await startDelivery(rt, chat, session, { quote: false, thinkingNotice: false }).answer(text)
+  await startDelivery(rt, session, { quote: false, thinkingNotice: false }).answer(text)
 }

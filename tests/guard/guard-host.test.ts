@@ -10,6 +10,7 @@ import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fa
 import { startPluginHost, MASTER, type PluginHost } from '../support/plugin-host.js'
 import { sentMessages, spokenMessages } from '../chat/helpers.js'
 import { PROFILES } from '../host/helpers.js'
+import { hostChat } from '../../lib/host/session.js'
 
 const HOT = '800' // the burst group
 const CALM = '801' // another group, same settings
@@ -113,7 +114,7 @@ for (const profile of PROFILES) describe(`account-risk guard through the standal
     await p.run.rt.config.update({ proactive: { enabled: true, probability: 1, busyMultiplier: 1, quietMultiplier: 1, hourlyCap: 100, dailyCap: 100, cooldownSeconds: 0 } })
     try {
       await settle(p.host.sendGroup(HOT, '20002', '大家在聊什么'))
-      expect(p.run.rt.need('proactive').consider(sessionLike(HOT), {})).to.deep.equal({ join: false, reason: 'guarded' })
+      expect(p.run.rt.need('proactive').consider(sessionLike(HOT))).to.deep.equal({ join: false, reason: 'guarded' })
       await settle(p.host.sendGroup(CALM, '20002', '大家在聊什么'))
       await settle(p.run.rt.need('proactive').idle())
       const proactive = fake.chatRequests().filter((r) => spokenMessages(r.body).at(-1)?.content.startsWith(PROMPT))
@@ -185,7 +186,7 @@ for (const profile of PROFILES) describe(`account-risk guard through the standal
 /** A group message nobody addressed to the bot, as the proactive replies see it. */
 function sessionLike (groupId: string) {
   return {
-    kind: 'message' as const, userId: '20003', groupId, isGroup: true, isMaster: false, isGroupAdmin: false, atBot: false, addressed: false,
-    botId: '10000', text: '有人吗', images: [], segments: [], self: false, reply: async () => undefined
+    kind: 'message' as const, userId: '20003', groupId, isGroup: true, isMaster: false, isGroupAdmin: false, atBot: false,
+    botId: '10000', text: '有人吗', images: [], segments: [], self: false, reply: async () => undefined, chat: hostChat({})
   }
 }

@@ -4,10 +4,11 @@ import { expect } from 'chai'
 import sinon from 'sinon'
 import { memberName } from '../../lib/proactive/names.js'
 import { systemClock } from '../../lib/core/clock.js'
-import type { HostEvent } from '../../lib/host/types.js'
+import { hostChat, type HostChat } from '../../lib/host/session.js'
+import type { HostTarget } from '../../lib/host/types.js'
 
-const groupWith = (member: unknown): Pick<HostEvent, 'group'> =>
-  ({ group: { sendMsg: async () => ({}), pickMember: () => member } }) as Pick<HostEvent, 'group'>
+const groupWith = (member: unknown): HostChat =>
+  hostChat({ group: { sendMsg: async () => ({}), pickMember: () => member } as HostTarget })
 
 describe('proactive: a member\'s name from the host', () => {
   it('takes the cached card, then the nickname, then what getInfo() answers', async () => {
@@ -18,7 +19,7 @@ describe('proactive: a member\'s name from the host', () => {
   })
 
   it('undefined when there is no group, no member, a failing host, or no name', async () => {
-    expect(await memberName(systemClock, {}, 1)).to.equal(undefined)
+    expect(await memberName(systemClock, hostChat({}), 1)).to.equal(undefined)
     expect(await memberName(systemClock, groupWith(undefined), 1)).to.equal(undefined)
     expect(await memberName(systemClock, groupWith({ getInfo: async () => { throw new Error('offline') } }), 1)).to.equal(undefined)
     expect(await memberName(systemClock, groupWith({ getInfo: () => { throw new Error('sync') } }), 1)).to.equal(undefined)

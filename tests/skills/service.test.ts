@@ -187,7 +187,7 @@ describe('skills: chat tool provider guard', () => {
     const svc = await SkillService.open({ roots: () => [{ dir: root, origin: 'user' }], watch: () => false, dataDir: root, bus, log: quietLogger(bus), clock: systemClock })
     await svc.start()
     try {
-      const hooks: ChatHooks = { contributors: [], observers: [] }
+      const hooks: ChatHooks = { contributors: [], observers: [], steps: [] }
       guardChatTools(hooks, svc)
       const executed: string[] = []
       hooks.tools = {

@@ -6,7 +6,6 @@ import { own } from '../core/dict.js'
 import { AppError, errorText, notFound } from '../core/errors.js'
 import type { Runtime } from '../runtime.js'
 import { presetOffers } from '../tools/preset-filter.js'
-import { ToolRegistry } from '../tools/registry.js'
 import { toolsSection, ToolSwitches } from '../tools/switches.js'
 import type { RegisteredTool, ToolRegistryApi } from '../tools/types.js'
 import { adminTestContext, type DashboardUser } from '../tools/views.js'
@@ -35,13 +34,11 @@ const LABELS: Record<string, string> = {
 }
 
 export class ToolAdmin {
-  /** The registry's own switches; a stand-in registry (tests) gets switches over its tool list. */
+  /** The registry's own switches (given); a stand-in registry (tests) gets switches over its tool list. */
   readonly switches: ToolSwitches
 
-  constructor (private readonly rt: Runtime, readonly registry: ToolRegistryApi) {
-    this.switches = registry instanceof ToolRegistry
-      ? registry.switches
-      : new ToolSwitches({
+  constructor (private readonly rt: Runtime, readonly registry: ToolRegistryApi, own?: ToolSwitches) {
+    this.switches = own ?? new ToolSwitches({
         config: toolsSection(rt.config),
         tools: () => registry.list({ includeDisabled: true }),
         log: rt.log
@@ -109,7 +106,7 @@ export class ToolAdmin {
   }
 
   async reload (): Promise<void> {
-    if (this.registry instanceof ToolRegistry) this.registry.refresh()
+    this.registry.refresh?.()
   }
 
   // ---- execution ---------------------------------------------------------------------------------------
@@ -186,7 +183,8 @@ async function presetToolsOf (rt: Runtime, user: DashboardUser, presetId: string
 
 export function toolAdminOf (rt: Runtime): ToolAdmin | undefined {
   const registry = toolRegistryOf(rt)
-  return registry ? new ToolAdmin(rt, registry) : undefined
+  // the tools domain's registry carries its switches (through the runtime: no import of the registry)
+  return registry ? new ToolAdmin(rt, registry, 'switches' in registry && registry.switches instanceof ToolSwitches ? registry.switches : undefined) : undefined
 }
 
 /** The tool admin, or SERVICE_UNAVAILABLE when no tool registry runs. */

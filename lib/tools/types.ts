@@ -81,6 +81,8 @@ export interface ToolRegistryApi {
   get(name: string): RegisteredTool | undefined
   list(opts?: { includeDisabled?: boolean }): RegisteredTool[]
   isEnabled(name: string): boolean
+  /** Forgets the cached tool lists: the next list reads every source again (the dashboard's reload) */
+  refresh?(): void
   /** Runs a tool through the permission, dangerous-tool and approval gate; logs and records stats. */
   call(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>
 }

@@ -30,6 +30,8 @@ import { toolRoutesA } from './tools-a.js'
 import { memoryRoutes } from './memory.js'
 import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
+import { knowledgeBaseRoutes } from './knowledge-bases.js'
+import { knowledgeEmbeddingRoutes } from './knowledge-embedding.js'
 import { remindersRoutes } from './reminders.js'
 import { guardRoutes } from './guard.js'
 import { governanceRoutes } from './governance.js'
@@ -68,6 +70,8 @@ export function buildRouters (rt: Runtime): Router[] {
     ...mcpRoutes(rt),
     memoryRoutes(rt),
     memoriesRoutesA(rt),
+    knowledgeEmbeddingRoutes(rt), // before /api/knowledge/:id
+    knowledgeBaseRoutes(rt), // before /api/knowledge/:id
     knowledgeRoutes(rt),
     remindersRoutes(rt),
     guardRoutes(rt),

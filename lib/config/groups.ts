@@ -33,11 +33,15 @@ export const groupConfigSchema = z.strictObject({
   tts: z.strictObject(ttsShape).partial().optional(),
   // who may use which feature, quotas, moderation strictness (lib/governance/schema.ts)
   ...groupGovernanceShape,
-  guard: z.strictObject(guardShape).partial().optional()
+  guard: z.strictObject(guardShape).partial().optional(),
+  // the knowledge bases this group's chats draw on instead of the preset's (lib/knowledge/README.md, "Bases")
+  knowledge: doc(z.array(z.string().regex(/^[\w-]{1,64}$/, 'a knowledge base id')).max(50).optional(), ['Knowledge bases', '知识库',
+    'Ids of the knowledge bases this group\'s chats draw on instead of the preset\'s documents (unset or [] = the preset\'s).',
+    '这个群的对话使用的知识库 ID（代替预设的文档；不设或 [] = 用预设的）。'])
 })
 
 const GROUPS_NOTE = [
-  'Per-group settings, keyed by group id: preset, enabled, trigger (type, randomRate, keywords), delivery, conversation (user/group), burstWindowMs, contextMessages, proactive, events (poke/join/recall probabilities), qqActions and tts (mode, voice, speed, maxChars), access.features, quotas.user / quotas.group, moderation.strictness and guard; what a group leaves out comes from the sections above. Example:',
+  'Per-group settings, keyed by group id: preset, enabled, trigger (type, randomRate, keywords), delivery, conversation (user/group), burstWindowMs, contextMessages, proactive, events (poke/join/recall probabilities), qqActions and tts (mode, voice, speed, maxChars), access.features, quotas.user / quotas.group, moderation.strictness, guard and knowledge (knowledge base ids); what a group leaves out comes from the sections above. Example:',
   '  "123456":',
   '    preset: default',
   '    delivery: { longAnswer: image }',

@@ -10,6 +10,7 @@ import { gameSection } from '../game/config.js'
 import { accessSchema, moderationSchema, quotasSchema } from '../governance/schema.js'
 import { groupLogSection } from '../grouplog/config.js'
 import { guardSection } from '../guard/config.js'
+import { storageSection } from '../storage/config.js'
 import { inputSection } from '../input/config.js'
 import { knowledgeSection } from '../knowledge/config.js'
 import { mcpSection } from '../mcp/config.js'
@@ -59,7 +60,9 @@ export const configSchema = z.strictObject({
   quotas: quotasSchema,
   moderation: moderationSchema,
   guard: guardSection,
-  game: gameSection
+  game: gameSection,
+  // optional shared engines for several instances (lib/storage)
+  storage: storageSection
 })
 
 export type Config = z.infer<typeof configSchema>

@@ -16,11 +16,16 @@ async function initKnowledge (rt: Runtime): Promise<void> {
     log: rt.log,
     uploadsDir: join(rt.paths.dataDir, 'knowledge-uploads'),
     settings: () => rt.config.get().knowledge,
-    access: () => outboundAccess(rt.config.get())
+    access: () => outboundAccess(rt.config.get()),
+    // (groups is a null-prototype record: lib/config/groups.ts)
+    groupBases: (groupId) => rt.config.get().groups[groupId]?.knowledge ?? [],
+    vectors: { file: join(rt.paths.dataDir, 'knowledge-vectors.bin'), metaFile: join(rt.paths.dataDir, 'knowledge-vectors.json'), settings: () => rt.config.get().knowledge }
   })
+  // another embedding model (address, dimensions) re-embeds every passage in the background
+  const offConfig = rt.bus.on('config', (paths) => { if (paths.some((p) => p === 'knowledge' || p.startsWith('knowledge.embedding'))) knowledge.vectors?.settingsChanged() })
   rt.provide('knowledge', knowledge)
   rt.chat.contributors.push(knowledgeContributor(knowledge, () => rt.config.get().knowledge))
-  rt.onStop.push(() => knowledge.close())
+  rt.onStop.push(() => { offConfig(); return knowledge.close() })
 }
 
 export const knowledgeDomain: Domain = { name: 'knowledge', provides: ['knowledge'], needs: [], start: initKnowledge }

@@ -1,7 +1,8 @@
 // Gives the model the knowledge bound to the active preset, after the user's message (this turn only:
 // lib/chat/README.md, "Request layout"): the passages of that preset's documents most relevant to the
-// message (BM25), each under its source (title, heading path, page). The why record lists the same
-// passages (turn.trace.knowledge), so the owner sees exactly what was given.
+// message (BM25, fused with the vectors' when embeddings are set: vectors/hybrid.ts), each under its
+// source (title, heading path, page). The why record lists the same passages (turn.trace.knowledge),
+// so the owner sees exactly what was given.
 import type { PromptContributor, TurnContext } from '../chat/contracts.js'
 import type { KnowledgeService } from './service.js'
 import type { KnowledgeHit } from './types.js'
@@ -18,8 +19,10 @@ export function knowledgeContributor (kb: KnowledgeService, settings: () => { en
     async contribute (turn: TurnContext): Promise<string | undefined> {
       const s = settings()
       if (!s.enabled || turn.preset.knowledge?.enabled === false || s.maxResultsInPrompt <= 0) return undefined
-      if (!kb.hasPreset(turn.preset.id) || !turn.input.trim()) return undefined
-      const hits = await kb.search(turn.input, { presetId: turn.preset.id, limit: s.maxResultsInPrompt })
+      // the group's bases when it names any, else the preset's documents and bases (service.ts chatScope)
+      const scope = kb.chatScope(turn.preset.id, turn.scope.groupId)
+      if (!scope || !turn.input.trim()) return undefined
+      const hits = await kb.search(turn.input, { ...scope, limit: s.maxResultsInPrompt })
       if (hits.length === 0) return undefined
       turn.trace?.knowledge(hits.map((h) => ({ documentId: h.docId, title: sourceOf(h), excerpt: h.text })))
       turn.taint?.add('knowledge') // passages the asker did not write (the approval policy, lib/tools/policy.ts)

@@ -18,11 +18,14 @@ import { chunkText } from './chunk.js'
 import { baseTitle, ExtractError, extractFile, typeOfName } from './extract/index.js'
 import { pack, unpack } from './packed-text.js'
 import { checked, checkedContent, checkedPreset, checkedTitle } from './checks.js'
+import { baseOf, DEFAULT_BASE, KnowledgeBases } from './bases.js'
 import { PassageIndex, type DocPassages } from './passages.js'
+import { hybridSearch } from './vectors/hybrid.js'
+import { fingerprintOf, KnowledgeVectors, type EmbedSource, type SearchSettings } from './vectors/vectors.js'
 import { ProcessingQueue } from './queue.js'
 import { fetchUrl, Uploads } from './sources.js'
 import { head, plain, rankOf, statusOf, stored, type StoredDoc } from './stored.js'
-import { EXTRACTED_MAX_CHARS, LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem, type KnowledgeView } from './types.js'
+import { EXTRACTED_MAX_CHARS, LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem, type KnowledgeView, type PassageView } from './types.js'
 
 const now = (clock: Clock): string => new Date(clock.now()).toISOString()
 
@@ -41,7 +44,14 @@ export interface KnowledgeDeps {
   settings?: () => KnowledgeSettings
   /** who a URL may reach besides public addresses (`web.allowPrivateHosts`) */
   access?: () => OutboundAccess
+  /** the bases a group's chats draw on (config `groups.<id>.knowledge`) */
+  groupBases?: (groupId: string) => readonly string[]
+  /** found by meaning (vectors/): where the vectors are kept (the data folder) and the embeddings, fusion and reranker settings */
+  vectors?: { file: string; metaFile: string; settings: () => SearchSettings }
 }
+
+/** Which documents a search covers: a preset's (its own and its bound bases'), some bases', or both filters. */
+export interface SearchScope { presetId?: string; baseIds?: readonly string[] }
 
 const DEFAULT_SETTINGS: KnowledgeSettings = { chunkSize: 500, chunkOverlap: 50, maxFileBytes: 20 * 1024 * 1024 }
 
@@ -50,6 +60,8 @@ export class KnowledgeService {
   private readonly indexReady: Promise<void>
   private indexed = false
   private readonly perPreset = new Map<string, Set<string>>()
+  /** document ids per base (the default base's too) */
+  private readonly perBase = new Map<string, Set<string>>()
   /** ids by creation time, kept on write: list pages never sort the store */
   private readonly order = new RecencyOrder<string>()
   private readonly settings: () => KnowledgeSettings
@@ -59,7 +71,7 @@ export class KnowledgeService {
     await this.fail(id, `处理失败：${err instanceof Error ? err.message : String(err)}`)
   })
 
-  private constructor (private readonly store: JournalStore<StoredDoc, string>, private readonly deps: KnowledgeDeps) {
+  private constructor (private readonly store: JournalStore<StoredDoc, string>, readonly bases: KnowledgeBases, private readonly deps: KnowledgeDeps) {
     this.settings = deps.settings ?? (() => DEFAULT_SETTINGS)
     this.uploads = deps.uploadsDir ? new Uploads(deps.uploadsDir) : undefined
     const resume: string[] = []
@@ -88,7 +100,37 @@ export class KnowledgeService {
       key: (d) => d.id, log: deps.log, now: () => deps.clock.now(),
       revive: (d) => { if (typeof d.content === 'string') d.content = pack(d.content); return d }
     })
-    return new KnowledgeService(store, deps)
+    // the bases beside the documents: knowledge.json → knowledge-bases.json
+    const bases = await KnowledgeBases.open(file.replace(/(\.json)?$/, '-bases.json'), deps)
+    const svc = new KnowledgeService(store, bases, deps)
+    const v = deps.vectors
+    if (v) {
+      svc.vectors = KnowledgeVectors.open(v.file, v.metaFile, {
+        clock: deps.clock, log: deps.log, settings: v.settings, access: () => deps.access?.() ?? {},
+        source: (id) => svc.embedSource(id), readyIds: () => svc.readyIds()
+      })
+      void Promise.all([svc.indexReady, svc.vectors.loading]).then(() => svc.vectors?.sync())
+    }
+    return svc
+  }
+
+  /** Passage vectors (README, "Found by meaning"); undefined without a vectors file. */
+  vectors: KnowledgeVectors | undefined
+
+  /** What a ready document gives to be embedded: its passages as indexed (title and heading path included). */
+  private embedSource (id: string, given?: { d: KnowledgeDoc; p: DocPassages }): EmbedSource | undefined {
+    const held = given ? undefined : this.store.get(id)
+    if (!given && (!held || statusOf(held) !== 'ready')) return undefined
+    const d = given?.d ?? plain(held!)
+    const p = given?.p ?? this.passages.of(id)
+    if (!p) return undefined
+    const texts: string[] = []
+    for (let n = 0; n < p.size; n++) texts.push([d.title, p.heading(n), p.text(d.content, n)].filter(Boolean).join('\n'))
+    return { presetId: d.presetId, texts, fingerprint: fingerprintOf(texts) }
+  }
+
+  private * readyIds (): Generator<string> {
+    for (const d of this.store.values()) if (statusOf(d) === 'ready') yield d.id
   }
 
   /**
@@ -111,19 +153,26 @@ export class KnowledgeService {
   async close (): Promise<void> {
     await this.queue.close()
     await this.store.close()
+    await this.bases.close()
+    await this.vectors?.close()
   }
 
   get size (): number { return this.store.size }
 
-  /** Newest first, content cut to its first 500 characters. */
-  list (): KnowledgeListItem[] {
-    return this.items(this.order.newest())
+  /** Newest first (only a base's with `baseId`), content cut to its first 500 characters. */
+  list (baseId?: string): KnowledgeListItem[] {
+    return this.items(baseId === undefined ? this.order.newest() : this.order.sortNewest(this.perBase.get(baseId) ?? []))
   }
 
-  /** One page of the list (newest first) and the number of documents. */
-  page (offset: number, limit: number): { items: KnowledgeListItem[]; total: number } {
-    return { items: this.items(this.order.page(offset, limit)), total: this.order.size }
+  /** One page of the list (newest first; only a base's with `baseId`) and the number of documents. */
+  page (offset: number, limit: number, baseId?: string): { items: KnowledgeListItem[]; total: number } {
+    if (baseId === undefined) return { items: this.items(this.order.page(offset, limit)), total: this.order.size }
+    const ids = this.order.sortNewest(this.perBase.get(baseId) ?? [])
+    return { items: this.items(ids.slice(offset, offset + limit)), total: ids.length }
   }
+
+  /** Documents in a base. */
+  baseSize (baseId: string): number { return this.perBase.get(baseId)?.size ?? 0 }
 
   private items (ids: Iterable<string>): KnowledgeListItem[] {
     const out: KnowledgeListItem[] = []
@@ -139,7 +188,7 @@ export class KnowledgeService {
     const { attempts: _attempts, ...rest } = d
     const ready = (d.status ?? 'ready') === 'ready'
     const chunks = this.passages.of(d.id)?.size ?? (ready && whole ? this.pendingChunks(d) : 0)
-    return { ...rest, status: d.status ?? 'ready', source: d.source ?? { kind: 'text' }, chunks }
+    return { ...rest, status: d.status ?? 'ready', source: d.source ?? { kind: 'text' }, baseId: baseOf(d), chunks }
   }
 
   /** The passages of a ready document the start-up build has not reached yet. */
@@ -148,6 +197,71 @@ export class KnowledgeService {
   }
 
   get (id: string): KnowledgeView { return this.viewOf(plain(this.held(id))) }
+
+  /** A document's passages in order ([] until it is ready). */
+  passagesOf (id: string): PassageView[] {
+    const d = plain(this.held(id))
+    if (statusOf(d) !== 'ready') return []
+    const p = this.passages.of(id)
+    if (!p) return this.chunksOf(d.content, d.pageStarts).map((c, index) => ({ index, heading: c.heading, ...(c.page !== undefined ? { page: c.page } : {}), text: d.content.slice(c.start, c.end) }))
+    const out: PassageView[] = []
+    for (let n = 0; n < p.size; n++) {
+      const page = p.page(n)
+      out.push({ index: n, heading: p.heading(n), ...(page !== undefined ? { page } : {}), text: p.text(d.content, n) })
+    }
+    return out
+  }
+
+  /** The `baseId` field a document is written with: absent for the default base, 404 BASE_NOT_FOUND for an unknown one. */
+  private baseField (baseId: string | undefined): { baseId?: string } {
+    if (baseId === undefined || baseId === DEFAULT_BASE) return {}
+    this.bases.get(baseId)
+    return { baseId }
+  }
+
+  /** Removes a base: 409 while it holds documents unless `withDocuments` (then they are removed first). */
+  async removeBase (baseId: string, withDocuments: boolean): Promise<void> {
+    this.bases.get(baseId)
+    if (baseId === DEFAULT_BASE) throw new AppError('CONFLICT', 'The default knowledge base cannot be removed')
+    const held = [...this.perBase.get(baseId) ?? []]
+    if (held.length > 0 && !withDocuments) throw new AppError('CONFLICT', `The knowledge base holds ${held.length} documents: move or remove them first, or remove it with withDocuments=true`)
+    for (const id of held) await this.remove(id)
+    await this.bases.remove(baseId)
+  }
+
+  /**
+   * What a chat turn draws on: the bases its group names (`groups.<id>.knowledge`) when it names one
+   * that exists, else the preset's documents and the bases bound to the preset; undefined when that
+   * holds no document (no search).
+   */
+  chatScope (presetId: string, groupId?: string): SearchScope | undefined {
+    const named = groupId === undefined ? [] : (this.deps.groupBases?.(groupId) ?? []).filter((b) => this.bases.has(b))
+    if (named.length > 0) return named.some((b) => this.baseSize(b) > 0) ? { baseIds: named } : undefined
+    return this.hasPreset(presetId) || this.bases.boundTo(presetId).some((b) => this.baseSize(b) > 0) ? { presetId } : undefined
+  }
+
+  /**
+   * The documents a scope covers, when that needs a document filter (bases named or bound to the
+   * preset); undefined when the preset's own filter does (or nothing is filtered).
+   */
+  private scopeDocs (scope: SearchScope): Set<string> | undefined {
+    const { presetId, baseIds } = scope
+    const bound = presetId === undefined ? [] : this.bases.boundTo(presetId)
+    if (baseIds === undefined && bound.length === 0) return undefined
+    const inPreset = (id: string): boolean => {
+      if (presetId === undefined) return true
+      const d = this.store.get(id)
+      return d !== undefined && (d.presetId === presetId || bound.includes(baseOf(d)))
+    }
+    const out = new Set<string>()
+    if (baseIds !== undefined) {
+      for (const b of baseIds) for (const id of this.perBase.get(b) ?? []) if (inPreset(id)) out.add(id)
+      return out
+    }
+    for (const id of this.perPreset.get(presetId!) ?? []) out.add(id)
+    for (const b of bound) for (const id of this.perBase.get(b) ?? []) out.add(id)
+    return out
+  }
 
   private held (id: string): StoredDoc {
     const d = this.store.get(id)
@@ -168,7 +282,9 @@ export class KnowledgeService {
   }
 
   private index (d: KnowledgeDoc): DocPassages {
-    return this.passages.add({ id: d.id, title: d.title, presetId: d.presetId, content: d.content }, this.chunksOf(d.content, d.pageStarts))
+    const p = this.passages.add({ id: d.id, title: d.title, presetId: d.presetId, content: d.content }, this.chunksOf(d.content, d.pageStarts))
+    if (this.vectors?.configured) this.vectors.changed(d.id, this.embedSource(d.id, { d, p })!) // embedded again unless its passages are the same
+    return p
   }
 
   private unindex (d: StoredDoc): void {
@@ -176,9 +292,9 @@ export class KnowledgeService {
   }
 
   /** A pasted document: cut into passages and indexed as it is written (ready at once). */
-  async create (input: { title: string; content: string; presetId?: string }): Promise<KnowledgeView> {
+  async create (input: { title: string; content: string; presetId?: string; baseId?: string }): Promise<KnowledgeView> {
     const at = now(this.deps.clock)
-    const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), createdAt: at, updatedAt: at, status: 'ready', source: { kind: 'text' } }
+    const doc: KnowledgeDoc = { id: randomUUID(), ...checked(input.title, input.content, input.presetId ?? ''), ...this.baseField(input.baseId), createdAt: at, updatedAt: at, status: 'ready', source: { kind: 'text' } }
     return this.admit(doc)
   }
 
@@ -196,14 +312,14 @@ export class KnowledgeService {
    * An uploaded file: kept in the uploads folder, recorded `processing`, and read by the queue. The
    * type comes from the name's extension (400 naming the supported ones otherwise).
    */
-  async addFile (input: { name: string; bytes: Uint8Array; presetId?: string }): Promise<KnowledgeView> {
+  async addFile (input: { name: string; bytes: Uint8Array; presetId?: string; baseId?: string }): Promise<KnowledgeView> {
     const type = typeOfName(input.name)
     if (!type) throw badRequest(`Unsupported file type: ${input.name}`)
     if (!this.uploads) throw new AppError('SERVICE_UNAVAILABLE', 'This knowledge base takes no files (no uploads folder)')
     const name = input.name.slice(-LIMITS.title)
     const at = now(this.deps.clock)
     const doc: KnowledgeDoc = {
-      id: randomUUID(), title: baseTitle(name).slice(0, LIMITS.title), content: '', presetId: checkedPreset(input.presetId ?? ''),
+      id: randomUUID(), title: baseTitle(name).slice(0, LIMITS.title), content: '', presetId: checkedPreset(input.presetId ?? ''), ...this.baseField(input.baseId),
       createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'file', name, type, bytes: input.bytes.byteLength }, attempts: 0
     }
     await this.uploads.save(doc.id, type, input.bytes)
@@ -213,7 +329,7 @@ export class KnowledgeService {
   }
 
   /** A URL: recorded `processing`, fetched and read by the queue. */
-  async addUrl (input: { url: string; presetId?: string }): Promise<KnowledgeView> {
+  async addUrl (input: { url: string; presetId?: string; baseId?: string }): Promise<KnowledgeView> {
     const url = input.url.trim()
     let parsed: URL
     try { parsed = new URL(url) } catch { throw badRequest('url must be an absolute http(s) URL') }
@@ -222,7 +338,7 @@ export class KnowledgeService {
     const at = now(this.deps.clock)
     const doc: KnowledgeDoc = {
       id: randomUUID(), title: `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`.slice(0, LIMITS.title), content: '',
-      presetId: checkedPreset(input.presetId ?? ''), createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'url', url: parsed.href }, attempts: 0
+      presetId: checkedPreset(input.presetId ?? ''), ...this.baseField(input.baseId), createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'url', url: parsed.href }, attempts: 0
     }
     const view = await this.admit(doc)
     this.queue.push(doc.id)
@@ -281,7 +397,7 @@ export class KnowledgeService {
     this.queue.settle(id)
   }
 
-  async update (id: string, patch: { title?: string; content?: string; presetId?: string }): Promise<KnowledgeView> {
+  async update (id: string, patch: { title?: string; content?: string; presetId?: string; baseId?: string }): Promise<KnowledgeView> {
     const old = this.held(id)
     if (patch.content !== undefined && statusOf(old) === 'processing') throw new AppError('CONFLICT', 'The document is still being processed: change its content once it is ready')
     const next: KnowledgeDoc = {
@@ -291,6 +407,7 @@ export class KnowledgeService {
       ...(patch.content !== undefined ? { content: checkedContent(patch.content) } : {}),
       updatedAt: now(this.deps.clock)
     }
+    if (patch.baseId !== undefined) { delete next.baseId; Object.assign(next, this.baseField(patch.baseId)) }
     if (patch.content !== undefined) {
       // edited text: ready, without the pages of the file it came from
       next.status = 'ready'
@@ -313,6 +430,7 @@ export class KnowledgeService {
   async remove (id: string): Promise<void> {
     const old = this.held(id)
     this.unindex(old)
+    this.vectors?.removed(id)
     this.count(old, -1)
     this.order.delete(id)
     const deleted = this.store.delete(id)
@@ -322,18 +440,28 @@ export class KnowledgeService {
     if (old.source?.kind === 'file' && statusOf(old) === 'processing') await this.uploads?.drop(id, old.source.type)
   }
 
-  /** The best passages for a query (BM25), optionally only of the documents bound to a preset. */
-  async search (query: string, opts: { presetId?: string; limit?: number; snippetChars?: number } = {}): Promise<KnowledgeHit[]> {
-    const presetId = opts.presetId
+  /** The best passages for a query (BM25, fused with the vectors' when embeddings are set), optionally only of the documents bound to a preset. */
+  async search (query: string, opts: SearchScope & { limit?: number; snippetChars?: number } = {}): Promise<KnowledgeHit[]> {
+    const docs = this.scopeDocs(opts)
+    // the preset's own filter when no base is involved, else the scope's documents
+    const presetId = docs === undefined ? opts.presetId : undefined
     const limit = opts.limit ?? 10
-    const scan = !this.indexed && presetId !== undefined ? this.presetIndex(presetId) : undefined
-    const found = (scan ?? this.passages).search(query, { ...(presetId !== undefined ? { presetId } : {}), limit })
+    const scoped = docs ?? (presetId !== undefined ? this.perPreset.get(presetId) ?? new Set<string>() : undefined)
+    const scan = !this.indexed && scoped !== undefined ? this.scopeIndex(scoped) : undefined
+    const index = scan ?? this.passages
+    const filter = { ...(presetId !== undefined ? { presetId } : {}), ...(docs ? { docs } : {}) }
+    // BM25, and with embeddings set the vectors fused with it and the optional reranker (vectors/hybrid.ts)
+    const found = await hybridSearch(query, { ...filter, limit }, {
+      bm25: (n) => index.search(query, { ...filter, limit: n }),
+      vectors: this.vectors,
+      textOf: (h) => { const d = this.store.get(h.docId); const p = index.of(h.docId); return d && p && h.n < p.size ? p.text(unpack(d.content), h.n) : undefined }
+    })
     const out: KnowledgeHit[] = []
     const contents = new Map<string, string>()
     for (const h of found) {
       const d = this.store.get(h.docId)
-      const p = (scan ?? this.passages).of(h.docId)
-      if (!d || !p) continue
+      const p = index.of(h.docId)
+      if (!d || !p || h.n >= p.size) continue
       let content = contents.get(d.id)
       if (content === undefined) contents.set(d.id, (content = unpack(d.content)))
       const text = p.text(content, h.n)
@@ -341,18 +469,18 @@ export class KnowledgeService {
       const page = p.page(h.n)
       const s = snippet(text, query, opts.snippetChars ?? 160)
       out.push({
-        docId: d.id, id: d.id, title: d.title, presetId: d.presetId, text, score: Math.round(h.score * 1000) / 1000,
-        ...(heading ? { heading } : {}), ...(page !== undefined ? { page } : {}), retrievers: ['bm25'], snippet: s.snippet, highlighted: s.highlighted
+        docId: d.id, id: d.id, title: d.title, presetId: d.presetId, text, score: Math.round(h.score * 10000) / 10000,
+        ...(heading ? { heading } : {}), ...(page !== undefined ? { page } : {}), retrievers: h.retrievers, snippet: s.snippet, highlighted: s.highlighted
       })
     }
     return out
   }
 
-  /** While the index is being built: a throwaway index of a preset's passages, if its documents are few enough. */
-  private presetIndex (presetId: string): PassageIndex | undefined {
+  /** While the index is being built: a throwaway index of a scope's passages (a preset's, a base's), if its documents are few enough. */
+  private scopeIndex (ids: Iterable<string>): PassageIndex | undefined {
     const docs: KnowledgeDoc[] = []
     let chars = 0
-    for (const id of this.perPreset.get(presetId) ?? []) {
+    for (const id of ids) {
       const d = this.store.get(id)
       if (!d || statusOf(d) !== 'ready') continue
       chars += d.content.length
@@ -364,7 +492,13 @@ export class KnowledgeService {
     return idx
   }
 
-  private count (d: Pick<StoredDoc, 'id' | 'presetId'>, delta: 1 | -1): void {
+  private count (d: Pick<StoredDoc, 'id' | 'presetId' | 'baseId'>, delta: 1 | -1): void {
+    const base = baseOf(d)
+    let inBase = this.perBase.get(base)
+    if (!inBase) this.perBase.set(base, (inBase = new Set()))
+    if (delta > 0) inBase.add(d.id)
+    else inBase.delete(d.id)
+    if (inBase.size === 0) this.perBase.delete(base)
     if (!d.presetId) return
     let ids = this.perPreset.get(d.presetId)
     if (!ids) this.perPreset.set(d.presetId, (ids = new Set()))

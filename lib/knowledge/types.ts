@@ -24,6 +24,8 @@ export interface KnowledgeDoc {
   content: string
   /** '' = not bound to a preset */
   presetId: string
+  /** the base the document belongs to (bases.ts); absent: the default base (every document written before bases) */
+  baseId?: string
   createdAt: string
   updatedAt: string
   status?: DocStatus
@@ -36,14 +38,14 @@ export interface KnowledgeDoc {
   attempts?: number
 }
 
-/** A document as the API shows it: its status, source and the number of its passages always there. */
-export type KnowledgeView = Omit<KnowledgeDoc, 'status' | 'source' | 'attempts'> & { status: DocStatus; source: DocSource; chunks: number }
+/** A document as the API shows it: its status, source, base and the number of its passages always there. */
+export type KnowledgeView = Omit<KnowledgeDoc, 'status' | 'source' | 'attempts' | 'baseId'> & { status: DocStatus; source: DocSource; baseId: string; chunks: number }
 
 /** List view: the first 500 characters of the content. */
 export type KnowledgeListItem = KnowledgeView & { contentLength: number; truncated: boolean }
 
-/** Which retriever found a passage. */
-type Retriever = 'bm25'
+/** Which retriever found a passage (vectors/fusion.ts). */
+type Retriever = 'bm25' | 'vector' | 'rerank'
 
 /** A passage a search answers, best first. */
 export interface KnowledgeHit {
@@ -66,7 +68,25 @@ export interface KnowledgeHit {
   highlighted: string
 }
 
+/** A knowledge base (bases.ts): a named collection of documents, bound to presets (`presetIds`) and to groups (config `groups.<id>.knowledge`). */
+export interface KnowledgeBase {
+  id: string
+  name: string
+  description: string
+  /** the presets whose chats draw on this base (besides the documents bound to the preset itself) */
+  presetIds: string[]
+  createdAt: string
+  updatedAt: string
+}
+/** A base as the API shows it: with its number of documents. */
+export type KnowledgeBaseView = KnowledgeBase & { documents: number }
+
+/** One passage of a document as `GET /api/knowledge/:id/passages` lists it. */
+export interface PassageView { index: number; heading: string; page?: number; text: string }
+
 export const LIST_CHARS = 500
-export const LIMITS = { title: 200, content: 200_000, presetId: 100, url: 2000 }
+export const LIMITS = { title: 200, content: 200_000, presetId: 100, url: 2000, baseName: 100, baseDescription: 1000, basePresets: 50 }
+/** A base id: what a group's `knowledge` list names (letters, digits, `_`, `-`). */
+export const BASE_ID = /^[\w-]{1,64}$/
 /** Characters of text a file or page may give (a longer one fails: split it). */
 export const EXTRACTED_MAX_CHARS = 2_000_000

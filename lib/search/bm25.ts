@@ -6,18 +6,19 @@
 // partition walks that partition's documents only: its cost is the user's share, never the whole
 // posting lists. Frequencies and lengths are the whole index's, so a partition's scores equal a
 // whole-index search filtered to it.
-// Removals are tombstones folded away once they pass 30% of the documents. A query keeps the best k
-// in a small heap. A lone CJK character (no bigram of its own) matches through the bigrams that
-// contain it, the most frequent few only (maxExpansion), so a common character never expands to
-// thousands of terms. Bulk builds run in slices of a few milliseconds (addManyAsync).
+// Removals are tombstones folded away once they pass 30% of the documents. A whole-index query walks
+// the lists with block-max MaxScore (maxscore.ts: the best k, exact, without scoring most postings);
+// `exhaustive` scores every posting instead (the reference the tests compare it with). A lone CJK
+// character (no bigram of its own) matches through the bigrams that contain it, the most frequent few
+// only (maxExpansion), so a common character never expands to thousands of terms. Bulk builds run
+// in slices of a few milliseconds (addManyAsync).
 import { grow } from './grow.js'
 import { DocNumbers, TermIds } from './id-maps.js'
+import { impact, maxScore, weight } from './maxscore.js'
 import { PostingLists, TF_MAX } from './postings.js'
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
-import { TopK } from './top-k.js'
+import { TopDocs } from './top-k.js'
 
-const K1 = 1.2
-const B = 0.75
 /** A bulk build yields to the event loop after this many milliseconds of work. */
 const SLICE_MS = 4
 /** Bigrams a lone CJK character expands to: all documents / one partition (cheap: the user's share). */
@@ -31,6 +32,8 @@ export interface SearchOptions<K> {
   partition?: string
   /** bigrams a lone CJK character of the query expands to (most frequent first) */
   maxExpansion?: number
+  /** score every posting instead of pruning (same results; the tests' reference) */
+  exhaustive?: boolean
 }
 
 const NONE = -1
@@ -118,8 +121,9 @@ export class Bm25Index<K extends string | number> {
       this.tfScratch[t]!++
     }
     const part = partition === undefined ? NONE : this.partitionNumber(partition)
-    this.docPart[doc] = part
     if (part !== NONE) {
+      this.ensureDocs(doc + 1) // the first partition allocates the per-document partition arrays
+      this.docPart[doc] = part
       this.prevInPart[doc] = this.partHead[part]!
       this.partHead[part] = doc
       this.fwdStart[doc] = this.poolUsed
@@ -127,11 +131,13 @@ export class Bm25Index<K extends string | number> {
       this.poolTerms = grow(this.poolTerms, this.poolUsed + distinct.length)
       this.poolTfs = grow(this.poolTfs, this.poolUsed + distinct.length)
     }
+    // the weights' bound in the lists is taken at the average length as it is now (postings.ts, bound())
+    const avg = this.liveLen / this.live
     for (const t of distinct) {
       const tf = this.tfScratch[t]!
       this.tfScratch[t] = 0
       this.df[t]!++
-      this.postings.append(t, doc, tf)
+      this.postings.append(t, doc, tf, impact(Math.min(tf, TF_MAX), tokens.length, avg), avg)
       if (part !== NONE) {
         this.poolTerms[this.poolUsed] = t
         this.poolTfs[this.poolUsed++] = Math.min(tf, TF_MAX)
@@ -167,7 +173,7 @@ export class Bm25Index<K extends string | number> {
     this.live--
     this.liveLen -= this.lens[doc] ?? 0
     this.tombstones++
-    if (this.docPart[doc] !== NONE) {
+    if ((this.docPart[doc] ?? NONE) !== NONE) {
       const start = this.fwdStart[doc]!
       for (let i = start; i < start + this.fwdLen[doc]!; i++) this.df[this.poolTerms[i]!]!--
     } else if (text !== undefined) {
@@ -186,58 +192,69 @@ export class Bm25Index<K extends string | number> {
     const part = opts.partition === undefined ? undefined : this.partitionIds.get(opts.partition)
     if (opts.partition !== undefined && part === undefined) return []
     const avg = this.liveLen / this.live || 1
-    const idfs = new Map<number, number>()
+    const terms: number[] = []
+    const idfs: number[] = []
     for (const t of this.expand(queryTokens(query), opts.maxExpansion ?? (part === undefined ? EXPAND_ALL : EXPAND_PARTITION))) {
       const df = this.docFreq(t)
-      if (df > 0) idfs.set(t, Math.log(1 + (this.live - df + 0.5) / (df + 0.5)))
+      if (df > 0) { terms.push(t); idfs.push(Math.log(1 + (this.live - df + 0.5) / (df + 0.5))) }
     }
-    if (idfs.size === 0) return []
-    const top = new TopK<K>(limit)
+    if (terms.length === 0) return []
+    const top = new TopDocs(limit)
     const ids = this.ids
     const lens = this.lens
-    const bm25 = (idf: number, tf: number, d: number): number => idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lens[d]! / avg))
-    const offer = (d: number, s: number): void => {
-      if (s <= 0 || s <= top.threshold) return
-      const id = ids[d]!
-      if (opts.filter && !opts.filter(id)) return
-      top.push(id, s)
-    }
-    if (part !== undefined) {
-      // the partition's documents (chained newest first), each scored from its own term list; offered
-      // oldest first like a posting walk, so ties resolve the same way
-      const hitDocs: number[] = []
-      const hitScores: number[] = []
-      for (let d = this.partHead[part]!; d !== NONE; d = this.prevInPart[d]!) {
-        if (ids[d] === undefined) continue
-        let s = 0
-        const start = this.fwdStart[d]!
-        for (let i = start; i < start + this.fwdLen[d]!; i++) {
-          const idf = idfs.get(this.poolTerms[i]!)
-          if (idf !== undefined) s += bm25(idf, this.poolTfs[i]!, d)
-        }
-        if (s > 0) { hitDocs.push(d); hitScores.push(s) }
+    const filter = opts.filter
+    const accept = (d: number): boolean => ids[d] !== undefined && (!filter || filter(ids[d]))
+    if (part !== undefined) this.scorePartition(part, terms, idfs, avg, accept, top)
+    else if (opts.exhaustive === true) this.scoreAll(terms, idfs, avg, accept, top)
+    else maxScore({ lists: this.postings, terms, idfs, lens, avg, accept }, top)
+    return top.result().map(({ doc, score }) => ({ id: ids[doc]!, score }))
+  }
+
+  /** A partition's documents (chained newest first), each scored from its own term list. */
+  private scorePartition (part: number, terms: number[], idfs: number[], avg: number, accept: (d: number) => boolean, top: TopDocs): void {
+    const slotOf = new Map<number, number>()
+    terms.forEach((t, k) => slotOf.set(t, k))
+    const contrib = new Float64Array(terms.length)
+    const has = new Uint8Array(terms.length)
+    for (let d = this.partHead[part]!; d !== NONE; d = this.prevInPart[d]!) {
+      if (this.ids[d] === undefined) continue
+      const start = this.fwdStart[d]!
+      let any = false
+      for (let i = start; i < start + this.fwdLen[d]!; i++) {
+        const k = slotOf.get(this.poolTerms[i]!)
+        if (k === undefined) continue
+        contrib[k] = weight(idfs[k]!, this.poolTfs[i]!, this.lens[d]!, avg)
+        has[k] = 1
+        any = true
       }
-      for (let i = hitDocs.length - 1; i >= 0; i--) offer(hitDocs[i]!, hitScores[i]!)
-    } else {
-      this.scores = grow(this.scores, this.ids.length)
-      const scores = this.scores
-      const touched: number[] = []
-      const score = (d: number, tf: number, idf: number): void => {
-        if (ids[d] === undefined) return
+      if (!any) continue
+      // weights added in query order, as the other walks do (equal scores to the last bit)
+      let s = 0
+      for (let k = 0; k < terms.length; k++) if (has[k] === 1) s += contrib[k]!
+      has.fill(0)
+      if (s > 0 && s >= top.threshold && accept(d)) top.push(d, s)
+    }
+  }
+
+  /** Every posting of the query's terms scored (term at a time). */
+  private scoreAll (terms: number[], idfs: number[], avg: number, accept: (d: number) => boolean, top: TopDocs): void {
+    this.scores = grow(this.scores, this.ids.length)
+    const scores = this.scores
+    const touched: number[] = []
+    for (let k = 0; k < terms.length; k++) {
+      const { docs, tfs, n } = this.postings.read(terms[k]!)
+      for (let i = 0; i < n; i++) {
+        const d = docs[i]!
+        if (this.ids[d] === undefined) continue
         if (scores[d] === 0) touched.push(d)
-        scores[d]! += bm25(idf, tf, d)
-      }
-      for (const [t, idf] of idfs) {
-        const { docs, tfs, n } = this.postings.read(t)
-        for (let k = 0; k < n; k++) score(docs[k]!, tfs[k]!, idf)
-      }
-      for (const d of touched) {
-        const s = scores[d]!
-        scores[d] = 0
-        offer(d, s)
+        scores[d]! += weight(idfs[k]!, tfs[i]!, this.lens[d]!, avg)
       }
     }
-    return top.result().map(({ item, score }) => ({ id: item, score }))
+    for (const d of touched) {
+      const s = scores[d]!
+      scores[d] = 0
+      if (s > 0 && accept(d)) top.push(d, s)
+    }
   }
 
   /** Live documents holding a term: the kept count, or a walk over its posting while some are stale. */
@@ -279,9 +296,11 @@ export class Bm25Index<K extends string | number> {
     return t
   }
 
+  /** Per-document arrays; those of partitions only once there is one (an index without partitions never pays for them). */
   private ensureDocs (n: number): void {
     this.lens = grow(this.lens, n)
-    this.docPart = grow(this.docPart, n)
+    if (this.partitionIds.size === 0) return
+    this.docPart = grow(this.docPart, n, NONE)
     this.prevInPart = grow(this.prevInPart, n)
     this.fwdStart = grow(this.fwdStart, n)
     this.fwdLen = grow(this.fwdLen, n)
@@ -307,7 +326,7 @@ export class Bm25Index<K extends string | number> {
       if (id === undefined) return
       remap[d] = ids.length
       ids.push(id)
-      if (old.docPart[d] !== NONE) used += old.fwdLen[d]!
+      if ((old.docPart[d] ?? NONE) !== NONE) used += old.fwdLen[d]!
     })
     this.ids = ids
     this.lens = new Int32Array(0)
@@ -324,9 +343,9 @@ export class Bm25Index<K extends string | number> {
       if (n < 0) return
       this.docNumbers.set(ids[n]!, n)
       this.lens[n] = old.lens[d]!
-      const part = old.docPart[d]!
-      this.docPart[n] = part
+      const part = old.docPart[d] ?? NONE
       if (part === NONE) return
+      this.docPart[n] = part
       this.prevInPart[n] = this.partHead[part]!
       this.partHead[part] = n
       const start = old.fwdStart[d]!
@@ -337,7 +356,8 @@ export class Bm25Index<K extends string | number> {
       this.poolTfs.set(old.poolTfs.subarray(start, start + len), this.poolUsed)
       this.poolUsed += len
     })
-    this.postings = this.postings.remapped(this.terms, remap)
+    const avg = this.liveLen / this.live
+    this.postings = this.postings.remapped(this.terms, remap, (d, tf) => impact(tf, this.lens[d]!, avg), avg)
     if (this.staleDf > 0) for (let t = 0; t < this.terms; t++) this.df[t] = this.postings.count(t)
     this.tombstones = 0
     this.staleDf = 0

@@ -4,7 +4,7 @@
 import type { ChannelView } from '../../lib/channels/service'
 import type { ChannelInput, Config, DeliverySettings, GroupConfig, ProactiveSettings } from '../../lib/config/schema'
 import type { EventKind } from '../../lib/config/group-settings'
-import type { KnowledgeDoc, KnowledgeHit, KnowledgeListItem } from '../../lib/knowledge/types'
+import type { KnowledgeBaseView, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, PassageView } from '../../lib/knowledge/types'
 import type { MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry } from '../../lib/memory/types'
 import type { RegisteredTool, ToolRisk } from '../../lib/tools/types'
 import type { SkillDocument } from '../../lib/skills/types'
@@ -23,7 +23,7 @@ import type { RemoteCheck, VersionInfo } from '../../lib/update/version'
 import type { DependencyView } from '../../lib/update/service'
 import type { InstallOutcome } from '../../boot/deps.mjs'
 
-export type { ChannelView, ChannelInput, Config, GroupConfig, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry, StoredMessage, ScriptFile, SkillDocument, CharacterPreset, ImagePreset, PresetView, McpToolInfo, ServerView, McpImportResult }
+export type { ChannelView, ChannelInput, Config, GroupConfig, KnowledgeBaseView, KnowledgeDoc, KnowledgeHit, KnowledgeListItem, PassageView, MemoryCategory, MemoryHit, MemoryRecord, NewMemory, MemoryPatch, UserEntry, StoredMessage, ScriptFile, SkillDocument, CharacterPreset, ImagePreset, PresetView, McpToolInfo, ServerView, McpImportResult }
 
 // ---- channels (/api/config/channels, style A) ----
 /** POST /api/config/channels/:name/test */

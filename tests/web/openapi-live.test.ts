@@ -33,6 +33,7 @@ describe('OpenAPI document against live answers', function () {
     params['channel.id'] = 'live'
     const kb = await ok('/api/knowledge', { title: 'live', content: 'a knowledge text' })
     params['knowledge.id'] = String(kb.data.id)
+    params['knowledge.baseId'] = 'default' // the default knowledge base always exists
     const mem = await ok('/api/memory', { userId: '10001', content: 'likes tea', category: 'preference' })
     params['memory.id'] = String(mem.data.id)
     params.userId = '10001'

@@ -15,7 +15,7 @@ export const knowledgeZh: Dict = {
   'kb.test': '检索测试', 'kb.testHint': '输入一个问题，看看会检索到哪些段落、得分多少、由哪种检索找到。', 'kb.scope': '范围', 'kb.allBases': '全部知识库',
   'kb.score': '得分', 'kb.retrievers': '检索方式',
   'kb.emb': '向量检索（Embedding）', 'kb.embState': '状态', 'kb.embTest': '测试连接', 'kb.embMissing': '这个版本还没有向量检索的接口（服务器回答 404）。更新插件后再试。',
-  'kb.embOk': '测试成功', 'kb.emb.off': '未配置', 'kb.emb.idle': '空闲', 'kb.emb.embedding': '向量化中', 'kb.emb.error': '出错',
+  'kb.embOk': '测试成功', 'kb.emb.off': '未配置', 'kb.emb.idle': '空闲', 'kb.emb.embedding': '向量化中', 'kb.emb.loading': '读取向量中', 'kb.emb.error': '出错',
   'kb.embProgress': '进度', 'kb.embModel': '模型', 'kb.embVectors': '段落向量', 'kb.embDims': '维度', 'kb.embBatch': '批大小'
 }
 
@@ -32,6 +32,6 @@ export const knowledgeEn: Dict = {
   'kb.test': 'Retrieval test', 'kb.testHint': 'Ask a question and see which passages are found, their scores and which retriever found them.', 'kb.scope': 'Scope', 'kb.allBases': 'All bases',
   'kb.score': 'Score', 'kb.retrievers': 'Retrievers',
   'kb.emb': 'Vector search (embeddings)', 'kb.embState': 'State', 'kb.embTest': 'Test the connection', 'kb.embMissing': 'This version has no vector search API yet (the server answers 404). Update the plugin and try again.',
-  'kb.embOk': 'Test passed', 'kb.emb.off': 'not set up', 'kb.emb.idle': 'idle', 'kb.emb.embedding': 'embedding', 'kb.emb.error': 'error',
+  'kb.embOk': 'Test passed', 'kb.emb.off': 'not set up', 'kb.emb.idle': 'idle', 'kb.emb.embedding': 'embedding', 'kb.emb.loading': 'reading the vectors', 'kb.emb.error': 'error',
   'kb.embProgress': 'Progress', 'kb.embModel': 'Model', 'kb.embVectors': 'Passage vectors', 'kb.embDims': 'Dimensions', 'kb.embBatch': 'Batch size'
 }

@@ -14,12 +14,12 @@ import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
 import { snippet } from '../search/snippet.js'
 import type { OutboundAccess } from '../web/outbound.js'
-import { chunkText } from './chunk.js'
+import { chunkText, type Chunk } from './chunk.js'
 import { baseTitle, ExtractError, extractFile, typeOfName } from './extract/index.js'
 import { pack, unpack } from './packed-text.js'
 import { checked, checkedContent, checkedPreset, checkedTitle } from './checks.js'
 import { baseOf, DEFAULT_BASE, KnowledgeBases } from './bases.js'
-import { PassageIndex, type DocPassages } from './passages.js'
+import { PassageIndex, type DocPassages, type PassageDoc } from './passages.js'
 import { hybridSearch } from './vectors/hybrid.js'
 import { fingerprintOf, KnowledgeVectors, type EmbedSource, type SearchSettings } from './vectors/vectors.js'
 import { ProcessingQueue } from './queue.js'
@@ -82,14 +82,14 @@ export class KnowledgeService {
     }
     // documents written meanwhile are indexed by the write itself (and skipped here)
     const self = this
-    const entries = (function * (): Generator<[number, string]> {
+    const docs = (function * (): Generator<{ doc: PassageDoc; chunks: () => readonly Chunk[] }> {
       for (const d of store.values()) {
         if (statusOf(d) !== 'ready' || self.passages.has(d.id)) continue
         const doc = { id: d.id, title: d.title, presetId: d.presetId, content: unpack(d.content) }
-        yield * self.passages.register(doc, self.chunksOf(doc.content, d.pageStarts)).entries()
+        yield { doc, chunks: () => self.chunksOf(doc.content, d.pageStarts) }
       }
     })()
-    this.indexReady = this.passages.addManyAsync(entries)
+    this.indexReady = this.passages.addAllAsync(docs)
       .catch((err: unknown) => { deps.log.error('Building the knowledge search index failed', {}, err) })
       .finally(() => { this.indexed = true })
     void this.resume(resume)

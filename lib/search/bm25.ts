@@ -14,7 +14,7 @@
 // in slices of a few milliseconds (addManyAsync).
 import { grow } from './grow.js'
 import { DocNumbers, TermIds } from './id-maps.js'
-import { impact, maxScore, weight } from './maxscore.js'
+import { impact, maxScore, termFreqs, weight } from './maxscore.js'
 import { PostingLists, TF_MAX } from './postings.js'
 import { isCjk, queryTokens, tokenize } from './tokenize.js'
 import { TopDocs } from './top-k.js'
@@ -115,6 +115,7 @@ export class Bm25Index<K extends string | number> {
     this.liveLen += tokens.length
     // term frequencies counted in a scratch array by term id (one map lookup per token)
     const distinct: number[] = []
+    if (this.tfScratch.length < this.terms) this.tfScratch = new Int32Array(this.df.length) // released by trim()
     for (const token of tokens) {
       const t = this.termIds.get(token) ?? this.intern(token)
       if (this.tfScratch[t] === 0) distinct.push(t)
@@ -161,6 +162,18 @@ export class Bm25Index<K extends string | number> {
   }
 
   /**
+   * Drops spare capacity after a bulk build: the per-document and per-term arrays (grown by doubling)
+   * cut to what is used, the build's scratch released. They grow again on the next add.
+   */
+  trim (): void {
+    this.lens = this.lens.slice(0, this.ids.length)
+    this.df = this.df.slice(0, this.terms)
+    this.tfScratch = new Int32Array(0)
+    this.scores = new Float64Array(0)
+    this.postings.trim()
+  }
+
+  /**
    * Removes a document. Frequencies stay exact when its terms are known: always for a document of a
    * partition, else when its indexed text is given; otherwise searches count them from the postings
    * (slower) until the next compaction.
@@ -191,13 +204,7 @@ export class Bm25Index<K extends string | number> {
     if (this.live === 0 || limit === 0) return []
     const part = opts.partition === undefined ? undefined : this.partitionIds.get(opts.partition)
     if (opts.partition !== undefined && part === undefined) return []
-    const avg = this.liveLen / this.live || 1
-    const terms: number[] = []
-    const idfs: number[] = []
-    for (const t of this.expand(queryTokens(query), opts.maxExpansion ?? (part === undefined ? EXPAND_ALL : EXPAND_PARTITION))) {
-      const df = this.docFreq(t)
-      if (df > 0) { terms.push(t); idfs.push(Math.log(1 + (this.live - df + 0.5) / (df + 0.5))) }
-    }
+    const { terms, idfs, avg } = this.prepare(query, opts.maxExpansion ?? (part === undefined ? EXPAND_ALL : EXPAND_PARTITION))
     if (terms.length === 0) return []
     const top = new TopDocs(limit)
     const ids = this.ids
@@ -208,6 +215,47 @@ export class Bm25Index<K extends string | number> {
     else if (opts.exhaustive === true) this.scoreAll(terms, idfs, avg, accept, top)
     else maxScore({ lists: this.postings, terms, idfs, lens, avg, accept }, top)
     return top.result().map(({ doc, score }) => ({ id: ids[doc]!, score }))
+  }
+
+  /**
+   * What a second stage over a few candidates needs to weigh the query's terms in them (lib/knowledge/
+   * passages.ts: a passage's document context): the terms as a whole-index search expands and weighs
+   * them (idfs, the average length), each candidate's length and each term's frequency in it
+   * (tfs[i * terms + k], 0 where absent; an unknown id has length 0). Its cost is the candidates', not
+   * the lists'.
+   */
+  termStats (query: string, ids: readonly K[], opts: { maxExpansion?: number } = {}): { idfs: number[]; avg: number; lens: Int32Array; tfs: Uint8Array } {
+    const lens = new Int32Array(ids.length)
+    if (this.live === 0) return { idfs: [], avg: 1, lens, tfs: new Uint8Array(0) }
+    const q = this.prepare(query, opts.maxExpansion ?? EXPAND_ALL)
+    const n = q.terms.length
+    const tfs = new Uint8Array(ids.length * n)
+    // candidates in document-number order (the lists' order), then back to the caller's
+    const at: number[] = []
+    const docOf: number[] = []
+    ids.forEach((id, i) => {
+      const d = this.docNumbers.get(id)
+      if (d === undefined) return
+      at.push(i); docOf.push(d); lens[i] = this.lens[d]!
+    })
+    const order = at.map((_, j) => j).sort((x, y) => docOf[x]! - docOf[y]!)
+    const docs = Int32Array.from(order, (j) => docOf[j]!)
+    const sorted = new Uint8Array(docs.length * n)
+    termFreqs(this.postings, q.terms, docs, sorted)
+    order.forEach((j, r) => tfs.set(sorted.subarray(r * n, r * n + n), at[j]! * n))
+    return { idfs: q.idfs, avg: q.avg, lens, tfs }
+  }
+
+  /** The query's term ids (lone CJK characters expanded) with their idf, and the average length. */
+  private prepare (query: string, maxExpansion: number): { terms: number[]; idfs: number[]; avg: number } {
+    const avg = this.liveLen / this.live || 1
+    const terms: number[] = []
+    const idfs: number[] = []
+    for (const t of this.expand(queryTokens(query), maxExpansion)) {
+      const df = this.docFreq(t)
+      if (df > 0) { terms.push(t); idfs.push(Math.log(1 + (this.live - df + 0.5) / (df + 0.5))) }
+    }
+    return { terms, idfs, avg }
   }
 
   /** A partition's documents (chained newest first), each scored from its own term list. */

@@ -150,3 +150,20 @@ export function maxScore (q: MaxScoreInput, top: TopDocs): void {
     lo = hi + 1
   }
 }
+
+/**
+ * Each query term's frequency in each of `docs` (ascending document numbers, repeats allowed), written
+ * to out[i * terms.length + k] (0 where the document lacks the term): one walk per term, skipping runs
+ * as the search does. For a second stage over a few candidates (lib/knowledge/passages.ts).
+ */
+export function termFreqs (lists: PostingLists, terms: readonly number[], docs: Int32Array, out: Uint8Array): void {
+  const n = terms.length
+  for (let k = 0; k < n; k++) {
+    const c = new Cursor(lists, terms[k]!, 0, k)
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!
+      if (c.advance(d) === d) out[i * n + k] = c.tf
+      else if (c.doc === END) break
+    }
+  }
+}

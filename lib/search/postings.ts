@@ -220,6 +220,36 @@ export class PostingLists {
     return out
   }
 
+  /** Cuts the per-term and per-record arrays to what is used and releases the decoding scratch. */
+  trim (): void {
+    const n = this.counts.length === 0 ? 0 : this.usedTerms()
+    this.head = this.head.slice(0, n)
+    this.pos = this.pos.slice(0, n)
+    this.end = this.end.slice(0, n)
+    this.level = this.level.slice(0, n)
+    this.last = this.last.slice(0, n)
+    this.counts = this.counts.slice(0, n)
+    this.firstRec = this.firstRec.slice(0, n)
+    this.lastRec = this.lastRec.slice(0, n)
+    const r = this.records
+    this.recAddr = this.recAddr.slice(0, r)
+    this.recEnd = this.recEnd.slice(0, r)
+    this.recLevel = this.recLevel.slice(0, r)
+    this.recLast = this.recLast.slice(0, r)
+    this.recNext = this.recNext.slice(0, r)
+    this.recMax = this.recMax.slice(0, r)
+    this.recRef = this.recRef.slice(0, r)
+    this.docs = new Int32Array(0)
+    this.tfs = new Uint8Array(0)
+  }
+
+  /** One past the highest term id with a list. */
+  private usedTerms (): number {
+    let n = this.counts.length
+    while (n > 0 && this.counts[n - 1] === 0) n--
+    return n
+  }
+
   /** Keeps a record's last document and best impact (rounded up, its reference down, so the bound stays one). */
   private note (r: number, doc: number, impact: number, ref: number): void {
     this.recLast[r] = doc

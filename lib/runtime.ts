@@ -3,7 +3,9 @@
 // and attaches at start with `rt.provide()`. Others reach them with `rt.need()` (declared in the
 // domain's `needs`) or `rt.optional()` (a neighbour that may be absent). The plugin starts in
 // lib/plugin.ts; routes and bot commands receive this object; nothing else holds global state.
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { ChatHooks } from './chat/contracts.js'
 import { LoginTokens } from './auth/login-tokens.js'
@@ -14,11 +16,13 @@ import { EventBus } from './core/event-bus.js'
 import { PluginLogger } from './core/logger.js'
 import { type Paths, resolvePaths } from './core/paths.js'
 import { secureDataFolders } from './core/private-file.js'
-import { FailureLimiter } from './core/rate-limit.js'
+import { FailureLimiter, RateLimiter } from './core/rate-limit.js'
 import { configSecrets, Redactor, registerRedactor } from './core/redact.js'
 import { ConfigService } from './config/service.js'
 import { hostLogger } from './host/port.js'
 import { StatsStore } from './stats/store.js'
+import { openSharedState, type SharedState } from './storage/redis/shared.js'
+import { redisPassword, redisSetting } from './storage/redis/settings.js'
 
 /**
  * The domain services by name. Each domain adds its own in its start-up file:
@@ -52,6 +56,12 @@ export interface Runtime {
   sessions: Sessions
   /** Failed logins per client address (routes/auth.ts); the MCP endpoint keeps its own. */
   loginLimiter: FailureLimiter
+  /** This run of this copy of the plugin, as the other instances see it (heartbeats, change notices). */
+  instanceId: string
+  /** The state shared with other instances through Redis; undefined without Redis (lib/storage/README.md). */
+  shared?: SharedState | undefined
+  /** A limiter of `max()` hits per `windowMs` per key, counted across instances with Redis (`name` keeps limiters apart). */
+  rateLimiter(name: string, max: () => number, windowMs: number): RateLimiter
   /** Masks stored secrets in logs, events and error texts (lib/core/redact.ts); domains add their stores. */
   redactor: Redactor
   stats: StatsStore
@@ -86,22 +96,35 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
   debug = config.get().debug
   redactor.set('config', configSecrets(config.get()))
   bus.on('config', () => { debug = config.get().debug; redactor.set('config', configSecrets(config.get())) })
-  const sessions = await Sessions.open(paths.dataDir, () => config.get().web.sessionTtlHours * 3600_000, { clock, log })
+  const instanceId = randomUUID()
+  const startedAt = clock.now()
+  const version = readVersion(paths.pluginDir)
+  let webPort: () => number | undefined = () => undefined
+  const shared = await openShared({ env: opts.env ?? process.env, config, redactor, clock, log, instance: () => ({
+    id: instanceId,
+    name: config.get().storage.instanceName || `${hostname()}:${webPort() ?? config.get().web.port}`,
+    version,
+    startedAt
+  }) })
+  const sessions = await Sessions.open(paths.dataDir, () => config.get().web.sessionTtlHours * 3600_000, { clock, log, ...(shared ? { shared: shared.sessions } : {}) })
   redactor.set('sessions', [sessions.secret])
   const stats = await StatsStore.open(paths.dataDir, { clock, log })
   // Domain services, attached by each domain's start (lib/domains.ts).
   const services: Partial<Services> = {}
   const rt: Runtime = {
-    version: readVersion(paths.pluginDir),
-    startedAt: clock.now(),
+    version,
+    startedAt,
     paths,
     clock,
     bus,
     log,
     config,
-    loginTokens: new LoginTokens(clock),
+    loginTokens: new LoginTokens(clock, undefined, shared?.tokens),
     sessions,
-    loginLimiter: new FailureLimiter(() => config.get().web.loginRateLimit, 60_000, clock),
+    loginLimiter: new FailureLimiter(() => config.get().web.loginRateLimit, 60_000, clock, shared?.window('login')),
+    instanceId,
+    shared,
+    rateLimiter: (name, max, windowMs) => new RateLimiter(max, windowMs, clock, shared?.window(name)),
     redactor,
     stats,
     chat: { contributors: [], observers: [], steps: [] },
@@ -124,7 +147,51 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     }
   }
   rt.onStop.push(unregisterRedactor, () => stats.flush(), () => log.flush())
+  if (shared) {
+    // The web part is declared above lib/ (routes/index.ts), which the dashboard's type-check does not
+    // see: its port is read by shape, not by the service's type.
+    webPort = () => portOf((services as Record<string, unknown>).web)
+    rt.onStop.push(() => shared.close(), followConfigNotices(rt, shared))
+  }
   return rt
+}
+
+/**
+ * Opens the Redis-shared state when Redis is configured (LINGXI_REDIS_URL over storage.redis.url). When it
+ * cannot be reached the instance runs on its own (in-process state), saying so: the bot keeps answering.
+ */
+async function openShared (o: { env: NodeJS.ProcessEnv; config: ConfigService; redactor: Redactor; clock: Clock; log: PluginLogger; instance: () => { id: string; name: string; version: string; startedAt: number } }): Promise<SharedState | undefined> {
+  const setting = redisSetting(o.env, o.config.get().storage.redis.url)
+  if (setting.kind === 'none') return undefined
+  const password = setting.kind === 'url' ? redisPassword(setting.url) : undefined
+  if (password) o.redactor.set('redis', [password])
+  try {
+    const shared = await openSharedState({ setting, instance: o.instance, clock: o.clock, log: o.log })
+    o.log.info(`Sharing login links, sessions, rate limits and change notices through Redis at ${shared.address}`)
+    return shared
+  } catch (err) {
+    o.log.error(`${(err as Error).message} This instance runs on its own until restarted.`)
+    return undefined
+  }
+}
+
+/**
+ * Config written on another instance: reloaded here when both read the same file (the embedded files
+ * on one machine, one data folder). Instances with their own data folders keep their own config, so
+ * the notice names the file and others ignore it. The reload's own 'config' event is not re-announced.
+ */
+function followConfigNotices (rt: Runtime, shared: SharedState): () => void {
+  let applying = false
+  const offBus = rt.bus.on('config', () => {
+    if (applying) return
+    shared.changes.publish({ kind: 'config', file: rt.paths.userConfig }).catch((err: Error) => rt.log.warn(`Redis change notice not sent: ${err.message}`))
+  })
+  const offNotice = shared.changes.on('config', (n) => {
+    if (n.file !== rt.paths.userConfig) return
+    applying = true
+    try { rt.config.reload() } catch (err) { rt.log.error('Reloading the config after a change elsewhere failed', {}, err) } finally { applying = false }
+  })
+  return () => { offBus(); offNotice() }
 }
 
 export async function stopRuntime (rt: Runtime): Promise<void> {
@@ -132,6 +199,12 @@ export async function stopRuntime (rt: Runtime): Promise<void> {
   for (const fn of [...rt.onStop].reverse()) {
     try { await fn() } catch (err) { rt.log.error('Error while stopping', {}, err) }
   }
+}
+
+function portOf (web: unknown): number | undefined {
+  const server = typeof web === 'object' && web !== null ? (web as { server?: unknown }).server : undefined
+  const port = typeof server === 'object' && server !== null ? (server as { port?: unknown }).port : undefined
+  return typeof port === 'number' ? port : undefined
 }
 
 function readVersion (dir: string): string {

@@ -19,9 +19,9 @@ function bucket (rt: Runtime, ctx: Context, what: string): string {
   return `${what}:${clientAddress(ctx.req, rt.config.get().web.trustProxy)}`
 }
 
-function rateLimited (rt: Runtime, key: string): AppError {
+function rateLimited (retryAfterSeconds: number): AppError {
   const err = new AppError('RATE_LIMITED', 'Too many failed attempts, try again in a minute')
-  return Object.assign(err, { retryAfter: rt.loginLimiter.retryAfterSeconds(key) })
+  return Object.assign(err, { retryAfter: retryAfterSeconds })
 }
 
 export function authRoutes (rt: Runtime): Router {
@@ -32,11 +32,12 @@ export function authRoutes (rt: Runtime): Router {
     // is never refused because someone else at the same address keeps guessing.
     const key = bucket(rt, ctx, 'login')
     const parsed = loginBody.safeParse(ctx.request.body)
-    const grant = parsed.success ? rt.loginTokens.consume(parsed.data.token) : undefined
+    // With Redis, tokens and failures are shared by every instance (lib/storage/README.md, "Redis").
+    const grant = parsed.success ? await rt.loginTokens.consume(parsed.data.token) : undefined
     if (!grant) {
-      if (rt.loginLimiter.blocked(key)) throw rateLimited(rt, key)
-      rt.loginLimiter.fail(key)
-      if (rt.loginLimiter.blocked(key)) rt.log.warn('Dashboard login: too many invalid tokens; this address is refused for a minute (valid tokens still work)', { address: key.slice('login:'.length) })
+      const before = await rt.loginLimiter.check(key)
+      if (before.blocked) throw rateLimited(before.retryAfterSeconds)
+      if ((await rt.loginLimiter.failed(key)).blocked) rt.log.warn('Dashboard login: too many invalid tokens; this address is refused for a minute (valid tokens still work)', { address: key.slice('login:'.length) })
       parseBody(ctx, loginBody)
       throw new AppError('INVALID_TOKEN', 'Login token is invalid, already used or expired; ask the bot for a new link')
     }
@@ -57,8 +58,9 @@ export function authRoutes (rt: Runtime): Router {
     const s = sessionOf(ctx)
     // Refreshing needs a valid session; the limit (per user) only stops one session minting many.
     const key = `refresh:${s.sub}`
-    if (rt.loginLimiter.blocked(key)) throw rateLimited(rt, key)
-    rt.loginLimiter.fail(key)
+    const before = await rt.loginLimiter.check(key)
+    if (before.blocked) throw rateLimited(before.retryAfterSeconds)
+    await rt.loginLimiter.failed(key)
     const next = rt.sessions.issue(s.sub, s.isMaster === true)
     await rt.sessions.revoke(s)
     setSessionCookie(ctx, next.token, next.expiresAt)

@@ -12,6 +12,7 @@ import { configRoutes } from './config.js'
 import { logsRoutes } from './logs.js'
 import { statsRoutes } from './stats.js'
 import { systemRoutes } from './system.js'
+import { systemInstanceRoutes } from './system-instances.js'
 import { testPanelRoutes } from './test-panel.js'
 import { skillsRoutes } from './skills.js'
 import { skillToolRoutes } from './skills-tools.js'
@@ -50,6 +51,7 @@ export function buildRouters (rt: Runtime): Router[] {
     authRoutes(rt),
     openapiRoutes(rt), // GET /api/openapi.json, the document of every router here
     systemRoutes(rt),
+    systemInstanceRoutes(rt),
     statsRoutes(rt),
     logsRoutes(rt),
     channelRoutes(rt), // before configRoutes: /api/config/:section would take /api/config/channels

@@ -4,7 +4,7 @@
 // and this turn's sections), context window, model call with the tool loop, storage, observers and
 // statistics.
 import { AppError, errorText } from '../core/errors.js'
-import { RateLimiter } from '../core/rate-limit.js'
+import type { RateLimiter } from '../core/rate-limit.js'
 import type { Runtime } from '../runtime.js'
 import { planContext } from './context.js'
 import { PROMPT_SLOTS, SLOT_PLACE, type ChatMessage, type ChatScope, type ChatService, type ModelGateway, type ModelRequest, type ModelResponse, type ResolvedPreset, type ToolCallRequest, type TurnContext, type TurnEvent, type Usage, type ApprovalState } from './contracts.js'
@@ -54,19 +54,21 @@ export class ChatPipeline implements ChatService {
   readonly summarizer: ContextSummarizer
 
   constructor (private readonly rt: Runtime, private readonly conversations: ConversationStore) {
-    this.limiter = new RateLimiter(() => rt.config.get().chat.userRateLimitPerMinute, 60_000, rt.clock)
+    // counted across instances when they share Redis (lib/storage/README.md, "Redis")
+    this.limiter = rt.rateLimiter('chat', () => rt.config.get().chat.userRateLimitPerMinute, 60_000)
     this.summarizer = new ContextSummarizer(rt, conversations)
   }
 
   async reply (scope: ChatScope, input: string, opts: ReplyOptions = {}): Promise<ReplyResult> {
-    this.admit(scope)
+    await this.admit(scope)
     return await this.admitted(scope, input, opts)
   }
 
   /** Counts a message against the user's rate limit; throws RATE_LIMITED when over it. */
-  admit (scope: Pick<ChatScope, 'userId'>): void {
-    if (!this.limiter.take(scope.userId)) {
-      const s = Math.ceil(this.limiter.retryAfterMs(scope.userId) / 1000)
+  async admit (scope: Pick<ChatScope, 'userId'>): Promise<void> {
+    const { ok, retryAfterMs } = await this.limiter.admit(scope.userId)
+    if (!ok) {
+      const s = Math.ceil(retryAfterMs / 1000)
       throw new AppError('RATE_LIMITED', `Too many requests; try again in ${s} s`)
     }
   }

@@ -2,10 +2,13 @@
 // conversation, bounded by chat.maxStoredMessages (oldest dropped first). A turn journals only its new
 // messages (an `appendTo` line carrying the bound, so the trim replays too); the first turn of a
 // conversation stores it whole (it holds only those messages). See lib/core/journal-store.ts.
-import { join } from 'node:path'
+// Opened through the storage port (lib/storage/open.ts): the files of the data folder, or PostgreSQL
+// shared with other instances, whose changes arrive through onRemote and update the derived indexes here.
 import { type FoldReport, JournalStore } from '../core/journal-store.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { Runtime } from '../runtime.js'
+import { openRecords } from '../storage/open.js'
+import type { RecordStore } from '../storage/records.js'
 
 export interface StoredMessage {
   role: 'user' | 'assistant'
@@ -49,13 +52,22 @@ export class ConversationStore {
   private readonly byUser = new IdSets()
   private readonly byGroup = new IdSets()
 
-  private constructor (private readonly rt: Runtime, private readonly store: JournalStore<Conversation, string>) {
+  private constructor (private readonly rt: Runtime, private readonly store: RecordStore<Conversation, string>) {
     const entries: Array<[string, number]> = []
     for (const c of store.values()) {
       entries.push([c.id, c.updatedAt])
       this.link(c)
     }
     this.order = new RecencyOrder(entries)
+    store.onRemote((id, c) => { this.remoteChange(id, c) })
+  }
+
+  // Another instance changed a conversation (the store already holds it). The user and group sets of a
+  // deleted one keep its id: the filtered lists check each id against the store (summaryPage, matches).
+  private remoteChange (id: string, c: Conversation | undefined): void {
+    if (!c) { this.order.delete(id); return }
+    this.order.set(id, c.updatedAt)
+    this.link(c)
   }
 
   private link (c: Conversation): void {
@@ -64,10 +76,8 @@ export class ConversationStore {
   }
 
   static async open (rt: Runtime): Promise<ConversationStore> {
-    const store = await JournalStore.open<Conversation, string>(join(rt.paths.dataDir, 'conversations.json'), {
+    const store = await openRecords<Conversation, string>(rt, 'conversations', {
       key: (c) => c.id,
-      log: rt.log,
-      now: () => rt.clock.now(),
       // before the journal, the file was { conversations: { [id]: Conversation } }
       upgrade: (old) => Object.values((old.conversations ?? {}) as Record<string, Conversation>)
     })
@@ -76,6 +86,9 @@ export class ConversationStore {
   }
 
   get (id: string): Conversation | undefined { return this.store.get(id) }
+
+  /** Calls `listener` after another instance's change of a conversation is applied here (undefined: deleted). */
+  onRemote (listener: (id: string, c: Conversation | undefined) => void): () => void { return this.store.onRemote(listener) }
 
   /** Messages of a conversation, oldest first ([] when unknown). */
   history (id: string): StoredMessage[] { return this.get(id)?.messages ?? [] }
@@ -157,7 +170,7 @@ export class ConversationStore {
   }
 
   /** Folds the journal into the snapshot now, without blocking the event loop (maintenance, benchmarks). */
-  async fold (): Promise<FoldReport | undefined> { return await this.store.fold() }
+  async fold (): Promise<FoldReport | undefined> { return this.store instanceof JournalStore ? await this.store.fold() : undefined }
 
   async clearAll (): Promise<number> {
     const n = this.store.size

@@ -65,7 +65,7 @@ export function chatSteps (rt: Runtime, pipeline: ChatPipeline, bursts: Bursts):
       name: 'rate-limit',
       via: ['qq', 'api'],
       after: ['preset', 'scope'],
-      run (turn) { pipeline.admit(scopeOf(turn)) }
+      async run (turn) { await pipeline.admit(scopeOf(turn)) }
     },
     {
       // the pipeline (service.ts): preset, the request in its slots, the model with its tools, storage

@@ -16,6 +16,16 @@ export function isSecretMap (key: string): boolean {
   return SECRET_MAPS.has(key.toLowerCase())
 }
 
+/**
+ * An address holding a password (scheme://user:password@host..., e.g. storage.database.url and
+ * storage.redis.url): the password is a secret whatever the key is named. Answers the address with the
+ * password masked (postgres://lingxi:****@db:5432/lingxi), or undefined when it holds none.
+ */
+export function maskUrlPassword (value: string): string | undefined {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)(@\S*)$/i.exec(value)
+  return m ? `${m[1]}****${m[3]}` : undefined
+}
+
 export function maskSecret (value: string): string {
   if (!value) return ''
   if (value.length <= 8) return '****'
@@ -36,6 +46,7 @@ export function maskSecrets<T>(value: T, inSecretMap = false): T {
     for (const [k, v] of Object.entries(value as Record<string, Json>)) {
       // setOwn: a `__proto__` key stays a key (keys come from input)
       if (typeof v === 'string' && (inSecretMap || isSecretKey(k))) setOwn(out, k, maskSecret(v))
+      else if (typeof v === 'string') setOwn(out, k, maskUrlPassword(v) ?? v)
       else setOwn(out, k, maskSecrets(v, isSecretMap(k)))
     }
     return out as T
@@ -68,6 +79,7 @@ export function keepMaskedSecrets<T>(incoming: T, stored: unknown, inSecretMap =
       const secret = inSecretMap || isSecretKey(k)
       const old = own(prev, k)
       if (secret && looksMasked(v) && typeof old === 'string' && maskSecret(old) === v) setOwn(out, k, old)
+      else if (!secret && looksMasked(v) && typeof old === 'string' && maskUrlPassword(old) === v) setOwn(out, k, old)
       else setOwn(out, k, keepMaskedSecrets(v, old, isSecretMap(k)))
     }
     return out as T

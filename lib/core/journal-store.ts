@@ -167,6 +167,11 @@ export class JournalStore<R extends object, K extends string | number, M extends
   get (id: K): R | undefined { return this.records.get(id) }
   has (id: K): boolean { return this.records.has(id) }
   values (): IterableIterator<R> { return this.records.values() }
+  /**
+   * The storage port's change feed (lib/storage/records.ts): a store of one data folder has no other
+   * writer, so the listener is never called.
+   */
+  onRemote (_listener: (key: K, record: R | undefined) => void): () => void { return () => undefined }
   /** The last completed fold (undefined before the first). */
   get lastFold (): FoldReport | undefined { return this.report }
 

@@ -9,7 +9,7 @@ import { PLUGIN_DIR } from './paths.js'
 export type { DependencyReport }
 
 /** What the plugin can do, as far as its packages decide it. */
-export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'outbound' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize' | 'tokenCount' | 'knowledgeFiles'
+export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'outbound' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize' | 'tokenCount' | 'knowledgeFiles' | 'database' | 'sharedState'
 
 /**
  * The features each dependency outside INLINE serves. Every dependency in package.json is INLINE or
@@ -38,7 +38,9 @@ export const PACKAGE_FEATURES: ReadonlyMap<string, readonly Feature[]> = new Map
   ['body-parser', ['standalone']],
   ['semver', ['versionCheck']],
   ['opencc-js', ['textNormalize']],
-  ['gpt-tokenizer', ['tokenCount']]
+  ['gpt-tokenizer', ['tokenCount']],
+  ['pg', ['database']],
+  ['ioredis', ['sharedState']]
 ])
 
 /** What each feature is, for the master (zh-CN first, as the bot's replies). */
@@ -56,7 +58,9 @@ export const FEATURE_TEXT: Readonly<Record<Feature, { zh: string; en: string }>>
   standalone: { zh: '独立测试宿主（npm start）', en: 'the standalone host (npm start)' },
   versionCheck: { zh: '依赖版本检查（只检查是否安装）', en: 'dependency version check (presence only)' },
   textNormalize: { zh: '违禁词与触发词匹配繁体字（繁体按简体匹配）', en: 'matching banned and trigger words written in traditional Chinese (folded to simplified)' },
-  tokenCount: { zh: '服务商没报用量时的精确计数（改用按字数估算）', en: 'exact token counts when a provider reports no usage (estimated from characters instead)' }
+  tokenCount: { zh: '服务商没报用量时的精确计数（改用按字数估算）', en: 'exact token counts when a provider reports no usage (estimated from characters instead)' },
+  database: { zh: '多实例共享的 PostgreSQL 存储（storage.database.url）', en: 'the PostgreSQL storage shared by several instances (storage.database.url)' },
+  sharedState: { zh: '多个实例通过 Redis 共享登录链接、会话、限流与变更通知', en: 'sharing login links, sessions, rate limits and change notices between instances through Redis' }
 }
 
 /** The report the loader left, for modules loaded without it (tests, tsx) computed once from the folder. */

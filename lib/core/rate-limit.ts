@@ -4,7 +4,15 @@
 //    too many recent failures is refused until the oldest leaves the window. Callers check the
 //    credential first, so a valid one is not refused because of someone else's failures.
 //  - clientAddress: the address a limit is keyed by; proxy headers only with web.trustProxy.
+// Both count in this process unless given a SharedWindow (Redis, lib/storage/redis/limits.ts): then the
+// asynchronous methods (admit, check, failed) count across every instance, with the same sliding window.
 import { type Clock, systemClock } from './clock.js'
+
+/** A sliding window kept outside the process; the caller's clock gives the time. */
+export interface SharedWindow {
+  /** Drops hits older than the window; adds one when `add` and fewer than `limit` (<= 0: no limit) are in it. */
+  hit(key: string, o: { now: number; windowMs: number; limit: number; add: boolean }): Promise<{ added: boolean; count: number; oldest: number | undefined }>
+}
 
 const MAX_KEYS = 10_000
 
@@ -54,8 +62,23 @@ class Window {
 export class RateLimiter {
   private readonly w: Window
 
-  constructor (private readonly max: () => number, windowMs: number, clock: Clock = systemClock) {
+  constructor (private readonly max: () => number, private readonly windowMs: number, private readonly clock: Clock = systemClock, private readonly shared?: SharedWindow) {
     this.w = new Window(windowMs, clock)
+  }
+
+  /** take(), counted across instances when shared; `retryAfterMs` is set when refused. */
+  async admit (key: string): Promise<{ ok: boolean; retryAfterMs: number }> {
+    if (!this.shared) {
+      const ok = this.take(key)
+      return { ok, retryAfterMs: ok ? 0 : this.retryAfterMs(key) }
+    }
+    const limit = this.max()
+    if (limit <= 0) return { ok: true, retryAfterMs: 0 }
+    const now = this.clock.now()
+    // Redis away for a moment: count here rather than refuse everyone or let everyone through.
+    const r = await this.shared.hit(key, { now, windowMs: this.windowMs, limit, add: true }).catch(() => undefined)
+    if (!r) { const ok = this.take(key); return { ok, retryAfterMs: ok ? 0 : this.retryAfterMs(key) } }
+    return { ok: r.added, retryAfterMs: r.added || r.oldest === undefined ? 0 : Math.max(0, r.oldest + this.windowMs - now) }
   }
 
   /** Records a hit; returns false when the key is over its limit (the hit is then not counted). */
@@ -70,6 +93,7 @@ export class RateLimiter {
   /** Milliseconds until the key may try again. */
   retryAfterMs (key: string): number { return this.w.retryAfterMs(key) }
 
+  /** Forgets this process' counts (a shared window is left to expire: other instances count on it). */
   reset (): void { this.w.clear() }
 }
 
@@ -77,8 +101,33 @@ export class RateLimiter {
 export class FailureLimiter {
   private readonly w: Window
 
-  constructor (private readonly max: () => number, windowMs: number, clock: Clock = systemClock) {
+  constructor (private readonly max: () => number, private readonly windowMs: number, private readonly clock: Clock = systemClock, private readonly shared?: SharedWindow) {
     this.w = new Window(windowMs, clock)
+  }
+
+  /** blocked() and retryAfterSeconds(), counted across instances when shared. */
+  async check (key: string): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+    return await this.count(key, false)
+  }
+
+  /** fail(), counted across instances when shared; answers the state after it. */
+  async failed (key: string): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+    return await this.count(key, true)
+  }
+
+  private async count (key: string, add: boolean): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+    const local = (): { blocked: boolean; retryAfterSeconds: number } => {
+      if (add) this.fail(key)
+      return { blocked: this.blocked(key), retryAfterSeconds: this.retryAfterSeconds(key) }
+    }
+    if (!this.shared) return local()
+    const limit = this.max()
+    const now = this.clock.now()
+    // Redis away for a moment: count here (as RateLimiter.admit does).
+    const r = await this.shared.hit(key, { now, windowMs: this.windowMs, limit: 0, add }).catch(() => undefined)
+    if (!r) return local()
+    const wait = r.oldest === undefined ? 0 : Math.max(0, r.oldest + this.windowMs - now)
+    return { blocked: limit > 0 && r.count >= limit, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) }
   }
 
   /** True while the key has used up its failures; the caller answers 429 with `retryAfterSeconds`. */

@@ -22,6 +22,8 @@ declare global {
   var Bot: BotLike | undefined
   var logger: HostLogger | undefined
   var segment: HostSegments | undefined
+  /** the host's node-redis v4 client; only where it connects is read (hostRedisUrl) */
+  var redis: { options?: HostRedisOptions } | undefined
   var __lingxiHostKind: HostKind | undefined
 }
 
@@ -235,6 +237,27 @@ export async function masters(botId?: Id): Promise<string[]> {
 }
 
 /** TRSS shared HTTP server (Bot.express) when present. */
+/** What a node-redis v4 client says of where it connects (the part hostRedisUrl reads). */
+interface HostRedisOptions {
+  url?: string
+  socket?: { host?: string; port?: number; tls?: boolean }
+  username?: string
+  password?: string
+  database?: number
+}
+
+/**
+ * The address of the host's own Redis (storage.redis: host, lib/storage/README.md "Redis"), or undefined
+ * outside a host. The plugin opens its own connections there and never uses the host's client.
+ */
+export function hostRedisUrl(): string | undefined {
+  const o = g.redis?.options
+  if (!o) return undefined
+  if (o.url) return o.url
+  const auth = o.password ? `${encodeURIComponent(o.username ?? '')}:${encodeURIComponent(o.password)}@` : ''
+  return `${o.socket?.tls ? 'rediss' : 'redis'}://${auth}${o.socket?.host ?? '127.0.0.1'}:${o.socket?.port ?? 6379}/${o.database ?? 0}`
+}
+
 export function sharedExpress(): SharedExpress | undefined {
   const bot = g.Bot
   return hostKind() === 'trss' && bot?.express && typeof bot.express.use === 'function' ? bot.express : undefined

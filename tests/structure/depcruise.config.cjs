@@ -65,9 +65,10 @@ const MAY_IMPORT = {
  * lib/README.md: a domain reaches another through the runtime and the contracts in
  * lib/chat/contracts.ts and lib/tools/types.ts; the bottom layer (core, search, templates, host) is
  * below every domain; the configuration is every domain's to read (lib/config/README.md); the one
- * outbound fetcher serves every caller (lib/web/README.md); i18n.ts holds every reply text.
+ * outbound fetcher serves every caller (lib/web/README.md); i18n.ts holds every reply text; a durable
+ * domain opens its records through the storage port (lib/storage/README.md: open.ts, records.ts).
  */
-const DOMAIN_SHARED = ['core', 'host', 'search', 'templates', 'config', 'runtime.ts', 'i18n.ts', 'chat/contracts.ts', 'tools/types.ts', 'web/outbound.ts']
+const DOMAIN_SHARED = ['core', 'host', 'search', 'templates', 'config', 'runtime.ts', 'i18n.ts', 'chat/contracts.ts', 'tools/types.ts', 'web/outbound.ts', 'storage/open.ts', 'storage/records.ts']
 
 /** The documented uses between the domains without a "May import" line (the README that names each). */
 const DOCUMENTED_USES = [

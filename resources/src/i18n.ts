@@ -6,6 +6,7 @@ import { remindersEn, remindersZh } from './i18n-reminders'
 import { governanceEn, governanceZh } from './i18n-governance'
 import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
+import { storageEn, storageZh } from './i18n-storage'
 import { feedbackEn, feedbackZh } from './i18n-feedback'
 import { formsEn, formsZh } from './i18n-forms'
 import { capabilitiesEn, capabilitiesZh } from './i18n-capabilities'
@@ -99,6 +100,8 @@ Object.assign(zh, costZh)
 Object.assign(en, costEn)
 Object.assign(zh, guardZh)
 Object.assign(en, guardEn)
+Object.assign(zh, storageZh)
+Object.assign(en, storageEn)
 Object.assign(zh, feedbackZh)
 Object.assign(en, feedbackEn)
 Object.assign(zh, formsZh)

@@ -6,6 +6,7 @@ import { Card, Table, View, useLoad, word } from '../ui'
 import { LineChart } from '../chart'
 import { FirstRun } from './first-run'
 import { GuardCard } from '../guard-card'
+import { InstancesCard } from '../instances-card'
 import { VersionCard } from '../version-card'
 
 type StatRow = Counters & { label: string, title: string }
@@ -124,6 +125,7 @@ export default function Overview () {
       </div>}</View>
     </Card>
     <GuardCard />
+    <InstancesCard />
     <Live />
   </div>
 }

@@ -17,7 +17,7 @@ export class LingxiQuota extends pluginBase() {
 
   async quota (e: HostEvent): Promise<boolean> {
     const { rt, s, say, tr } = await contextOf(e)
-    const left = rt.optional('governance')?.left(s)
+    const left = await rt.optional('governance')?.quotaLeft(s)
     if (!left || left.master) { await say('governance.master'); return true }
     const n = (v: number | null): string => (v === null ? tr('governance.unlimited') : String(v))
     const line = (who: string, l: typeof left.user): string => tr('governance.quotaLine', { who, messages: n(l.messages), tokens: n(l.tokens), minute: n(l.minuteMessages) })

@@ -42,7 +42,7 @@ export async function run (): Promise<BenchRow[]> {
       const who = { userId: String(10_000_000 + (i % 3000)), groupId: String(20_000_000 + (i % 200)), isMaster: false, isGroupAdmin: false }
       const text = MESSAGES[i % MESSAGES.length] as string
       const t0 = performance.now()
-      const a = gov.admit(who)
+      const a = await gov.admit(who)
       if (a.ok) {
         await gov.moderate(who, text, 'input')
         await gov.moderate(who, text, 'output')

@@ -23,7 +23,7 @@ async function tell (rt: Runtime, s: HostSession, r: Refusal): Promise<void> {
 export async function admitChat (rt: Runtime, s: HostSession): Promise<false | { tools: boolean }> {
   const gov = rt.optional('governance')
   if (!gov) return { tools: true }
-  const a = gov.admit(s, 'chat')
+  const a = await gov.admit(s, 'chat')
   if (!a.ok) {
     rt.log.debug('Chat message refused', { userId: s.userId, groupId: s.groupId, reason: a.reason })
     await tell(rt, s, a)
@@ -34,7 +34,7 @@ export async function admitChat (rt: Runtime, s: HostSession): Promise<false | {
 
 /** Access to a feature (drawing, game): false when refused (refusal text or silence sent). */
 export async function admitFeature (rt: Runtime, s: HostSession, feature: Feature): Promise<boolean> {
-  const a = rt.optional('governance')?.admit(s, feature)
+  const a = await rt.optional('governance')?.admit(s, feature)
   if (!a || a.ok) return true
   await tell(rt, s, a)
   return false
@@ -75,5 +75,6 @@ export async function moderateAnswer (rt: Runtime, s: Pick<HostSession, 'userId'
 
 /** After a chat turn: the tokens it used count against the quotas. */
 export function recordTurnTokens (rt: Runtime, s: HostSession, usage: { totalTokens: number } | undefined): void {
-  if (usage) rt.optional('governance')?.recordTokens(s, usage.totalTokens)
+  // not awaited: the answer is out already; Redis trouble falls back inside (lib/governance/quota.ts)
+  if (usage) void rt.optional('governance')?.recordTokens(s, usage.totalTokens)
 }

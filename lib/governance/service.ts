@@ -16,7 +16,7 @@ import { decideAccess, groupAllowed, type Who } from './access.js'
 import { quotaDay } from './day.js'
 import { moderationCategories } from './endpoint.js'
 import { HitLog } from './hits.js'
-import { QuotaCounters, type LimitName, type Usage } from './quota.js'
+import { QuotaCounters, SharedQuotaCounters, type Awaitable, type QuotaCounter, type QuotaSubject, type Reached, type Used } from './quota.js'
 import { maskHits, ModerationRules, readListFile } from './rules.js'
 import type { Feature, QuotaLimits } from './schema.js'
 
@@ -31,14 +31,16 @@ interface Left { messages: number | null; tokens: number | null; minuteMessages:
 
 export class GovernanceService {
   private rules: ModerationRules
-  private constructor (private readonly rt: Runtime, private readonly counters: QuotaCounters, readonly hits: HitLog) {
+  private constructor (private readonly rt: Runtime, private readonly counters: QuotaCounter, readonly hits: HitLog) {
     this.rules = this.compileRules()
   }
 
   static async open (rt: Runtime): Promise<GovernanceService> {
     const dir = join(rt.paths.dataDir, 'governance')
     await ensurePrivateDir(dir)
-    const counters = await QuotaCounters.open(dir, rt.log)
+    const local = await QuotaCounters.open(dir, rt.log)
+    // With Redis every instance counts in the same place; the file stays for when Redis is away.
+    const counters: QuotaCounter = rt.shared ? new SharedQuotaCounters(rt.shared.quotas, local, rt.log) : local
     const hits = await HitLog.open(dir, () => rt.config.get().moderation.logMax, rt.log)
     const svc = new GovernanceService(rt, counters, hits)
     const off = rt.bus.on('config', (paths) => { if (paths.some((p) => inSection(p, 'moderation'))) svc.reloadRules() })
@@ -83,45 +85,72 @@ export class GovernanceService {
   /** Whether the bot may speak in this group on its own (proactive replies, event reactions). */
   groupAllowed (groupId: string | undefined): boolean { return groupAllowed(this.rt.config.get(), groupId) }
 
-  /** Access, then quotas: a message that passes is counted against the user's and the group's quota. */
-  admit (who: Who, feature: Feature = 'chat'): Admission {
+  /** The quota day and minute now. */
+  private when (cfg: Config): { day: string; minute: number } {
+    const now = this.rt.clock.now()
+    return { day: quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime), minute: Math.floor(now / 60_000) }
+  }
+
+  /**
+   * Access, then quotas: a message that passes is counted against the user's and the group's quota
+   * (checked and counted in one step). Answers at once with the file counters, later with Redis' (await it).
+   */
+  admit (who: Who, feature: Feature = 'chat'): Awaitable<Admission> {
     const a = this.access(who, feature)
     if (!a.ok || who.isMaster) return a
     const cfg = this.rt.config.get()
-    const now = this.rt.clock.now()
-    const day = quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime)
-    const minute = Math.floor(now / 60_000)
-    const userLimit = QuotaCounters.reached(this.counters.used('user', who.userId, day, minute), userQuotaFor(cfg, who.userId, who.groupId))
-    const groupLimit = who.groupId !== undefined && !userLimit ? QuotaCounters.reached(this.counters.used('group', who.groupId, day, minute), groupQuotaFor(cfg, who.groupId)) : undefined
-    if (userLimit || groupLimit) return this.refuse('quota', this.quotaMessage(cfg, (userLimit ?? groupLimit) as LimitName, !userLimit))
-    this.counters.add('user', who.userId, day, minute, 1, 0)
-    if (who.groupId !== undefined) this.counters.add('group', who.groupId, day, minute, 1, 0)
-    return { ok: true }
+    const { day, minute } = this.when(cfg)
+    const subjects: QuotaSubject[] = [{ kind: 'user', id: who.userId, limits: userQuotaFor(cfg, who.userId, who.groupId) }]
+    if (who.groupId !== undefined) subjects.push({ kind: 'group', id: who.groupId, limits: groupQuotaFor(cfg, who.groupId) })
+    const r = this.counters.take(subjects, day, minute)
+    return r instanceof Promise ? r.then((x) => this.admitted(cfg, x)) : this.admitted(cfg, r)
   }
 
-  private quotaMessage (cfg: Config, limit: LimitName, group: boolean): string {
-    const what = this.text(cfg, `governance.limit.${limit}`, { who: group ? this.text(cfg, 'governance.whoGroup') : '' })
+  private admitted (cfg: Config, r: Reached | undefined): Admission {
+    return r ? this.refuse('quota', this.quotaMessage(cfg, r)) : { ok: true }
+  }
+
+  private quotaMessage (cfg: Config, r: Reached): string {
+    const what = this.text(cfg, `governance.limit.${r.limit}`, { who: r.kind === 'group' ? this.text(cfg, 'governance.whoGroup') : '' })
     return cfg.quotas.message || this.text(cfg, 'governance.quotaReached', { what, reset: cfg.quotas.resetTime })
   }
 
   /** Counts the tokens a turn used (the usage the chat pipeline reports after the turn). */
-  recordTokens (who: Pick<Who, 'userId' | 'groupId' | 'isMaster'>, tokens: number): void {
+  /** Counts the tokens a turn used (the usage the chat pipeline reports after the turn); with Redis, done when the promise is. */
+  async recordTokens (who: Pick<Who, 'userId' | 'groupId' | 'isMaster'>, tokens: number): Promise<void> {
     if (who.isMaster || !(tokens > 0)) return
-    const cfg = this.rt.config.get()
-    const now = this.rt.clock.now()
-    const day = quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime)
-    const minute = Math.floor(now / 60_000)
-    this.counters.add('user', who.userId, day, minute, 0, tokens)
-    if (who.groupId !== undefined) this.counters.add('group', who.groupId, day, minute, 0, tokens)
+    const { day, minute } = this.when(this.rt.config.get())
+    await Promise.all([
+      this.counters.add('user', who.userId, day, minute, 0, tokens),
+      who.groupId !== undefined ? this.counters.add('group', who.groupId, day, minute, 0, tokens) : undefined
+    ])
   }
 
-  /** What is left today for this user (and their group). */
+  /** What is left today for this user (and their group), as counted by every instance. */
+  async quotaLeft (who: Who): Promise<QuotaLeft> {
+    const cfg = this.rt.config.get()
+    const { day, minute } = this.when(cfg)
+    const [user, group] = await Promise.all([
+      this.counters.used('user', who.userId, day, minute),
+      who.groupId !== undefined ? this.counters.used('group', who.groupId, day, minute) : undefined
+    ])
+    return this.leftOf(cfg, who, user, group)
+  }
+
+  /** quotaLeft() at once, from the file counters; throws with Redis (whose counts come asynchronously). */
   left (who: Who): QuotaLeft {
     const cfg = this.rt.config.get()
-    const now = this.rt.clock.now()
-    const day = quotaDay(now, cfg.quotas.timezone, cfg.quotas.resetTime)
-    const minute = Math.floor(now / 60_000)
-    const of = (u: { day: Usage; minute: Usage }, l: QuotaLimits): Left => ({
+    const { day, minute } = this.when(cfg)
+    const used = (kind: 'user' | 'group', id: string): Used => {
+      const u = this.counters.used(kind, id, day, minute)
+      if (u instanceof Promise) throw new Error('left() reads the file counters only: use quotaLeft() with Redis')
+      return u
+    }
+    return this.leftOf(cfg, who, used('user', who.userId), who.groupId !== undefined ? used('group', who.groupId) : undefined)
+  }
+
+  private leftOf (cfg: Config, who: Who, user: Used, group: Used | undefined): QuotaLeft {
+    const of = (u: Used, l: QuotaLimits): Left => ({
       messages: l.messagesPerDay ? Math.max(0, l.messagesPerDay - u.day.messages) : null,
       tokens: l.tokensPerDay ? Math.max(0, l.tokensPerDay - u.day.tokens) : null,
       minuteMessages: l.messagesPerMinute ? Math.max(0, l.messagesPerMinute - u.minute.messages) : null
@@ -129,8 +158,8 @@ export class GovernanceService {
     return {
       master: who.isMaster,
       reset: cfg.quotas.resetTime,
-      user: of(this.counters.used('user', who.userId, day, minute), userQuotaFor(cfg, who.userId, who.groupId)),
-      ...(who.groupId !== undefined ? { group: of(this.counters.used('group', who.groupId, day, minute), groupQuotaFor(cfg, who.groupId)) } : {})
+      user: of(user, userQuotaFor(cfg, who.userId, who.groupId)),
+      ...(group && who.groupId !== undefined ? { group: of(group, groupQuotaFor(cfg, who.groupId)) } : {})
     }
   }
 

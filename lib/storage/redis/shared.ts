@@ -5,6 +5,7 @@ import type { SharedSessions } from '../../auth/sessions.js'
 import type { Clock } from '../../core/clock.js'
 import type { PluginLogger } from '../../core/logger.js'
 import type { SharedWindow } from '../../core/rate-limit.js'
+import type { SharedQuotas } from '../../governance/quota.js'
 import { hostRedisUrl } from '../../host/port.js'
 import { ChangeNotices } from './changes.js'
 import { connectRedis, type RedisLink } from './client.js'
@@ -12,6 +13,7 @@ import { type InstanceInfo, listInstances, startHeartbeat } from './heartbeat.js
 import { redisWindow } from './limits.js'
 import { type HeldLock, tryLock } from './lock.js'
 import { redisLoginTokens } from './login-tokens.js'
+import { redisQuotas } from './quotas.js'
 import { redisSessions } from './sessions.js'
 import type { RedisSetting, RedisSource } from './settings.js'
 
@@ -23,6 +25,8 @@ export interface SharedState {
   tokens: SharedTokenStore
   sessions: SharedSessions
   window(name: string): SharedWindow
+  /** the governance quota counts (lib/governance/quota.ts) */
+  quotas: SharedQuotas
   lock(name: string, ttlMs: number): Promise<HeldLock | undefined>
   /** Writes this instance's heartbeat now (the timer does every 10 s). */
   beat(): Promise<void>
@@ -59,6 +63,7 @@ export async function openSharedState (o: SharedStateOptions): Promise<SharedSta
       tokens: redisLoginTokens(link),
       sessions,
       window: (name) => redisWindow(link, name),
+      quotas: redisQuotas(link),
       lock: async (name, ttlMs) => await tryLock(link, name, ttlMs),
       beat: heartbeat.beat,
       instances: async () => await listInstances(link, o.clock.now()),

@@ -1,6 +1,5 @@
 // Memory domain start-up: the memory service (the store), the extractor (background extraction after chat
 // turns), and the prompt contributor. Settings are read live from config `memory`.
-import { join } from 'node:path'
 import type { Domain, Runtime } from '../runtime.js'
 import { MemoryExtractor } from './extract.js'
 import { memoryContributor } from './prompt.js'
@@ -11,7 +10,7 @@ declare module '../runtime.js' {
 }
 
 async function initMemory (rt: Runtime): Promise<void> {
-  const memory = await MemoryService.open(join(rt.paths.dataDir, 'memories.json'), { clock: rt.clock, log: rt.log })
+  const memory = await MemoryService.openShared(rt)
   const settings = (): ReturnType<Runtime['config']['get']>['memory'] => rt.config.get().memory
   const extractor = new MemoryExtractor({ memory, models: () => rt.optional('models'), clock: rt.clock, log: rt.log, settings })
   rt.provide('memory', memory)

@@ -5,12 +5,16 @@
 // before it is complete never waits for it: a user's search scores that user's records directly (the
 // user's share, bounded), any other answers from what is indexed so far. Both HTTP variants, the chat
 // contributor, background extraction and the bot command all go through this class.
+// Opened through the storage port (lib/storage/open.ts): the files of the data folder, or PostgreSQL shared
+// with other instances, whose changes arrive through onRemote and update every derived state here.
 import { badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
 import { Listeners } from '../core/listeners.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
+import { openRecords, type RecordsDeps } from '../storage/open.js'
+import type { RecordStore } from '../storage/records.js'
 import { Bm25Index } from '../search/bm25.js'
 import { IdSet } from './id-set.js'
 import { SAME_FACT, similarity } from './similar.js'
@@ -62,14 +66,22 @@ export class MemoryService {
   private readonly index = new Bm25Index<number>()
   private readonly indexReady: Promise<void>
   private indexed = false
+  /**
+   * Shared store only: the record each id's derived state was computed from. onRemote hands the new record
+   * once the old one is gone from the store, and unlinking needs the old user, group, category and time.
+   * (A reference per record; the embedded store has no remote changes and keeps none.)
+   */
+  private readonly derivedFrom: Map<number, MemoryRecord> | undefined
 
   private constructor (
-    private readonly store: JournalStore<MemoryRecord, number, Meta>,
+    private readonly store: RecordStore<MemoryRecord, number, Meta>,
     private readonly clock: Clock,
     private readonly log: PluginLogger
   ) {
+    this.derivedFrom = store instanceof JournalStore ? undefined : new Map()
     for (const r of store.values()) {
       r.metadata = sharedMetadata(r.metadata) // the store's own objects: compacted in place, as loaded
+      this.derivedFrom?.set(r.id, r)
       if (r.deleted) this.hide(r, true)
       else this.link(r)
     }
@@ -77,21 +89,50 @@ export class MemoryService {
     // partitioned by user: a search for one user's memories skips everybody else's. Records written
     // meanwhile are indexed by the write itself (and skipped here).
     const index = this.index
-    const live = (function * (s: JournalStore<MemoryRecord, number, Meta>): Generator<[number, string, string]> {
+    const live = (function * (s: RecordStore<MemoryRecord, number, Meta>): Generator<[number, string, string]> {
       for (const r of s.values()) if (!r.deleted && !index.has(r.id)) yield [r.id, r.content, r.userId]
     })(store)
     this.indexReady = this.index.addManyAsync(live)
       .catch((err: unknown) => { log.error('Building the memory search index failed', {}, err) })
       .finally(() => { this.indexed = true })
+    store.onRemote((id, r) => { this.remoteChange(id, r) })
   }
 
+  /** The store of one file (tests, benches); the plugin opens `openShared`. */
   static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<MemoryService> {
-    const store = await JournalStore.open<MemoryRecord, number, Meta>(file, {
-      key: (r) => r.id, meta: { nextId: 1 }, log: deps.log, now: () => deps.clock.now(),
-      revive: (r) => { r.metadata = sharedMetadata(r.metadata); return r }
-    })
+    const store = await JournalStore.open<MemoryRecord, number, Meta>(file, { ...storeOptions(), log: deps.log, now: () => deps.clock.now() })
     return new MemoryService(store, deps.clock, deps.log)
   }
+
+  /** The store `memories` on the port: `<dataDir>/memories.json` as before, or PostgreSQL when set. */
+  static async openShared (deps: RecordsDeps & { clock: Clock }): Promise<MemoryService> {
+    const store = await openRecords<MemoryRecord, number, Meta>(deps, 'memories', storeOptions())
+    return new MemoryService(store, deps.clock, deps.log)
+  }
+
+  // Another instance added, changed or erased a memory (the store already holds the new state): undo what
+  // was derived from the old record, then derive from the new one, as a local write does.
+  private remoteChange (id: number, r: MemoryRecord | undefined): void {
+    const known = this.derivedFrom
+    if (!known) return
+    const old = known.get(id)
+    if (old) {
+      if (old.deleted) this.hide(old, false)
+      else this.unlink(old)
+      this.index.remove(id, old.content)
+    }
+    if (!r) { known.delete(id); return }
+    r.metadata = sharedMetadata(r.metadata)
+    known.set(id, r)
+    if (r.deleted) this.hide(r, true)
+    else {
+      this.link(r)
+      this.index.add(id, r.content, r.userId)
+    }
+  }
+
+  /** Calls `listener` after another instance's change of a memory is applied here (undefined: erased). */
+  onRemote (listener: (id: number, r: MemoryRecord | undefined) => void): () => void { return this.store.onRemote(listener) }
 
   /** Resolves once the search index holds every record present at start (searches never wait for it). */
   ready (): Promise<void> { return this.indexReady }
@@ -125,7 +166,9 @@ export class MemoryService {
 
   async add (input: NewMemory): Promise<MemoryRecord> {
     const now = this.clock.now()
-    const id = Math.max(this.store.meta.nextId, 1)
+    let id = Math.max(this.store.meta.nextId, 1)
+    // shared store: another instance's record may arrive before its nextId does; never write over it
+    while (this.store.has(id)) id++
     const rec: MemoryRecord = {
       id,
       userId: input.userId,
@@ -142,6 +185,7 @@ export class MemoryService {
     }
     if (!rec.userId) throw badRequest('userId is required')
     const written = this.store.put(rec, { nextId: id + 1 })
+    this.derivedFrom?.set(id, rec)
     this.link(rec)
     this.index.add(rec.id, rec.content, rec.userId)
     await written
@@ -324,6 +368,7 @@ export class MemoryService {
   private async replace (old: MemoryRecord, next: MemoryRecord): Promise<void> {
     if (!old.deleted) this.unlink(old)
     const written = this.store.put(next)
+    this.derivedFrom?.set(next.id, next)
     if (next.deleted) {
       this.hide(next, true)
       this.index.remove(next.id, old.content)
@@ -399,6 +444,7 @@ export class MemoryService {
     if (!r.deleted) this.unlink(r)
     else this.hide(r, false)
     this.index.remove(r.id, r.content)
+    this.derivedFrom?.delete(r.id)
     await this.store.delete(r.id)
   }
 }
@@ -409,5 +455,12 @@ function checkContent (s: string): string {
   if (c.length > MAX_CONTENT) throw badRequest(`content is longer than ${MAX_CONTENT} characters`)
   return c
 }
+
+// a fresh object per store: a store may keep its `meta` default as its own meta object
+const storeOptions = (): { key: (r: MemoryRecord) => number; meta: Meta; revive: (r: MemoryRecord) => MemoryRecord } => ({
+  key: (r) => r.id,
+  meta: { nextId: 1 },
+  revive: (r) => { r.metadata = sharedMetadata(r.metadata); return r }
+})
 
 const clamp01 = (n: number): number => Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0.5

@@ -12,14 +12,14 @@ import type { RecordStore } from './records.js'
 
 type Rec = Record<string, unknown>
 type Meta = Record<string, unknown>
-type AnyStore = RecordStore<Rec, string, Meta>
+type AnyStore = RecordStore<Rec, string | number, Meta>
 
 export interface StoreCount { store: string; read: number; written: number }
 export interface CopyOptions { force?: boolean; stores?: readonly PortedStore[] }
 
 const openFiles = (dataDir: string, s: PortedStore): Promise<AnyStore> =>
-  JournalStore.open<Rec, string, Meta>(join(dataDir, `${s.name}.json`), { key: s.key, ...(s.upgrade ? { upgrade: s.upgrade } : {}) })
-const openPg = (url: string, s: PortedStore): Promise<AnyStore> => PgRecordStore.open<Rec, string, Meta>(url, s.name, { key: s.key })
+  JournalStore.open<Rec, string | number, Meta>(join(dataDir, `${s.name}.json`), { key: s.key, ...(s.upgrade ? { upgrade: s.upgrade } : {}) })
+const openPg = (url: string, s: PortedStore): Promise<AnyStore> => PgRecordStore.open<Rec, string | number, Meta>(url, s.name, { key: s.key })
 
 /** Files of `dataDir` -> PostgreSQL at `url`. */
 export async function copyToPostgres (dataDir: string, url: string, opts: CopyOptions = {}): Promise<StoreCount[]> {

@@ -26,6 +26,9 @@ async function runMigrate (...args: string[]): Promise<{ code: number; out: stri
   }
 }
 
+interface Mem { id: number; userId: string; content: string; category: string; updatedAt: number }
+const memory = (i: number): Mem => ({ id: i + 1, userId: `u${i % 4}`, content: `fact ${i} 事实`, category: 'custom', updatedAt: i })
+
 const conversation = (i: number): Conv => ({ id: `private:u${i}`, userId: `u${i}`, createdAt: i, updatedAt: i * 10, messages: [{ role: 'user', content: `hi ${i} 你好`, timestamp: i }] })
 
 describe('storage: the migration command (npm run storage:migrate)', function () {
@@ -42,31 +45,45 @@ describe('storage: the migration command (npm run storage:migrate)', function ()
     await files.putMany(Array.from({ length: 25 }, (_, i) => conversation(i)))
     await files.appendTo('private:u3', 'messages', [{ role: 'assistant', content: 'echo', timestamp: 4 }])
     await files.close()
+    // the memories (lib/memory/service.ts): numeric ids, and the meta nextId copied with them
+    const mems = await JournalStore.open<Mem, number, { nextId: number }>(join(source, 'memories.json'), { key: (m) => m.id, meta: { nextId: 1 } })
+    await mems.putMany(Array.from({ length: 12 }, (_, i) => memory(i)))
+    await mems.setMeta({ nextId: 13 })
+    await mems.delete(5)
+    await mems.close()
 
     const to = await runMigrate('--to', url, '--data', source)
     expect(to.code, to.out).to.equal(0)
-    expect(to.out).to.include('conversations: read 25, written 25').and.include('the counts match')
+    expect(to.out).to.include('conversations: read 25, written 25').and.include('memories: read 11, written 11').and.include('the counts match')
 
     // the refusals and --force in-process (the command is a thin wrapper of copy.ts): a child per run is slow
     let refusal = ''
     await copyToPostgres(source, url).catch((err: Error) => { refusal = err.message })
     expect(refusal).to.include('already holds records of conversations (25)').and.include('--force')
-    expect(await copyToPostgres(source, url, { force: true })).to.deep.equal([{ store: 'conversations', read: 25, written: 25 }])
+    expect(await copyToPostgres(source, url, { force: true })).to.deep.equal([{ store: 'conversations', read: 25, written: 25 }, { store: 'memories', read: 11, written: 11 }])
 
     const back = tempDir()
     const from = await runMigrate('--from', url, '--data', back)
     expect(from.code, from.out).to.equal(0)
-    expect(from.out).to.include('conversations: read 25, written 25')
+    expect(from.out).to.include('conversations: read 25, written 25').and.include('memories: read 11, written 11')
     const a = await JournalStore.open<Conv, string>(join(source, 'conversations.json'), { key: (c) => c.id })
     const b = await JournalStore.open<Conv, string>(join(back, 'conversations.json'), { key: (c) => c.id })
     try {
       expect(b.size).to.equal(25)
       for (const c of a.values()) expect(b.get(c.id)).to.deep.equal(c)
     } finally { await a.close(); await b.close() }
+    const ma = await JournalStore.open<Mem, number, { nextId: number }>(join(source, 'memories.json'), { key: (m) => m.id, meta: { nextId: 1 } })
+    const mb = await JournalStore.open<Mem, number, { nextId: number }>(join(back, 'memories.json'), { key: (m) => m.id, meta: { nextId: 1 } })
+    try {
+      expect(mb.size).to.equal(11)
+      expect(mb.meta.nextId).to.equal(13)
+      expect(mb.has(5)).to.equal(false)
+      for (const m of ma.values()) expect(mb.get(m.id)).to.deep.equal(m)
+    } finally { await ma.close(); await mb.close() }
 
     refusal = ''
     await copyFromPostgres(url, back).catch((err: Error) => { refusal = err.message })
-    expect(refusal).to.include('already holds records of conversations (25)')
+    expect(refusal).to.include('already holds records of conversations (25), memories (11)')
   })
 
   it('says what is wrong, without the password, when the server cannot be reached', async () => {

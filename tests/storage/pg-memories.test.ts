@@ -1,0 +1,111 @@
+// The memories on one PostgreSQL shared by two copies of the plugin (their own data folders): a memory
+// added through one's API is listed, counted and found by search on the other; changed on the other, the
+// first finds the new text only; deleted (soft, then hard) on one, it is gone from the other's lists and search.
+import { expect } from 'chai'
+import type { MemoryRecord } from '../../lib/memory/types.js'
+import { postgresOrSkip } from '../support/postgres.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+/** Resolves at the first remote change of the memories of `s` for which `done` holds; fails after `ms`. */
+function remoteMemory (s: TestServer, done: (id: number, r: MemoryRecord | undefined) => boolean, ms = 2000): Promise<void> {
+  const memory = s.lx.rt.need('memory')
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { off(); reject(new Error(`no matching remote change within ${ms} ms`)) }, ms)
+    const off = memory.onRemote((id, r) => {
+      if (!done(id, r)) return
+      clearTimeout(timer)
+      off()
+      resolve()
+    })
+  })
+}
+
+describe('storage: memories shared by two plugin instances on one PostgreSQL', function () {
+  this.timeout(30_000)
+  let one: TestServer | undefined
+  let two: TestServer | undefined
+  before(async function () {
+    const url = await postgresOrSkip(this)
+    // startTestServer passes process.env (with its own LINGXI_DATA_DIR) to the plugin
+    const saved = process.env.LINGXI_DATABASE_URL
+    process.env.LINGXI_DATABASE_URL = url
+    try {
+      one = await startTestServer()
+      two = await startTestServer()
+    } finally {
+      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
+      else process.env.LINGXI_DATABASE_URL = saved
+    }
+  })
+  after(async () => {
+    await one?.close()
+    await two?.close()
+  })
+
+  const search = async (s: TestServer, query: string): Promise<number[]> => {
+    const r = await s.api('/api/memory/search', { method: 'POST', json: { query, userId: 'u-mem' } })
+    expect(r.status, r.text).to.equal(200)
+    return (r.body.data as Array<{ id: number }>).map((h) => h.id)
+  }
+  const listed = async (s: TestServer): Promise<number[]> => {
+    const r = await s.api('/api/memory/user/u-mem?format=list')
+    expect(r.status, r.text).to.equal(200)
+    return (r.body.data as Array<{ id: number }>).map((m) => m.id)
+  }
+
+  it('a memory added on one is listed and found on the other; changed there, then deleted, both follow', async () => {
+    expect(one!.dataDir).to.not.equal(two!.dataDir)
+    // added on one
+    let seen = remoteMemory(two!, (_id, r) => r?.userId === 'u-mem' && r.content === 'likes green tea')
+    const added = await one!.api('/api/memory/user/u-mem', { method: 'POST', json: { content: 'likes green tea', category: 'preference' } })
+    expect(added.status, added.text).to.equal(200)
+    const id = added.body.data.id as number
+    await seen
+    expect(await listed(two!)).to.deep.equal([id])
+    expect(await search(two!, 'green tea')).to.deep.equal([id])
+    const stats = await two!.api('/api/memory/stats')
+    expect(stats.body.data).to.deep.include({ total: 1, users: 1 })
+    expect(stats.body.data.byCategory.preference).to.equal(1)
+    const users = await two!.api('/api/memory/users')
+    expect(users.body.data.map((u: { userId: string }) => u.userId)).to.deep.equal(['u-mem'])
+    expect(two!.lx.rt.need('memory').hasMemories('u-mem')).to.equal(true)
+
+    // a second memory added on two takes a new id (the shared nextId), never the first one's
+    seen = remoteMemory(one!, (_id, r) => r?.content === 'lives in Hangzhou 住在杭州')
+    const second = await two!.api('/api/memory/user/u-mem', { method: 'POST', json: { content: 'lives in Hangzhou 住在杭州', category: 'profile' } })
+    expect(second.status, second.text).to.equal(200)
+    const id2 = second.body.data.id as number
+    expect(id2).to.not.equal(id)
+    await seen
+    expect((await listed(one!)).sort()).to.deep.equal([id, id2].sort())
+    expect(await search(one!, '杭州')).to.deep.equal([id2])
+
+    // changed on two: one finds the new text, not the old
+    seen = remoteMemory(one!, (i, r) => i === id && r?.content === 'likes black coffee')
+    const changed = await two!.api(`/api/memory/${id}`, { method: 'PUT', json: { content: 'likes black coffee' } })
+    expect(changed.status, changed.text).to.equal(200)
+    await seen
+    expect(await search(one!, 'coffee')).to.deep.equal([id])
+    expect(await search(one!, 'green tea')).to.deep.equal([])
+
+    // soft-deleted on one: gone from two's list, search and counts
+    seen = remoteMemory(two!, (i, r) => i === id && r?.deleted === true)
+    const soft = await one!.api(`/api/memory/${id}`, { method: 'DELETE' })
+    expect(soft.status, soft.text).to.equal(200)
+    await seen
+    expect(await listed(two!)).to.deep.equal([id2])
+    expect(await search(two!, 'coffee')).to.deep.equal([])
+    expect((await two!.api('/api/memory/stats')).body.data).to.deep.include({ total: 1, users: 1 })
+
+    // erased on one: gone from two; the user has no memory left there
+    seen = remoteMemory(two!, (i, r) => i === id2 && r === undefined)
+    const hard = await one!.api(`/api/memory/${id2}?hard=true`, { method: 'DELETE' })
+    expect(hard.status, hard.text).to.equal(200)
+    await seen
+    expect(await listed(two!)).to.deep.equal([])
+    expect(await search(two!, '杭州')).to.deep.equal([])
+    expect((await two!.api('/api/memory/stats')).body.data).to.deep.include({ total: 0, users: 0 })
+    expect((await two!.api('/api/memory/users')).body.data).to.deep.equal([])
+    expect(two!.lx.rt.need('memory').hasMemories('u-mem')).to.equal(false)
+  })
+})

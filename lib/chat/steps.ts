@@ -48,7 +48,7 @@ export function orderSteps (steps: readonly TurnStep[], via: TurnVia): TurnStep[
  * the cleanup ran with `turn.error` set.
  */
 export async function runTurn (steps: readonly TurnStep[], turn: ChatTurn, extra: readonly TurnStep[] = []): Promise<Exclude<StepOutcome, void>> {
-  const order = orderSteps([...steps, ...extra], turn.via)
+  const order = extra.length ? orderSteps([...steps, ...extra], turn.via) : orderedOnce(steps, turn.via)
   try {
     let passed = false
     for (const step of order) {
@@ -64,6 +64,17 @@ export async function runTurn (steps: readonly TurnStep[], turn: ChatTurn, extra
   } finally {
     for (const fn of turn.cleanup.splice(0).reverse()) await fn()
   }
+}
+
+/** Each list's order per entry, made again only when a domain added a step since (every message runs it). */
+const orders = new WeakMap<readonly TurnStep[], { size: number; by: Map<TurnVia, TurnStep[]> }>()
+
+function orderedOnce (steps: readonly TurnStep[], via: TurnVia): TurnStep[] {
+  let known = orders.get(steps)
+  if (known?.size !== steps.length) orders.set(steps, (known = { size: steps.length, by: new Map() }))
+  let order = known.by.get(via)
+  if (!order) known.by.set(via, (order = orderSteps(steps, via)))
+  return order
 }
 
 /** A new turn of an entry with the user's words. */

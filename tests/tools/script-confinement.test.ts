@@ -4,7 +4,7 @@
 // threads, cannot signal the bot, and is stopped at the time limit and at the memory cap.
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -14,6 +14,19 @@ import { ScriptTools } from '../../lib/tools/scripts.js'
 import type { ToolCallContext } from '../../lib/tools/types.js'
 
 const ctx: ToolCallContext = { scope: { userId: 'u1', isMaster: true, via: 'api', conversationId: 'c' }, userPermission: 'master', isMaster: true }
+
+/**
+ * Whether a process still runs. A killed orphan is re-parented; where the new parent (a container's
+ * PID 1, say) does not reap it, it stays a zombie that `kill(pid, 0)` still finds, though it runs nothing.
+ */
+function running (pid: number): boolean {
+  try { process.kill(pid, 0) } catch { return false }
+  if (process.platform !== 'linux') return true
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch { return false }
+}
 
 describe('tools: script tools run confined', function () {
   this.timeout(60_000)
@@ -185,7 +198,7 @@ describe('tools: script tools run confined', function () {
     expect(out.pid).to.be.greaterThan(0)
     let gone = false
     for (let i = 0; i < 40 && !gone; i++) {
-      try { process.kill(out.pid, 0); await new Promise((r) => setTimeout(r, 50)) } catch { gone = true }
+      if (running(out.pid)) await new Promise((r) => setTimeout(r, 50)); else gone = true
     }
     expect(gone, `script process ${out.pid} still running`).to.equal(true)
   })

@@ -61,6 +61,8 @@ export interface FoldReport {
 
 /** The fields of R holding a list (what appendTo may extend). */
 export type ListField<R> = { [F in keyof R]-?: NonNullable<R[F]> extends unknown[] ? F : never }[keyof R] & string
+/** The meta fields that hold a number (the counters `reserve` takes from). */
+export type NumberField<M> = { [F in keyof M]-?: M[F] extends number ? F : never }[keyof M] & string
 
 interface Snapshot<R, M> { meta: M; g?: number; records: R[] }
 /** A delta: items appended to the list `f` of record `k` (keeping the last `n`), fields `s` set. */
@@ -218,6 +220,17 @@ export class JournalStore<R extends object, K extends string | number, M extends
     const op: Op<R, K, M> = { m: patch }
     this.apply(op)
     return this.enqueue(op)
+  }
+
+  /**
+   * Takes `count` consecutive numbers from the meta counter `field` (1 when unset): the first is answered.
+   * Not waiting for the counter's line: it is written before (with) the record the caller puts next, so
+   * no record can outlive it in a crash; a number taken and never used is only a gap.
+   */
+  reserve (field: NumberField<M>, count = 1): Promise<number> {
+    const first = Math.max(Number(this.currentMeta[field] ?? 1), 1)
+    this.setMeta({ [field]: first + count } as unknown as Partial<M>).catch(() => undefined) // a failed write is logged by the store
+    return Promise.resolve(first)
   }
 
   /** Removes every record (one journal line). */

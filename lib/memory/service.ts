@@ -166,9 +166,10 @@ export class MemoryService {
 
   async add (input: NewMemory): Promise<MemoryRecord> {
     const now = this.clock.now()
-    let id = Math.max(this.store.meta.nextId, 1)
-    // shared store: another instance's record may arrive before its nextId does; never write over it
-    while (this.store.has(id)) id++
+    // reserved from the shared counter: two instances adding at once take different ids; an id held by a
+    // record written without the counter (an older copy) is skipped, never written over
+    let id = await this.store.reserve('nextId')
+    while (this.store.has(id)) id = await this.store.reserve('nextId')
     const rec: MemoryRecord = {
       id,
       userId: input.userId,
@@ -184,7 +185,7 @@ export class MemoryService {
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {})
     }
     if (!rec.userId) throw badRequest('userId is required')
-    const written = this.store.put(rec, { nextId: id + 1 })
+    const written = this.store.put(rec)
     this.derivedFrom?.set(id, rec)
     this.link(rec)
     this.index.add(rec.id, rec.content, rec.userId)

@@ -2,9 +2,9 @@
 // JournalStore (lib/core/journal-store.ts) that the domains use, so a domain holds a RecordStore and does
 // not know whether the files of its data folder or PostgreSQL (lib/storage/pg/record-store.ts) serve it.
 // Both hold the records in memory (reads are synchronous); a write resolves once it is durable.
-import type { JournalStore, ListField } from '../core/journal-store.js'
+import type { JournalStore, ListField, NumberField } from '../core/journal-store.js'
 
-export type { ListField }
+export type { ListField, NumberField }
 
 /** A change another instance made (`record` undefined: deleted); the embedded store never reports one. */
 export type RemoteListener<R, K> = (key: K, record: R | undefined) => void
@@ -25,6 +25,11 @@ export interface RecordStore<R extends object, K extends string | number, M exte
   patch(id: K, set: Partial<R>): Promise<boolean>
   delete(id: K): Promise<boolean>
   setMeta(patch: Partial<M>): Promise<void>
+  /**
+   * Takes `count` consecutive numbers from the meta counter `field` (1 when unset) and answers the first:
+   * in PostgreSQL one statement on the shared row, so two instances never take the same number.
+   */
+  reserve(field: NumberField<M>, count?: number): Promise<number>
   /** Removes every record. */
   clear(): Promise<void>
   /** Resolves once no write is pending. */

@@ -108,4 +108,18 @@ describe('storage: memories shared by two plugin instances on one PostgreSQL', f
     expect((await two!.api('/api/memory/users')).body.data).to.deep.equal([])
     expect(two!.lx.rt.need('memory').hasMemories('u-mem')).to.equal(false)
   })
+
+  it('two instances adding at the same instant take different ids: every memory of both is kept, on both', async () => {
+    const user = 'u-race'
+    const count = (s: TestServer): number => s.lx.rt.need('memory').list({ userId: user }).length
+    // each resolves once its instance lists all 80 (its own at once, the other's as their changes arrive)
+    const all = [one!, two!].map((s) => remoteMemory(s, () => count(s) === 80, 10_000))
+    const add = (s: TestServer, i: number): Promise<number> => s.api(`/api/memory/user/${user}`, { method: 'POST', json: { content: `fact number ${i}`, category: 'custom' } })
+      .then((r) => { expect(r.status, r.text).to.equal(200); return r.body.data.id as number })
+    // 40 on each, interleaved and all in flight at once
+    const ids = await Promise.all(Array.from({ length: 80 }, (_, i) => add(i % 2 ? one! : two!, i)))
+    expect(new Set(ids).size, 'distinct ids').to.equal(80)
+    await Promise.all(all)
+    for (const s of [one!, two!]) expect(s.lx.rt.need('memory').list({ userId: user }).map((m) => m.id).sort((a, b) => a - b)).to.deep.equal([...ids].sort((a, b) => a - b))
+  })
 })

@@ -120,6 +120,21 @@ for (const engine of engines) {
       expect(store.meta).to.deep.equal({ count: 3, label: 'x' })
     })
 
+    it('reserve takes consecutive numbers from a meta counter, never the same twice (in PostgreSQL also from two holders at once); reopen keeps the counter', async () => {
+      expect(await store.reserve('count')).to.equal(1) // 0 counts as unset: numbering starts at 1
+      expect(await store.reserve('count', 3)).to.equal(2)
+      expect(store.meta.count).to.equal(5)
+      // in PostgreSQL a second holder of the store stands for another instance; a data folder has one holder
+      const other = engine.name.startsWith('PgRecordStore') ? await e.open() : store
+      try {
+        const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? store : other).reserve('count')))
+        expect(new Set(taken).size, 'distinct').to.equal(20)
+      } finally { if (other !== store) await other.close() }
+      await reopen()
+      expect(store.meta.count).to.be.at.least(15)
+      expect(await store.reserve('count')).to.be.at.least(15)
+    })
+
     it('clear removes every record; reopen keeps it empty', async () => {
       await store.putMany([{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }])
       await store.clear()

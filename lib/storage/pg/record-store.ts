@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Pool, PoolClient } from 'pg'
 import type { PluginLogger } from '../../core/logger.js'
-import type { ListField, RecordStore, RemoteListener } from '../records.js'
+import type { ListField, NumberField, RecordStore, RemoteListener } from '../records.js'
 import { ensureMigrated } from './migrate.js'
 import { CHANNEL, encodeNotice, MAX_KEY_IN_NOTICE, type Notice, subscribe } from './notices.js'
 import { acquirePool, connectionError, releasePool } from './pool.js'
@@ -124,6 +124,16 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
   setMeta (patch: Partial<M>): Promise<void> {
     this.currentMeta = { ...this.currentMeta, ...patch }
     return this.enqueue({ t: 'meta', patch: patch as Record<string, unknown> })
+  }
+
+  async reserve (field: NumberField<M>, count = 1): Promise<number> {
+    // after this instance's queued writes (a queued meta patch of the same field lands first), not batched:
+    // the row's update is atomic, so instances sharing the store take disjoint numbers
+    await this.chain
+    const { rows } = await this.pool.query<{ first: string }>(RESERVE_SQL, [this.name, field, count])
+    const first = Number(rows[0]?.first)
+    this.currentMeta = { ...this.currentMeta, [field]: first + count }
+    return first
   }
 
   clear (): Promise<void> {
@@ -335,6 +345,13 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
 
 // A delta done by the database: fields set ($3), then the list $4 (as it was) extended by $5 and trimmed
 // to its last $6 items, exactly as JournalStore applies one. No row: nothing (the record is gone).
+/** Takes $3 numbers from the meta counter $2 of store $1 (1 when unset); answers the first. */
+const RESERVE_SQL = `
+  INSERT INTO lx_store_meta AS m (store, value) VALUES ($1, jsonb_build_object($2::text, 1 + $3::bigint))
+  ON CONFLICT (store) DO UPDATE
+    SET value = m.value || jsonb_build_object($2::text, greatest(coalesce((m.value->>$2::text)::bigint, 1), 1) + $3::bigint)
+  RETURNING (value->>$2::text)::bigint - $3::bigint AS first`
+
 const DELTA_SQL = `
 UPDATE lx_records SET updated_at = now(), value = CASE WHEN $4::text IS NULL THEN value || $3::jsonb ELSE
   value || $3::jsonb || jsonb_build_object($4::text, (

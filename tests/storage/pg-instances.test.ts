@@ -13,7 +13,7 @@ interface Rec { id: string; name: string; items?: number[] }
 type Store = PgRecordStore<Rec, string>
 
 /** Resolves at the first onRemote call of `store` for which `done` holds; fails after `ms`. */
-function remoteChange (store: Store, done: (key: string, rec: Rec | undefined) => boolean, ms = 2000): Promise<void> {
+function remoteChange (store: Store, done: (key: string, rec: Rec | undefined) => boolean, ms = 10_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { off(); reject(new Error(`no matching remote change within ${ms} ms`)) }, ms)
     const off = store.onRemote((key, rec) => {

@@ -7,7 +7,7 @@ import { postgresOrSkip } from '../support/postgres.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 /** Resolves at the first remote change of the memories of `s` for which `done` holds; fails after `ms`. */
-function remoteMemory (s: TestServer, done: (id: number, r: MemoryRecord | undefined) => boolean, ms = 2000): Promise<void> {
+function remoteMemory (s: TestServer, done: (id: number, r: MemoryRecord | undefined) => boolean, ms = 10_000): Promise<void> {
   const memory = s.lx.rt.need('memory')
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { off(); reject(new Error(`no matching remote change within ${ms} ms`)) }, ms)

@@ -8,7 +8,7 @@ import { postgresOrSkip } from '../support/postgres.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 /** Resolves at the first remote change of the conversations of `s` for which `done` holds; fails after `ms`. */
-function remoteConversation (s: TestServer, done: (id: string, c: Conversation | undefined) => boolean, ms = 2000): Promise<void> {
+function remoteConversation (s: TestServer, done: (id: string, c: Conversation | undefined) => boolean, ms = 10_000): Promise<void> {
   const store = s.lx.rt.need('conversations').store
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { off(); reject(new Error(`no matching remote change within ${ms} ms`)) }, ms)

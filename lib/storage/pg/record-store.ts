@@ -244,16 +244,30 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
       for (const k of puts.keys()) rows.delete(k)
       puts = new Map()
     }
+    // consecutive deltas of different records are one statement; a second delta of a record waits for the first
+    let deltas = new Map<string, Extract<Op<R>, { t: 'delta' }>>()
+    const flushDeltas = async (): Promise<void> => {
+      if (deltas.size === 0) return
+      const ds = [...deltas.values()]
+      const r = await c.query<{ key: string; value: R }>(DELTAS_SQL, [this.name, ds.map((d) => d.key), ds.map((d) => JSON.stringify(d.set ?? {})),
+        ds.map((d) => d.field ?? null), ds.map((d) => JSON.stringify(d.items ?? [])), ds.map((d) => d.max ?? null)])
+      for (const d of ds) rows.set(d.key, undefined)
+      for (const row of r.rows) rows.set(row.key, row.value)
+      deltas = new Map()
+    }
     for (const op of ops) {
-      if (op.t === 'put') { puts.set(op.key, op.rec); keys.add(op.key); continue }
+      if (op.t === 'put') { await flushDeltas(); puts.set(op.key, op.rec); keys.add(op.key); continue }
       await flushPuts()
+      if (op.t === 'delta') {
+        if (deltas.has(op.key)) await flushDeltas()
+        deltas.set(op.key, op)
+        keys.add(op.key)
+        continue
+      }
+      await flushDeltas()
       if (op.t === 'del') {
         await c.query('DELETE FROM lx_records WHERE store = $1 AND key = $2', [this.name, op.key])
         rows.delete(op.key)
-        keys.add(op.key)
-      } else if (op.t === 'delta') {
-        const r = await c.query<{ value: R }>(DELTA_SQL, [this.name, op.key, JSON.stringify(op.set ?? {}), op.field ?? null, JSON.stringify(op.items ?? []), op.max ?? null])
-        rows.set(op.key, r.rows[0]?.value)
         keys.add(op.key)
       } else if (op.t === 'meta') {
         await c.query(`INSERT INTO lx_store_meta (store, value) VALUES ($1, $2::jsonb)
@@ -266,6 +280,7 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
       }
     }
     await flushPuts()
+    await flushDeltas()
     const notices: Notice[] = []
     const base = { instance: this.instanceId, store: this.name }
     if (all || keys.size > NOTICE_KEYS_MAX || [...keys].some((k) => k.length > MAX_KEY_IN_NOTICE)) notices.push({ ...base, kind: 'a', key: '' })
@@ -352,14 +367,19 @@ const RESERVE_SQL = `
     SET value = m.value || jsonb_build_object($2::text, greatest(coalesce((m.value->>$2::text)::bigint, 1), 1) + $3::bigint)
   RETURNING (value->>$2::text)::bigint - $3::bigint AS first`
 
-const DELTA_SQL = `
-UPDATE lx_records SET updated_at = now(), value = CASE WHEN $4::text IS NULL THEN value || $3::jsonb ELSE
-  value || $3::jsonb || jsonb_build_object($4::text, (
+/**
+ * The deltas of several records in one statement (arrays $2..$6, one element per record): fields set
+ * ($3), items appended to the list field ($4, $5; none when null) keeping its last $6 (all when null).
+ */
+const DELTAS_SQL = `
+UPDATE lx_records r SET updated_at = now(), value = CASE WHEN t.field IS NULL THEN r.value || t.set ELSE
+  r.value || t.set || jsonb_build_object(t.field, (
     SELECT coalesce(jsonb_agg(e ORDER BY i), '[]'::jsonb) FROM (
       SELECT e, i, count(*) OVER () AS n FROM jsonb_array_elements(
-        CASE WHEN jsonb_typeof(value -> $4::text) = 'array' THEN value -> $4::text ELSE '[]'::jsonb END || $5::jsonb
-      ) WITH ORDINALITY AS t(e, i)
-    ) x WHERE $6::int IS NULL OR i > n - $6::int))
+        CASE WHEN jsonb_typeof(r.value -> t.field) = 'array' THEN r.value -> t.field ELSE '[]'::jsonb END || t.items
+      ) WITH ORDINALITY AS x(e, i)
+    ) y WHERE t.max IS NULL OR i > n - t.max))
   END
-WHERE store = $1 AND key = $2
-RETURNING value`
+FROM unnest($2::text[], $3::jsonb[], $4::text[], $5::jsonb[], $6::int[]) AS t(key, set, field, items, max)
+WHERE r.store = $1 AND r.key = t.key
+RETURNING r.key, r.value`

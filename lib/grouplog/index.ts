@@ -1,7 +1,6 @@
 // Start-up of the group log domain: the `groupLog` service (the store in <data>/group-log) and the
 // prompt contributors that give the model a group's new messages when the bot is called there and a
 // shared conversation's rule (context.ts).
-import { join } from 'node:path'
 import type { Domain, Runtime } from '../runtime.js'
 import { groupLogNoteContributor, sharedConversationContributor } from './context.js'
 import { GroupLogService } from './service.js'
@@ -12,11 +11,7 @@ declare module '../runtime.js' {
 }
 
 async function initGroupLog (rt: Runtime): Promise<void> {
-  const log = await GroupLogService.open(join(rt.paths.dataDir, 'group-log'), {
-    settings: () => rt.config.get().groupLog,
-    log: rt.log,
-    now: () => rt.clock.now()
-  })
+  const log = await GroupLogService.openShared(rt, () => rt.config.get().groupLog)
   rt.provide('groupLog', log)
   rt.chat.contributors.push(sharedConversationContributor(), groupLogNoteContributor(log, () => rt.config.get()))
   rt.chat.steps.push(groupLogStep(rt))

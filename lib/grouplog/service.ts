@@ -3,12 +3,16 @@
 // group is one put line, every later message one appended delta line carrying the bound, so a message
 // costs a small append and survives a crash once its line is synced. record() never waits for the
 // disk (the chat handler calls it for every group message); a failed write is logged.
+// On the storage port (`openShared`, store `group-log/groups`): in PostgreSQL when it is set, where
+// appendTo is done by the database on the row, so two instances logging one group at once both land.
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import { errorText } from '../core/errors.js'
 import { JournalStore } from '../core/journal-store.js'
 import type { PluginLogger } from '../core/logger.js'
 import { ensurePrivateDir } from '../core/private-file.js'
+import { openRecords, type RecordsDeps } from '../storage/open.js'
+import type { RecordStore } from '../storage/records.js'
 import type { GroupLog, GroupLogEntry } from './types.js'
 
 /** Longer texts are cut when logged (the log is context, not an archive). */
@@ -18,12 +22,15 @@ type Settings = Config['groupLog']
 
 interface GroupRecord { id: string; entries: GroupLogEntry[] }
 
+/** The store's name on the port: the file `<dataDir>/group-log/groups.json`, as before. */
+const GROUP_LOG_STORE = 'group-log/groups'
+
 export class GroupLogService implements GroupLog {
   // the opt-out lists as sets, rebuilt when the config hands out new arrays
   private excluded: { users: string[]; groups: string[]; userSet: Set<string>; groupSet: Set<string> } | undefined
 
   private constructor (
-    private readonly store: JournalStore<GroupRecord, string>,
+    private readonly store: RecordStore<GroupRecord, string>,
     private readonly settings: () => Settings,
     private readonly log?: PluginLogger
   ) {}
@@ -36,6 +43,12 @@ export class GroupLogService implements GroupLog {
       ...(opts.now ? { now: opts.now } : {})
     })
     return new GroupLogService(store, opts.settings, opts.log)
+  }
+
+  /** The store on the port: `<dataDir>/group-log/groups.json` as before, or PostgreSQL when set. */
+  static async openShared (deps: RecordsDeps, settings: () => Settings): Promise<GroupLogService> {
+    await ensurePrivateDir(join(deps.paths.dataDir, 'group-log'))
+    return new GroupLogService(await openRecords<GroupRecord, string>(deps, GROUP_LOG_STORE, { key: (r) => r.id }), settings, deps.log)
   }
 
   record (groupId: string, entry: GroupLogEntry): void {
@@ -72,6 +85,9 @@ export class GroupLogService implements GroupLog {
     this.store.patch(groupId, { entries: entries.filter((e) => e.messageId !== messageId) })
       .catch((err: unknown) => this.log?.warn('Could not write the group log', { groupId, error: errorText(err) }))
   }
+
+  /** Calls `listener` after a change another instance made to a group's log is applied here (tests). */
+  onRemote (listener: (groupId: string) => void): () => void { return this.store.onRemote((id) => { listener(id) }) }
 
   /** Resolves once every write so far is on disk (tests, stop). */
   async idle (): Promise<void> { await this.store.idle() }

@@ -8,7 +8,7 @@ import { dict, toDict, type Dict } from '../core/dict.js'
 import type { PluginLogger } from '../core/logger.js'
 import { ensurePrivateDirSync } from '../core/private-file.js'
 import { Store } from '../core/store.js'
-import { usageOf, type ModelUsage } from './cost.js'
+import { mergeUsage, usageOf, type ModelUsage } from './cost.js'
 import { writeJsonSync } from './write-sync.js'
 
 export interface Counters { messages: number; responses: number; toolCalls: number; tokens: number }
@@ -33,7 +33,7 @@ function groupDayOf (v: unknown): GroupDay {
 }
 
 /** A stored day bucket rebuilt with null-prototype records. */
-function dayOf (v: unknown): DayBucket {
+export function dayOf (v: unknown): DayBucket {
   const d = (v ?? {}) as Partial<DayBucket>
   const hours = Array.isArray(d.hours) && d.hours.length === 24 ? { hours: d.hours.map((h) => countersOf(h ?? {})) } : {}
   return { ...countersOf(d), users: toDict(d.users, num), groups: toDict(d.groups, groupDayOf), usage: usageOf(d.usage), ...hours }
@@ -43,6 +43,33 @@ function dayOf (v: unknown): DayBucket {
 export function hourOf (day: DayBucket, time: number): Counters {
   const hours = (day.hours ??= Array.from({ length: 24 }, counters))
   return hours[new Date(time).getUTCHours()] as Counters
+}
+
+const addCounters = (into: Counters, from: Counters): void => {
+  into.messages += from.messages; into.responses += from.responses; into.toolCalls += from.toolCalls; into.tokens += from.tokens
+}
+const addCounts = (into: Dict<number>, from: Dict<number>): void => { for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n }
+
+/**
+ * Adds another instance's bucket of the same day (`from`) to `into` (lib/stats/README.md, "Several
+ * instances"): counters, hours, usage and each user's messages summed, so a user active on two instances
+ * is one key of `users`. `into` shares no object with `from` afterwards.
+ */
+export function mergeDay (into: DayBucket, from: DayBucket): DayBucket {
+  addCounters(into, from)
+  addCounts(into.users, from.users)
+  mergeUsage(into.usage, from.usage)
+  for (const [id, g] of Object.entries(from.groups)) {
+    const t = (into.groups[id] ??= emptyGroupDay())
+    addCounters(t, g)
+    addCounts(t.users, g.users)
+    mergeUsage(t.usage, g.usage)
+  }
+  if (from.hours) {
+    const hours = (into.hours ??= Array.from({ length: 24 }, counters))
+    from.hours.forEach((h, i) => { if (hours[i]) addCounters(hours[i], h) })
+  }
+  return into
 }
 
 const MONTH_FILE = /^(\d{4}-\d{2})\.json$/
@@ -66,6 +93,18 @@ export class DayRollups {
       const st = await Store.open<Month>(join(dir, f), dict(), log ? { log } : {})
       // read back as records whose keys could be anything: rebuilt without a prototype
       r.months.set(m[1] as string, Store.create<Month>(st.file, toDict(st.data, dayOf)))
+    }
+    return r
+  }
+
+  /** Days held elsewhere (PostgreSQL: shared.ts), kept in memory only: the month files are never written. */
+  static of (dir: string, days: Iterable<[string, DayBucket]>): DayRollups {
+    const r = new DayRollups(dir)
+    for (const [date, b] of days) {
+      const month = date.slice(0, 7)
+      let st = r.months.get(month)
+      if (!st) r.months.set(month, (st = Store.create<Month>(join(dir, `${month}.json`), dict())))
+      st.data[date] = b
     }
     return r
   }

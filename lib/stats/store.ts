@@ -2,15 +2,22 @@
 // days.ts) so no query scans history. Writes are debounced: statistics may lose the last second on a
 // crash (SIGKILL, power), never the file; on a normal exit (signals, process.exit, TRSS's execve
 // restart) flushSync() writes them (lib/host/process-exit.ts).
+// With PostgreSQL (`openShared`) this instance's snapshot is written there instead and the queries add up
+// every instance's (shared.ts; lib/stats/README.md, "Several instances").
 import { join } from 'node:path'
 import { type Clock, systemClock } from '../core/clock.js'
 import type { PluginLogger } from '../core/logger.js'
-import { dict, own, toDict, type Dict } from '../core/dict.js'
+import { dict, own } from '../core/dict.js'
 import { redact } from '../core/redact.js'
 import { Store } from '../core/store.js'
+import type { RecordStore } from '../storage/records.js'
 import { writeJsonSync } from './write-sync.js'
 import { counters, DayRollups, emptyDay, emptyGroupDay, hourOf, type Counters, type DayBucket, type GroupDay } from './days.js'
-import { addUsage, mergeUsage, usageOf, usageTokens, type CacheFigures, type CostFigures, type ModelUsage, type PriceTable, type Tokens } from './cost.js'
+import { addUsage, mergeUsage, usageTokens, type CacheFigures, type CostFigures, type ModelUsage, type PriceTable } from './cost.js'
+import { SharedStats, type StatsRecord, type StatsView } from './shared.js'
+import { EMPTY, newGroup, revive, type StatsData } from './totals.js'
+
+export type { StatsRecord }
 
 export interface ModelRequest {
   source: 'chat' | 'batch-test' | 'tool' | 'memory' | 'image' | 'game' | 'api' | 'other'
@@ -37,45 +44,7 @@ export interface ModelRequest {
 
 export interface ToolCall { name: string; durationMs: number; success: boolean; userId?: string; groupId?: string }
 
-// Every map is keyed by names from outside (users, groups, models, channels, tools): null-prototype
-// records (lib/core/dict.ts), rebuilt so when the file is read.
-interface StatsData {
-  /** only in files of the old layout: moved into the month files at start */
-  days?: Record<string, DayBucket>
-  // `split` and `usage` (tokens by model) hold input and output apart, for the cost (cost.ts); records
-  // of older versions have only `tokens`
-  models: Dict<{ requests: number; tokens: number; latencySum: number; errors: number; split?: Tokens }>
-  tools: Dict<{ calls: number; durationSum: number; successes: number }>
-  users: Dict<{ nickname: string; messages: number; tokens: number; lastActive: number; usage?: ModelUsage }>
-  groups: Dict<{ messages: number; responses: number; tokens: number; users: number; lastActive: number; userIds: Dict<1>; usage?: ModelUsage }>
-  /** `months`: usage by budget month (owner's timezone), the last MONTHS_KEPT of them */
-  /** `estimatedTokens`: of its tokens, those counted here because the provider reported none */
-  channels: Dict<{ name: string; requests: number; errors: number; latencySum: number; lastUsed: number; lastError: string; usage?: ModelUsage; months?: Dict<ModelUsage>; estimatedTokens?: number }>
-}
-
 const MONTHS_KEPT = 13
-
-const EMPTY: StatsData = { models: {}, tools: {}, users: {}, groups: {}, channels: {} }
-
-/** The data read from stats.json with every map rebuilt as a null-prototype record. */
-function revive (d: StatsData): StatsData {
-  const rec = <T extends object>(v: unknown): Dict<T> => toDict(v, (x) => ({ ...(x as T) }))
-  // nested records keyed by model names are rebuilt too (a model called `__proto__`)
-  const withUsage = <T extends { usage?: ModelUsage }>(v: unknown): Dict<T> => toDict(v, (x) => { const o = { ...(x as T) }; if (o.usage) o.usage = usageOf(o.usage); return o })
-  return {
-    ...(d.days ? { days: d.days } : {}),
-    models: rec(d.models),
-    tools: rec(d.tools),
-    users: withUsage(d.users),
-    groups: toDict(d.groups, (x) => { const g = x as StatsData['groups'][string]; return { ...g, userIds: toDict<1>(g?.userIds), ...(g?.usage ? { usage: usageOf(g.usage) } : {}) } }),
-    channels: toDict(d.channels, (x) => {
-      const c = x as StatsData['channels'][string]
-      return { ...c, ...(c?.usage ? { usage: usageOf(c.usage) } : {}), ...(c?.months ? { months: toDict(c.months, usageOf) } : {}) }
-    })
-  }
-}
-
-const newGroup = (): StatsData['groups'][string] => ({ messages: 0, responses: 0, tokens: 0, users: 0, lastActive: 0, userIds: dict(), usage: dict() })
 
 export type Period = 'day' | 'week' | 'month' | 'all'
 
@@ -101,25 +70,58 @@ export class StatsStore {
   private saved = 0
   private writing = 0
 
+  /** This instance's own figures, as the queries read them (the files' layout). */
+  private readonly mine: StatsView
+
   private constructor (
     private readonly store: Store<StatsData>,
     private readonly days: DayRollups,
     private readonly clock: Clock,
-    private readonly flushMs: number
-  ) {}
+    private readonly flushMs: number,
+    /** with PostgreSQL: where this instance's snapshot goes and the others' come from */
+    private readonly shared?: SharedStats
+  ) {
+    this.mine = { get data () { return store.data }, get: (d) => days.get(d), all: () => days.all() }
+  }
 
+  /** The files of the data folder: `stats.json` and `stats-days/`. */
   static async open (dataDir: string, opts: { clock?: Clock; log?: PluginLogger; flushMs?: number } = {}): Promise<StatsStore> {
-    const logOpt = opts.log ? { log: opts.log } : {}
-    const read = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, logOpt)
+    const { store, days } = await StatsStore.readFiles(dataDir, opts.log)
+    return new StatsStore(store, days, opts.clock ?? systemClock, opts.flushMs ?? 1000)
+  }
+
+  /**
+   * The statistics shared through PostgreSQL (`records`: the store `stats` on the port). This instance's
+   * snapshot is read back from there; the first time, from the data folder's files (its history so far).
+   */
+  static async openShared (dataDir: string, records: RecordStore<StatsRecord, string>, opts: { clock?: Clock; log?: PluginLogger; flushMs?: number } = {}): Promise<StatsStore> {
+    const { shared, own: kept } = await SharedStats.open(records, dataDir, opts.log)
+    let own = kept
+    if (!own) {
+      const files = await StatsStore.readFiles(dataDir, opts.log)
+      own = { data: files.store.data, days: files.days.all() }
+      await shared.seed(own)
+    }
+    // kept in memory only: the files are not written while the database serves
+    const store = Store.create<StatsData>(join(dataDir, 'stats.json'), own.data)
+    const days = DayRollups.of(join(dataDir, 'stats-days'), own.days)
+    return new StatsStore(store, days, opts.clock ?? systemClock, opts.flushMs ?? 1000, shared)
+  }
+
+  private static async readFiles (dataDir: string, log?: PluginLogger): Promise<{ store: Store<StatsData>; days: DayRollups }> {
+    const read = await Store.open<StatsData>(join(dataDir, 'stats.json'), EMPTY, log ? { log } : {})
     const store = Store.create<StatsData>(read.file, revive(read.data))
-    const days = await DayRollups.open(join(dataDir, 'stats-days'), opts.log)
+    const days = await DayRollups.open(join(dataDir, 'stats-days'), log)
     if (store.data.days) {
       // old layout: the months are written before the days leave stats.json (a crash between repeats it)
       await days.adopt(store.data.days)
       await store.update((d) => { delete d.days })
     }
-    return new StatsStore(store, days, opts.clock ?? systemClock, opts.flushMs ?? 1000)
+    return { store, days }
   }
+
+  /** What the queries read: this instance's figures, with PostgreSQL plus every other instance's. */
+  private view (): StatsView { return this.shared ? this.shared.view(this.mine) : this.mine }
 
   // the UTC day of the last time asked: a chat turn asks two or three times, a date string each was its cost
   private dayKey = { from: 0, to: -1, key: '' }
@@ -129,6 +131,7 @@ export class StatsStore {
       const from = time - (((time % DAY_MS) + DAY_MS) % DAY_MS)
       this.dayKey = { from, to: from + DAY_MS, key: new Date(from).toISOString().slice(0, 10) }
     }
+    this.shared?.touch(this.dayKey.key)
     return this.days.bucket(this.dayKey.key)
   }
 
@@ -232,7 +235,8 @@ export class StatsStore {
 
   /** With a price table (`prices`), the period's and each day's cost are added (cost.ts). */
   summary (period: Period = 'all', groupId?: string, prices?: PriceTable): Summary {
-    const days = this.daysIn(period)
+    const view = this.view()
+    const days = this.daysIn(period, view)
     const users = new Set<string>()
     const groups = new Set<string>()
     const total = counters()
@@ -252,7 +256,7 @@ export class StatsStore {
       if (prices) { mergeUsage(usage, src.usage); row.cost = prices.cost(src.usage, src.tokens).cost; Object.assign(row, prices.cache(src.usage)) }
       return row
     })
-    const data = this.store.data
+    const data = view.data
     const g = groupId !== undefined ? own(data.groups, groupId) : undefined
     const activeUsers = !allTime ? users.size
       : groupId !== undefined ? (g?.users ?? 0)
@@ -261,36 +265,36 @@ export class StatsStore {
     return {
       summary: { totalMessages: total.messages, aiResponses: total.responses, toolCalls: total.toolCalls, tokensUsed: total.tokens, activeUsers, activeGroups },
       daily,
-      ...(period === 'day' && groupId === undefined ? { hourly: this.today() } : {}),
+      ...(period === 'day' && groupId === undefined ? { hourly: this.today(view) } : {}),
       ...(prices ? { currency: prices.currency, ...prices.cost(usage, total.tokens), ...prices.cache(usage) } : {})
     }
   }
 
   /** Today's hours (UTC day, as the daily rows) from midnight to the current hour; zeros where nothing was recorded. */
-  private today (): HourRow[] {
+  private today (view: StatsView): HourRow[] {
     const now = this.clock.now()
     const date = new Date(now).toISOString().slice(0, 10)
-    const hours = this.days.get(date)?.hours
+    const hours = view.get(date)?.hours
     const start = Date.parse(`${date}T00:00:00.000Z`)
     return Array.from({ length: new Date(now).getUTCHours() + 1 }, (_, h) => ({ time: new Date(start + h * 3600000).toISOString(), ...(hours?.[h] ?? counters()) }))
   }
 
   models (prices?: PriceTable): Array<{ model: string; requests: number; tokens: number; avgLatency: number; errors: number } & Partial<ModelCost>> {
-    return Object.entries(this.store.data.models).map(([model, m]) => ({
+    return Object.entries(this.view().data.models).map(([model, m]) => ({
       model, requests: m.requests, tokens: m.tokens, avgLatency: m.requests ? Math.round(m.latencySum / m.requests) : 0, errors: m.errors,
       ...(prices ? { inputTokens: m.split?.[0] ?? 0, outputTokens: m.split?.[1] ?? 0, cachedTokens: m.split?.[2] ?? 0, pricedAs: prices.price(model)?.model ?? null, ...prices.modelCost(model, m.split, m.tokens), ...prices.modelCache(model, m.split) } : {})
     })).sort((a, b) => b.requests - a.requests)
   }
 
   tools (): Array<{ name: string; calls: number; avgDuration: number; successRate: number }> {
-    return Object.entries(this.store.data.tools).map(([name, t]) => ({
+    return Object.entries(this.view().data.tools).map(([name, t]) => ({
       name, calls: t.calls, avgDuration: t.calls ? Math.round(t.durationSum / t.calls) : 0, successRate: t.calls ? t.successes / t.calls : 0
     })).sort((a, b) => b.calls - a.calls)
   }
 
   /** `sort: 'cost'` needs `prices` (else it sorts by tokens). */
   users (limit = 20, sort: 'messages' | 'tokens' | 'cost' = 'messages', prices?: PriceTable): Array<{ userId: string; nickname: string; messages: number; tokens: number; lastActive: string } & Partial<CostFigures>> {
-    const rows = Object.entries(this.store.data.users).map(([userId, u]) => ({ userId, u, c: prices?.cost(u.usage, u.tokens) }))
+    const rows = Object.entries(this.view().data.users).map(([userId, u]) => ({ userId, u, c: prices?.cost(u.usage, u.tokens) }))
     const key = (r: (typeof rows)[number]): number => sort === 'cost' ? (r.c?.cost ?? (prices ? -1 : r.u.tokens)) : r.u[sort]
     return rows.sort((a, b) => key(b) - key(a))
       .slice(0, limit)
@@ -298,14 +302,14 @@ export class StatsStore {
   }
 
   groups (limit = 20, prices?: PriceTable): Array<{ groupId: string; messages: number; responses: number; tokens: number; users: number; lastActive: string } & Partial<CostFigures>> {
-    return Object.entries(this.store.data.groups)
+    return Object.entries(this.view().data.groups)
       .sort((a, b) => b[1].messages - a[1].messages)
       .slice(0, limit)
       .map(([groupId, g]) => ({ groupId, messages: g.messages, responses: g.responses, tokens: g.tokens, users: g.users, lastActive: new Date(g.lastActive).toISOString(), ...prices?.cost(g.usage, g.tokens) }))
   }
 
   channels (prices?: PriceTable): Array<{ id: string; name: string; requests: number; errors: number; avgLatency: number; lastUsed: string; lastError: string; estimatedTokens: number } & Partial<CostFigures & CacheFigures>> {
-    return Object.entries(this.store.data.channels).map(([id, c]) => ({
+    return Object.entries(this.view().data.channels).map(([id, c]) => ({
       id, name: c.name, requests: c.requests, errors: c.errors, avgLatency: c.requests ? Math.round(c.latencySum / c.requests) : 0,
       lastUsed: c.lastUsed ? new Date(c.lastUsed).toISOString() : '', lastError: c.lastError, estimatedTokens: c.estimatedTokens ?? 0,
       // a channel's legacy tokens are unknown (only requests were counted): its usage is all there is
@@ -315,13 +319,15 @@ export class StatsStore {
 
   /** A channel's usage in a budget month (`YYYY-MM`, see ModelRequest.month). */
   channelMonth (channelId: string, month: string): ModelUsage | undefined {
-    return own(own(this.store.data.channels, channelId)?.months, month)
+    const mine = own(own(this.store.data.channels, channelId)?.months, month)
+    return this.shared ? this.shared.channelMonth(mine, channelId, month) : mine
   }
 
   /** Totals across all time (for the live metric stream). */
   totals (): { messages: number; tokens: number; toolCalls: number } {
     let messages = 0; let tokens = 0; let toolCalls = 0
     for (const [, d] of this.days.all()) { messages += d.messages; tokens += d.tokens; toolCalls += d.toolCalls }
+    if (this.shared) { const o = this.shared.otherCounters(); messages += o.messages; tokens += o.tokens; toolCalls += o.toolCalls }
     return { messages, tokens, toolCalls }
   }
 
@@ -332,7 +338,9 @@ export class StatsStore {
     this.dirty = false
     const changes = this.changes
     this.writing++
-    const write = Promise.all([this.store.write(), this.days.flush()])
+    const write = this.shared
+      ? this.shared.write(this.store.data, (d) => this.days.get(d))
+      : Promise.all([this.store.write(), this.days.flush()])
     this.inflight = write.then(() => undefined, () => undefined)
     try {
       await write
@@ -345,21 +353,32 @@ export class StatsStore {
     if (this.changes === this.saved) return
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined }
     this.dirty = false
-    writeJsonSync(this.store.file, this.store.data)
-    this.days.flushSync()
+    if (this.shared) this.shared.writeUnsent(this.store.data, (d) => this.days.get(d))
+    else {
+      writeJsonSync(this.store.file, this.store.data)
+      this.days.flushSync()
+    }
     this.saved = this.changes
     // a write still in flight could land after this one with older data: write again after it
     if (this.writing > 0) this.schedule()
   }
 
-  private daysIn (period: Period): Array<[string, DayBucket]> {
+  /** Calls `listener` after another instance's figures changed here; never with the files. */
+  onRemote (listener: () => void): () => void { return this.shared?.onRemote(listener) ?? (() => {}) }
+
+  /** Flushes, then closes the shared store (stop). */
+  async close (): Promise<void> {
+    try { await this.flush() } finally { await this.shared?.close() }
+  }
+
+  private daysIn (period: Period, view: StatsView): Array<[string, DayBucket]> {
     const n = PERIOD_DAYS[period]
-    if (n === Infinity) return this.days.all()
+    if (n === Infinity) return view.all()
     const out: Array<[string, DayBucket]> = []
     const now = this.clock.now()
     for (let i = n - 1; i >= 0; i--) {
       const date = new Date(now - i * DAY_MS).toISOString().slice(0, 10)
-      out.push([date, this.days.get(date) ?? emptyDay()])
+      out.push([date, view.get(date) ?? emptyDay()])
     }
     return out
   }

@@ -2,8 +2,9 @@
 // command (scripts/storage-migrate.ts, lib/storage/README.md "Moving the data"). Every target store is
 // checked before anything is written: one that already holds records is refused unless `force`, which
 // replaces its contents. The counts are read back from the target after writing, so a mismatch shows.
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { JournalStore } from '../core/journal-store.js'
+import { ensurePrivateDirSync } from '../core/private-file.js'
 import { ensureMigrated } from './pg/migrate.js'
 import { acquirePool, redactUrl, releasePool } from './pg/pool.js'
 import { PgRecordStore } from './pg/record-store.js'
@@ -17,8 +18,12 @@ type AnyStore = RecordStore<Rec, string | number, Meta>
 export interface StoreCount { store: string; read: number; written: number }
 export interface CopyOptions { force?: boolean; stores?: readonly PortedStore[] }
 
-const openFiles = (dataDir: string, s: PortedStore): Promise<AnyStore> =>
-  JournalStore.open<Rec, string | number, Meta>(join(dataDir, `${s.name}.json`), { key: s.key, ...(s.upgrade ? { upgrade: s.upgrade } : {}) })
+// a store in a folder of the data folder (`group-log/groups`) gets its folder, as its domain makes it
+const openFiles = (dataDir: string, s: PortedStore): Promise<AnyStore> => {
+  const file = join(dataDir, `${s.name}.json`)
+  ensurePrivateDirSync(dirname(file))
+  return JournalStore.open<Rec, string | number, Meta>(file, { key: s.key, ...(s.upgrade ? { upgrade: s.upgrade } : {}) })
+}
 const openPg = (url: string, s: PortedStore): Promise<AnyStore> => PgRecordStore.open<Rec, string | number, Meta>(url, s.name, { key: s.key })
 
 /** Files of `dataDir` -> PostgreSQL at `url`. */

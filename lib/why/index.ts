@@ -52,7 +52,7 @@ class WhyService {
 }
 
 async function initWhy (rt: Runtime): Promise<void> {
-  const store = await WhyStore.open(rt.paths.dataDir, { log: rt.log, now: () => rt.clock.now() })
+  const store = await WhyStore.openShared(rt)
   rt.provide('why', new WhyService(rt, store))
   rt.onStop.push(() => store.close())
 }

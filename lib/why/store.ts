@@ -1,15 +1,22 @@
 // The "why" records, kept durably and bounded: `<data>/why.json` + journal (lib/core/journal-store.ts),
 // one entry per conversation holding its last PER_CONVERSATION records (a new record is one appended
 // journal line); at most MAX_CONVERSATIONS conversations, the least recently answered dropped first.
+// On the storage port (`openShared`, store `why`): in PostgreSQL when it is set, so a record kept by one
+// instance is found by every other; their changes arrive through onRemote (lib/storage/README.md).
 import { join } from 'node:path'
 import { JournalStore } from '../core/journal-store.js'
 import type { PluginLogger } from '../core/logger.js'
+import { openRecords, type RecordsDeps } from '../storage/open.js'
+import type { RecordStore } from '../storage/records.js'
 import type { WhyRecord } from './types.js'
 
 export const PER_CONVERSATION = 20
 const MAX_CONVERSATIONS = 2000
 
 interface WhyLog { conversationId: string; updatedAt: number; records: WhyRecord[] }
+
+/** The key of a conversation's log (lib/storage/ported.ts makes it the same way). */
+const whyKey = (l: WhyLog): string => l.conversationId
 
 export class WhyStore {
   /** record id -> conversation */
@@ -19,18 +26,28 @@ export class WhyStore {
   /** conversations, least recently answered first (Map order) */
   private readonly order = new Map<string, true>()
 
-  private constructor (private readonly store: JournalStore<WhyLog, string>) {
+  private constructor (private readonly store: RecordStore<WhyLog, string>) {
     const logs = [...store.values()].sort((a, b) => a.updatedAt - b.updatedAt)
     for (const log of logs) {
       this.order.set(log.conversationId, true)
       for (const r of log.records) this.index(r)
     }
+    store.onRemote((conv, log) => { this.remoteChange(conv, log) })
   }
 
+  /** The file `<dataDir>/why.json` (tests); the plugin opens `openShared`. */
   static async open (dataDir: string, deps: { log?: PluginLogger; now: () => number }): Promise<WhyStore> {
-    const store = await JournalStore.open<WhyLog, string>(join(dataDir, 'why.json'), { key: (l) => l.conversationId, now: deps.now, ...(deps.log ? { log: deps.log } : {}) })
+    const store = await JournalStore.open<WhyLog, string>(join(dataDir, 'why.json'), { key: whyKey, now: deps.now, ...(deps.log ? { log: deps.log } : {}) })
     return new WhyStore(store)
   }
+
+  /** The store `why` on the port: `<dataDir>/why.json` as before, or PostgreSQL when set. */
+  static async openShared (deps: RecordsDeps): Promise<WhyStore> {
+    return new WhyStore(await openRecords<WhyLog, string>(deps, 'why', { key: whyKey }))
+  }
+
+  /** Calls `listener` after a change another instance made is applied here (tests, derived views). */
+  onRemote (listener: (conversationId: string, log: WhyLog | undefined) => void): () => void { return this.store.onRemote(listener) }
 
   async add (r: WhyRecord): Promise<void> {
     const log = this.store.get(r.conversationId)
@@ -102,6 +119,20 @@ export class WhyStore {
   }
 
   close (): Promise<void> { return this.store.close() }
+
+  // Another instance kept, erased or forgot records of a conversation (the store holds the new state): the
+  // ids of its old records are dropped (a scan of at most MAX_CONVERSATIONS × PER_CONVERSATION ids), the
+  // new ones indexed, and the conversation becomes the most recently answered.
+  private remoteChange (conv: string, log: WhyLog | undefined): void {
+    for (const [id, c] of this.byId) if (c === conv) this.byId.delete(id)
+    this.order.delete(conv)
+    if (!log) {
+      for (const [user, convs] of this.byUser) if (convs.delete(conv) && convs.size === 0) this.byUser.delete(user)
+      return
+    }
+    this.order.set(conv, true)
+    for (const r of log.records) this.index(r)
+  }
 
   private index (r: WhyRecord): void {
     this.byId.set(r.id, r.conversationId)

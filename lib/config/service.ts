@@ -2,19 +2,22 @@
 // schema, written atomically with the user's comments kept. Other domains read it through get(); each
 // writes only its own section through writer(section).update(...) (typed); update() (whole config,
 // typed) and applyInput() (untyped client input) are for the generic config routes and tests. Every
-// change is published on the event bus.
+// change is published on the event bus. With PostgreSQL the shared part lives in one record every
+// instance follows (share(), shared.ts); the local sections (local-keys.ts) stay in config.yaml.
 import { existsSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { Document } from 'yaml'
-import { protoKeyPath } from '../core/dict.js'
+import { own, protoKeyPath } from '../core/dict.js'
 import { AppError, type FieldError } from '../core/errors.js'
 import type { EventBus } from '../core/event-bus.js'
 import type { PluginLogger } from '../core/logger.js'
 import { deepMerge, getPath, isPlainObject, leafPaths, objectAt, sameJson, type PlainObject } from './object-paths.js'
 import { configSchema, SECTIONS, type Config, type ConfigInput, type SectionName } from './schema.js'
+import { isLocalPath, LOCAL_SECTIONS, onlyLocal, withoutLocal } from './local-keys.js'
 import { keepMaskedSecrets, maskSecrets } from './secrets.js'
+import { SHARED_CONFIG_KEY, type SharedConfigStore } from './shared.js'
 import { docToObject, parseClientYaml, parseYaml, readYamlFile, setInDoc, toMapping, writeFileAtomic } from './yaml-file.js'
 
 export interface ConfigServiceOptions {
@@ -61,6 +64,9 @@ export class ConfigService {
   /** Set when the user's file could not be used at start; the next write moves it aside first. */
   private brokenUserFile = false
   private readonly checks: ConfigCheck[] = []
+  /** With PostgreSQL (share()): the shared part's document and its store; config.yaml keeps the local sections. */
+  private sharedDoc: Document | undefined
+  private sharedStore: SharedConfigStore | undefined
   loadError: string | undefined
 
   constructor (private readonly opts: ConfigServiceOptions) {
@@ -122,7 +128,7 @@ export class ConfigService {
     const proto = protoKeyPath(partial)
     if (proto !== undefined) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${proto} ${RESERVED_KEY}`, { errors: [{ path: proto, message: RESERVED_KEY }] })
     const incoming = keepMaskedSecrets(partial, this.current)
-    const userObj = deepMerge(docToObject(this.userDoc), incoming)
+    const userObj = deepMerge(userObject(this.userDoc, this.sharedDoc), incoming)
     const merged = deepMerge(this.defaults, userObj)
     const errors = schemaErrors(merged)
     if (errors.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
@@ -131,8 +137,17 @@ export class ConfigService {
     if (refused.length) throw new AppError('INVALID_CONFIG', `Invalid configuration: ${refused[0]?.path} ${refused[0]?.message}`, { errors: refused })
     const changed = changedPaths(this.current, next)
     if (changed.length === 0) return { updated: [] }
-    for (const path of leafPaths(incoming)) setInDoc(this.userDoc, path, getPath(incoming, path))
-    await this.persist()
+    // shared: each path goes to the shared record or to config.yaml (a local section)
+    let local = this.sharedDoc === undefined
+    let shared = false
+    for (const path of leafPaths(incoming)) {
+      const doc = this.sharedDoc && !isLocalPath(path) ? this.sharedDoc : this.userDoc
+      setInDoc(doc, path, getPath(incoming, path))
+      if (doc === this.userDoc) local = true
+      else shared = true
+    }
+    if (local) await this.persist()
+    if (shared) await this.persistShared()
     this.current = next
     const updated = changed.map((p) => p.join('.'))
     this.opts.bus?.emit('config', updated)
@@ -147,13 +162,13 @@ export class ConfigService {
     return await this.write(objectAt(keys, value))
   }
 
-  /** Re-reads both files. A broken user file is refused and the running configuration kept. */
+  /** Re-reads both files (and the shared part held). A broken user file is refused and the running configuration kept. */
   reload (): void {
     const prev = this.current
     const defaults = docToObject(parseYaml(readFileSync(this.opts.defaultFile, 'utf8'), 'default.yaml'))
     const user = readYamlFile(this.opts.userFile)
     const userDoc = user?.doc ?? new Document({})
-    const merged = deepMerge(defaults, docToObject(userDoc, 'config.yaml'))
+    const merged = deepMerge(defaults, userObject(userDoc, this.sharedDoc))
     const errors = schemaErrors(merged)
     if (errors.length) throw new AppError('INVALID_CONFIG', `config.yaml is invalid: ${errors[0]?.path} ${errors[0]?.message}`, { errors })
     this.defaults = defaults
@@ -168,7 +183,7 @@ export class ConfigService {
   /** The whole configuration as YAML (defaults' comments, user values, secrets masked). */
   exportYaml (): string {
     const doc = parseYaml(readFileSync(this.opts.defaultFile, 'utf8'), 'default.yaml')
-    const masked = maskSecrets(docToObject(this.userDoc)) as PlainObject
+    const masked = maskSecrets(userObject(this.userDoc, this.sharedDoc)) as PlainObject
     for (const path of leafPaths(masked)) setInDoc(doc, path, getPath(masked, path))
     return String(doc)
   }
@@ -218,6 +233,70 @@ export class ConfigService {
     this.opts.log?.error(this.loadError, { file: this.opts.userFile })
   }
 
+  /**
+   * Shares the configuration through `store` (PostgreSQL; the runtime opens it). An empty store gets
+   * config.yaml's shared part (comments kept): the first instance brings its configuration along. A store
+   * that holds one wins over config.yaml's shared keys, said in a warning naming them (never their values).
+   * Then the configuration in force is the shared part with this instance's local sections, and a change
+   * another instance writes is applied here as a local edit would be (the bus's `config` event).
+   * Answers the unsubscribe.
+   */
+  async share (store: SharedConfigStore): Promise<() => void> {
+    const held = store.get(SHARED_CONFIG_KEY)
+    let doc: Document
+    if (held) {
+      doc = parseYaml(held.yaml, 'The shared configuration')
+      const ignored = this.ignoredLocalKeys(docToObject(doc, 'The shared configuration'))
+      if (ignored.length) {
+        this.opts.log?.warn(`${basename(this.opts.userFile)}: its shared keys ${ignored.join(', ')} were ignored: the configuration shared in PostgreSQL wins (only ${LOCAL_SECTIONS.join(', ')} stay this instance's own). Change them from any instance, or remove them from the file.`)
+      }
+    } else {
+      // a file with invalid values is not spread to every instance: the shared part starts empty then
+      doc = this.loadError ? new Document({}) : this.userDoc.clone()
+      for (const k of LOCAL_SECTIONS) if (doc.has(k)) doc.delete(k)
+      if (this.loadError) this.opts.log?.warn(`${basename(this.opts.userFile)} was not copied into the shared configuration: ${this.loadError}`)
+      await store.put({ id: SHARED_CONFIG_KEY, yaml: String(doc), updatedAt: (this.opts.now ?? Date.now)() })
+      this.opts.log?.info(`The shared configuration in PostgreSQL was empty: ${basename(this.opts.userFile)}'s shared part was copied into it`)
+    }
+    this.sharedStore = store
+    this.applyShared(doc)
+    return store.onRemote((key, rec) => {
+      if (key !== SHARED_CONFIG_KEY || !rec) return
+      try { this.applyShared(parseYaml(rec.yaml, 'The shared configuration')) } catch (err) {
+        this.opts.log?.error(`The shared configuration written by another instance could not be read; the running configuration is kept (${(err as Error).message})`)
+      }
+    })
+  }
+
+  /** The shared sections config.yaml sets otherwise than `shared` (names only: values may be secrets). */
+  private ignoredLocalKeys (shared: PlainObject): string[] {
+    const mine = withoutLocal(docToObject(this.userDoc))
+    return Object.keys(mine).filter((k) => !sameJson(own(mine, k), own(shared, k)))
+  }
+
+  /** Makes `doc` the shared part in force; values the schema refuses keep the running configuration. */
+  private applyShared (doc: Document): void {
+    const merged = deepMerge(this.defaults, userObject(this.userDoc, doc))
+    const result = configSchema.safeParse(merged)
+    this.sharedDoc = doc
+    if (!result.success) {
+      const errors = formatIssues(result.error.issues)
+      this.loadError = `The shared configuration has invalid values (${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}); the running configuration is kept until they are fixed`
+      this.opts.log?.error(this.loadError)
+      return
+    }
+    const prev = this.current
+    this.current = result.data
+    this.loadError = undefined
+    const changed = changedPaths(prev, this.current).map((p) => p.join('.'))
+    if (changed.length) this.opts.bus?.emit('config', changed)
+  }
+
+  private async persistShared (): Promise<void> {
+    if (!this.sharedStore || !this.sharedDoc) return
+    await this.sharedStore.put({ id: SHARED_CONFIG_KEY, yaml: String(this.sharedDoc), updatedAt: (this.opts.now ?? Date.now)() })
+  }
+
   private async persist (): Promise<void> {
     if (this.brokenUserFile && existsSync(this.opts.userFile)) {
       const aside = `${this.opts.userFile}.corrupt-${(this.opts.now ?? Date.now)()}`
@@ -236,6 +315,12 @@ export class ConfigService {
  */
 export function readConfigFiles (files: Pick<ConfigServiceOptions, 'defaultFile' | 'userFile'>): Config {
   return new ConfigService({ defaultFile: files.defaultFile, userFile: files.userFile }).get()
+}
+
+/** The user's configuration as an object: config.yaml, or with a shared part its local sections over it. */
+function userObject (userDoc: Document, sharedDoc: Document | undefined): PlainObject {
+  const local = docToObject(userDoc, 'config.yaml')
+  return sharedDoc ? { ...withoutLocal(docToObject(sharedDoc, 'The shared configuration')), ...onlyLocal(local) } : local
 }
 
 function formatIssues (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {

@@ -36,6 +36,7 @@ async function initPresets (rt: Runtime): Promise<void> {
   rt.provide('presetResolver', resolver)
   rt.chat.presets = resolver
   rt.config.addCheck(presetsExist(presets))
+  rt.onStop.push(() => presets.close())
 }
 
 export const presetsDomain: Domain = { name: 'presets', provides: ['presets', 'presetResolver'], needs: [], start: initPresets }

@@ -1,24 +1,16 @@
-// The preset store: built-in personas (code) plus user presets (lowdb file presets.json), the users'
-// and groups' choices, and the default (config presets.defaultId, mirrored to llm.defaultChatPresetId).
-import { join } from 'node:path'
+// The preset store: built-in personas (code) plus user presets (presets.json, or PostgreSQL: store.ts), the
+// users' and groups' choices, and the default (config presets.defaultId, mirrored to llm.defaultChatPresetId).
 import { stringify as toYaml } from 'yaml'
 import { parseClientYaml } from '../config/yaml-file.js'
 import type { z } from 'zod'
-import { dict, isReservedName, own, reservedNameMessage, toDict, type Dict } from '../core/dict.js'
+import { isReservedName, own, reservedNameMessage } from '../core/dict.js'
 import type { SectionPatch } from '../config/service.js'
 import { AppError } from '../core/errors.js'
-import { Store } from '../core/store.js'
 import type { Runtime } from '../runtime.js'
 import { builtinById, BUILTIN_PRESETS } from './builtin.js'
+import { openPresetStore, type PresetStore } from './store.js'
 import { DEFAULT_FIELDS, looseId, presetFields, RESERVED_IDS, strictId, type PresetPatch, type PresetRecord, type PresetView } from './types.js'
 
-export interface PresetData {
-  presets: PresetRecord[]
-  /** userId -> preset id (presets.perUserPreset); keyed by chat ids: null-prototype (lib/core/dict.ts) */
-  users: Dict<string>
-  /** groupId -> preset id (presets.perGroupPreset) */
-  groups: Dict<string>
-}
 
 function invalid (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): AppError {
   const errors = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
@@ -68,15 +60,19 @@ function applyPatch (rec: PresetRecord, patch: PresetPatch): PresetRecord {
 }
 
 export class PresetService {
-  private constructor (private readonly rt: Runtime, private readonly store: Store<PresetData>) {}
+  private constructor (private readonly rt: Runtime, private readonly store: PresetStore) {}
 
   static async open (rt: Runtime): Promise<PresetService> {
-    const read = await Store.open<PresetData>(join(rt.paths.dataDir, 'presets.json'), { presets: [], users: dict(), groups: dict() }, { log: rt.log, pretty: true })
-    const d = read.data
-    const str = (v: unknown): string => String(v)
-    const store = Store.create<PresetData>(read.file, { ...d, presets: Array.isArray(d.presets) ? d.presets : [], users: toDict(d.users, str), groups: toDict(d.groups, str) }, { pretty: true })
-    return new PresetService(rt, store)
+    return new PresetService(rt, await openPresetStore(rt))
   }
+
+  close (): Promise<void> { return this.store.close() }
+
+  /**
+   * With PostgreSQL: called after a preset (`preset:<id>`) or a choice (`user:<id>`, `group:<id>`) changed by
+   * another instance is served here. Answers the unsubscribe.
+   */
+  onRemote (listener: (key: string) => void): () => void { return this.store.onRemote(listener) }
 
   private now (): string { return new Date(this.rt.clock.now()).toISOString() }
 

@@ -19,10 +19,13 @@ import { secureDataFolders } from './core/private-file.js'
 import { FailureLimiter, RateLimiter } from './core/rate-limit.js'
 import { configSecrets, Redactor, registerRedactor } from './core/redact.js'
 import { ConfigService } from './config/service.js'
+import { SHARED_CONFIG_STORE, type SharedConfigRecord } from './config/shared.js'
 import { hostLogger } from './host/port.js'
-import { StatsStore } from './stats/store.js'
+import { StatsStore, type StatsRecord } from './stats/store.js'
+import { openRecords, type RecordsDeps } from './storage/open.js'
 import { openSharedState, type SharedState } from './storage/redis/shared.js'
 import { redisPassword, redisSetting } from './storage/redis/settings.js'
+import { databaseUrl } from './storage/settings.js'
 
 /**
  * The domain services by name. Each domain adds its own in its start-up file:
@@ -93,6 +96,7 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
   // Before any store opens: private modes, leftover temp files removed (lib/core/private-file.ts).
   await secureDataFolders(paths.dataDir, paths.userConfig, log)
   const config = new ConfigService({ defaultFile: paths.defaultConfig, userFile: paths.userConfig, bus, log, now: () => clock.now() })
+  const unshareConfig = await shareConfig({ paths, config, log, clock, redactor, env: opts.env ?? process.env })
   debug = config.get().debug
   redactor.set('config', configSecrets(config.get()))
   bus.on('config', () => { debug = config.get().debug; redactor.set('config', configSecrets(config.get())) })
@@ -108,7 +112,10 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
   }) })
   const sessions = await Sessions.open(paths.dataDir, () => config.get().web.sessionTtlHours * 3600_000, { clock, log, ...(shared ? { shared: shared.sessions } : {}) })
   redactor.set('sessions', [sessions.secret])
-  const stats = await StatsStore.open(paths.dataDir, { clock, log })
+  // with PostgreSQL the statistics of every instance add up (lib/stats/README.md, "Several instances")
+  const stats = databaseUrl(opts.env ?? process.env, config.get().storage)
+    ? await StatsStore.openShared(paths.dataDir, await openRecords<StatsRecord, string>({ paths, config, log, clock, redactor, env: opts.env ?? process.env }, 'stats', { key: (r) => r.id }), { clock, log })
+    : await StatsStore.open(paths.dataDir, { clock, log })
   // Domain services, attached by each domain's start (lib/domains.ts).
   const services: Partial<Services> = {}
   const rt: Runtime = {
@@ -146,7 +153,7 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
       return service
     }
   }
-  rt.onStop.push(unregisterRedactor, () => stats.flush(), () => log.flush())
+  rt.onStop.push(unregisterRedactor, () => stats.close(), () => log.flush(), unshareConfig)
   if (shared) {
     // The web part is declared above lib/ (routes/index.ts), which the dashboard's type-check does not
     // see: its port is read by shape, not by the service's type.
@@ -172,6 +179,25 @@ async function openShared (o: { env: NodeJS.ProcessEnv; config: ConfigService; r
   } catch (err) {
     o.log.error(`${(err as Error).message} This instance runs on its own until restarted.`)
     return undefined
+  }
+}
+
+/**
+ * With PostgreSQL the configuration's shared part is one record every instance follows (lib/config/README.md,
+ * "Shared configuration"). Unreachable, this instance runs on its config.yaml, saying so. Answers the closer.
+ */
+async function shareConfig (deps: RecordsDeps & { config: ConfigService }): Promise<() => Promise<void>> {
+  if (!databaseUrl(deps.env ?? process.env, deps.config.get().storage)) return async () => {}
+  let store: Awaited<ReturnType<typeof openRecords<SharedConfigRecord, string>>> | undefined
+  try {
+    store = await openRecords<SharedConfigRecord, string>(deps, SHARED_CONFIG_STORE, { key: (r) => r.id })
+    const off = await deps.config.share(store)
+    const opened = store
+    return async () => { off(); await opened.close() }
+  } catch (err) {
+    deps.log.error(`The configuration is not shared this run (each instance's config.yaml applies): ${(err as Error).message}`)
+    await store?.close().catch(() => {})
+    return async () => {}
   }
 }
 

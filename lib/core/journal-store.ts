@@ -229,7 +229,8 @@ export class JournalStore<R extends object, K extends string | number, M extends
    */
   reserve (field: NumberField<M>, count = 1): Promise<number> {
     const first = Math.max(Number(this.currentMeta[field] ?? 1), 1)
-    this.setMeta({ [field]: first + count } as unknown as Partial<M>).catch(() => undefined) // a failed write is logged by the store
+    const patch = Object.fromEntries([[field, first + count]]) as Partial<M>
+    this.setMeta(patch).catch(() => undefined) // a failed write is logged by the store
     return Promise.resolve(first)
   }
 

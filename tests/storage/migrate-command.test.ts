@@ -3,12 +3,13 @@
 // without --force. And the schema migrations: two instances starting at once apply them once.
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { JournalStore } from '../../lib/core/journal-store.js'
 import { copyFromPostgres, copyToPostgres } from '../../lib/storage/copy.js'
+import { PORTED_STORES } from '../../lib/storage/ported.js'
 import { migrate } from '../../lib/storage/pg/migrate.js'
 import { loadPg } from '../../lib/storage/pg/pool.js'
 import { freshDatabase, postgresOrSkip } from '../support/postgres.js'
@@ -60,7 +61,11 @@ describe('storage: the migration command (npm run storage:migrate)', function ()
     let refusal = ''
     await copyToPostgres(source, url).catch((err: Error) => { refusal = err.message })
     expect(refusal).to.include('already holds records of conversations (25)').and.include('--force')
-    expect(await copyToPostgres(source, url, { force: true })).to.deep.equal([{ store: 'conversations', read: 25, written: 25 }, { store: 'memories', read: 11, written: 11 }])
+    const forced = await copyToPostgres(source, url, { force: true })
+    // every ported store is copied (empty ones too), each with as many written as read
+    expect(forced.map((c) => c.store)).to.deep.equal(PORTED_STORES.map((s) => s.name))
+    expect(forced).to.deep.include({ store: 'conversations', read: 25, written: 25 }).and.deep.include({ store: 'memories', read: 11, written: 11 })
+    for (const c of forced) expect(c.written, c.store).to.equal(c.read)
 
     const back = tempDir()
     const from = await runMigrate('--from', url, '--data', back)
@@ -98,9 +103,12 @@ describe('storage: the migration command (npm run storage:migrate)', function ()
     const pools = [new pg.Pool({ connectionString: db }), new pg.Pool({ connectionString: db })]
     try {
       const [one, two] = await Promise.all(pools.map((p) => migrate(p)))
-      expect([...one!, ...two!].sort()).to.deep.equal(['001_records'])
-      const { rows } = await pools[0]!.query<{ id: string }>('SELECT id FROM lx_migrations')
-      expect(rows.map((r) => r.id)).to.deep.equal(['001_records'])
+      // the migration files of the repository, each applied by one of the two
+      const files = readdirSync(join(import.meta.dirname, '..', '..', 'lib', 'storage', 'pg', 'migrations')).filter((f) => f.endsWith('.sql')).map((f) => f.slice(0, -4)).sort()
+      expect(files).to.include('001_records')
+      expect([...one!, ...two!].sort()).to.deep.equal(files)
+      const { rows } = await pools[0]!.query<{ id: string }>('SELECT id FROM lx_migrations ORDER BY id')
+      expect(rows.map((r) => r.id)).to.deep.equal(files)
       expect(await migrate(pools[1]!)).to.deep.equal([])
     } finally { await Promise.all(pools.map((p) => p.end())) }
   })

@@ -6,5 +6,7 @@ import { doc } from '../config/field-doc.js'
 export const memorySection = doc(z.strictObject({
   enabled: doc(z.boolean(), ['Memory on', '启用记忆', 'Extract memories and put them into prompts.', '提取记忆并放入提示词。'], { default: true }),
   pollIntervalMinutes: doc(z.number().min(0.1).max(24 * 60), ['Extraction interval (minutes)', '提取间隔（分钟）', 'Minutes between background extractions from recent conversations.', '两次从最近对话中后台提取记忆的间隔分钟数。'], { default: 5 }),
-  maxMemoriesInPrompt: doc(z.number().int().min(0).max(100), ['Memories in a prompt', '提示词中的记忆条数', 'At most this many memories go into one prompt (0-100).', '每次提示词中最多放入这么多条记忆（0-100）。'], { default: 10 })
+  maxMemoriesInPrompt: doc(z.number().int().min(0).max(100), ['Memories in a prompt', '提示词中的记忆条数', 'At most this many memories go into one prompt (0-100).', '每次提示词中最多放入这么多条记忆（0-100）。'], { default: 10 }),
+  reviewBelow: doc(z.number().min(0).max(1), ['Review inferred memories below', '推测记忆待确认阈值', 'A memory the model inferred (the user did not say it) with a confidence below this is held as pending and not used until the user (#lx记忆确认) or the master confirms it. 0: never held.', '模型推测（用户没有直接说）且置信度低于此值的记忆先待确认，用户（#lx记忆确认）或主人确认前不使用。0 表示不暂存。'], { default: 0.7 }),
+  privateInGroups: doc(z.boolean(), ['Private memories in groups', '私聊记忆用于群聊', 'Whether what the bot learnt about a user in a private chat may be used when answering that user in a group. Each user can choose with #lx记忆公开 开/关.', '私聊中记住的关于用户的事，是否在群聊中回答该用户时使用。每个用户可用 #lx记忆公开 开/关 自己选择。'], { default: false })
 }), ['Memory', '记忆', 'Structured memories of users, extracted from conversations.', '从对话中提取的用户结构化记忆。'])

@@ -2,28 +2,32 @@
 // turns), and the prompt contributor. Settings are read live from config `memory`.
 import type { Domain, Runtime } from '../runtime.js'
 import { MemoryExtractor } from './extract.js'
+import { MemoryPrefs } from './prefs.js'
 import { memoryContributor } from './prompt.js'
 import { MemoryService } from './service.js'
 
 declare module '../runtime.js' {
-  interface Services { memory: MemoryService; memoryExtractor: MemoryExtractor }
+  interface Services { memory: MemoryService; memoryExtractor: MemoryExtractor; memoryPrefs: MemoryPrefs }
 }
 
 async function initMemory (rt: Runtime): Promise<void> {
   const memory = await MemoryService.openShared(rt)
+  const prefs = await MemoryPrefs.open(rt)
   const settings = (): ReturnType<Runtime['config']['get']>['memory'] => rt.config.get().memory
   const extractor = new MemoryExtractor({ memory, models: () => rt.optional('models'), clock: rt.clock, log: rt.log, settings })
   rt.provide('memory', memory)
   rt.provide('memoryExtractor', extractor)
+  rt.provide('memoryPrefs', prefs)
   rt.chat.observers.push(extractor)
-  rt.chat.contributors.push(memoryContributor(memory, rt.clock, settings))
+  rt.chat.contributors.push(memoryContributor(memory, rt.clock, settings, prefs))
   extractor.schedule()
   const off = rt.bus.on('config', (paths) => { if (paths.some((p) => p.startsWith('memory'))) extractor.schedule() })
   rt.onStop.push(async () => {
     off()
     extractor.stop()
     await memory.close()
+    await prefs.close()
   })
 }
 
-export const memoryDomain: Domain = { name: 'memory', provides: ['memory', 'memoryExtractor'], needs: [], optional: ['models'], start: initMemory }
+export const memoryDomain: Domain = { name: 'memory', provides: ['memory', 'memoryExtractor', 'memoryPrefs'], needs: [], optional: ['models'], start: initMemory }

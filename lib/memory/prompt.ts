@@ -1,13 +1,18 @@
 // Gives the model what the bot remembers about the user, after the user's message (this turn only:
 // lib/chat/README.md, "Request layout"): the memories most relevant to
-// the message (BM25), then the most confident recent ones, of this user and not tied to another
-// group; capped by the preset's memory.maxMemories (and the global maxMemoriesInPrompt).
+// the message (BM25), then the most confident recent ones, of this user and usable in this chat
+// (lib/memory/scope.ts: none pending or superseded, none of another group, none learnt in private in a
+// group unless the user allowed it); capped by the preset's memory.maxMemories (and the global maxMemoriesInPrompt).
 import type { PromptContributor, TurnContext } from '../chat/contracts.js'
 import type { Clock } from '../core/clock.js'
+import type { MemoryPrefs } from './prefs.js'
+import { usableIn } from './scope.js'
 import type { MemoryService } from './service.js'
 import type { MemoryRecord } from './types.js'
 
-export function memoryContributor (memory: MemoryService, clock: Clock, settings: () => { enabled: boolean; maxMemoriesInPrompt: number }): PromptContributor {
+type Settings = () => { enabled: boolean; maxMemoriesInPrompt: number; privateInGroups: boolean }
+
+export function memoryContributor (memory: MemoryService, clock: Clock, settings: Settings, prefs: MemoryPrefs): PromptContributor {
   return {
     name: 'memory',
     slot: 'memory',
@@ -16,12 +21,11 @@ export function memoryContributor (memory: MemoryService, clock: Clock, settings
       if (!s.enabled || !turn.preset.memory.enabled) return undefined
       const cap = Math.min(turn.preset.memory.maxMemories, s.maxMemoriesInPrompt)
       if (cap <= 0) return undefined
-      const now = clock.now()
-      const groupId = turn.scope.groupId ?? ''
-      const usable = (r: MemoryRecord): boolean => (r.groupId === '' || r.groupId === groupId) && (r.expiresAt === undefined || r.expiresAt > now)
+      const use = prefs.useFor(turn.scope, clock.now(), s.privateInGroups)
+      const usable = (r: MemoryRecord): boolean => usableIn(r, use)
       const chosen = new Map<number, MemoryRecord>()
       if (turn.input.trim()) {
-        for (const h of await memory.search({ query: turn.input, userId: turn.scope.userId, limit: cap * 2 })) {
+        for (const h of await memory.search({ query: turn.input, userId: turn.scope.userId, limit: cap * 2, use })) {
           if (chosen.size >= cap) break
           if (usable(h)) chosen.set(h.id, h)
         }

@@ -16,7 +16,9 @@ import type { PluginLogger } from '../core/logger.js'
 import { openRecords, type RecordsDeps } from '../storage/open.js'
 import type { RecordStore } from '../storage/records.js'
 import { Bm25Index } from '../search/bm25.js'
+import { revised } from './history.js'
 import { IdSet } from './id-set.js'
+import { type MemoryUse, usableIn } from './scope.js'
 import { SAME_FACT, similarity } from './similar.js'
 import {
   CATEGORIES, MAX_CONTENT, type MemoryCategory, type MemoryHit, type MemoryPatch, type MemoryQuery,
@@ -182,7 +184,9 @@ export class MemoryService {
       source: input.source ?? 'manual',
       createdAt: now,
       updatedAt: now,
-      ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {})
+      ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+      origin: input.origin ?? { kind: 'manual', chat: 'api', at: now },
+      ...(input.status !== undefined ? { status: input.status } : {})
     }
     if (!rec.userId) throw badRequest('userId is required')
     const written = this.store.put(rec)
@@ -197,6 +201,9 @@ export class MemoryService {
     const old = this.mustGet(id)
     const next: MemoryRecord = { ...old, ...patch, updatedAt: this.clock.now() }
     if (patch.content !== undefined) next.content = checkContent(patch.content)
+    // an edit of the text or category through the API keeps the earlier state (lib/memory/history.ts);
+    // the review's own changes bring their history entry
+    if (patch.history === undefined && (next.content !== old.content || next.category !== old.category)) next.history = revised(old, 'api', 'edited', next.updatedAt)
     if (patch.confidence !== undefined) next.confidence = clamp01(patch.confidence)
     next.metadata = sharedMetadata(next.metadata)
     if (!next.userId) throw badRequest('userId must not be empty')
@@ -264,8 +271,11 @@ export class MemoryService {
     return { total: list.length, byCategory }
   }
 
-  /** BM25 over contents, filtered by user/group/category; best first. */
-  async search (q: { query: string; userId?: string; groupId?: string; category?: MemoryCategory; limit?: number }): Promise<MemoryHit[]> {
+  /**
+   * BM25 over contents, filtered by user/group/category; best first. With `use`, only the memories that
+   * may answer there (lib/memory/scope.ts): what the prompt and the search_memory tool ask.
+   */
+  async search (q: { query: string; userId?: string; groupId?: string; category?: MemoryCategory; limit?: number; use?: MemoryUse }): Promise<MemoryHit[]> {
     const now = this.clock.now()
     // still building: a user's records are scored on their own (a small index of that user's share)
     const scan = !this.indexed && q.userId !== undefined && (this.byUser.get(q.userId)?.size ?? 0) <= SCAN_LIMIT
@@ -277,7 +287,7 @@ export class MemoryService {
         const r = this.store.get(id)
         return r !== undefined && !r.deleted && (q.userId === undefined || r.userId === q.userId) &&
           (q.groupId === undefined || r.groupId === q.groupId) && (!q.category || r.category === q.category) &&
-          (r.expiresAt === undefined || r.expiresAt > now)
+          (r.expiresAt === undefined || r.expiresAt > now) && (q.use === undefined || usableIn(r, q.use))
       }
     })
     const out: MemoryHit[] = []

@@ -33,6 +33,42 @@ export const CATEGORY_INFO: Record<MemoryCategory, { name: string; nameEn: strin
   custom: { name: '其他', nameEn: 'Custom', description: 'Anything else worth remembering' }
 }
 
+/** Where a memory came from (lib/memory/README.md, "Provenance"). */
+export interface MemoryOrigin {
+  /** stated: the user said it; inferred: the model concluded it; manual: written on the dashboard or the API */
+  kind: 'stated' | 'inferred' | 'manual'
+  /** where it was learnt: a private chat, a group (the record's groupId), or the API/dashboard */
+  chat: 'private' | 'group' | 'api'
+  conversationId?: string
+  /** the host's ids of the user's messages it came from */
+  messageIds?: string[]
+  /** when those messages were said (the first of them) */
+  at: number
+  /** the model that extracted it */
+  model?: string
+  /** the extraction round that saved it (what `#lx撤销记忆` undoes) */
+  extraction?: string
+}
+
+/** An earlier state of a memory, kept when it is corrected, confirmed or superseded. */
+export interface MemoryRevision {
+  content: string
+  category: MemoryCategory
+  confidence: number
+  status?: MemoryStatus
+  /** until when it held */
+  until: number
+  /** who made the change that ended it */
+  by: 'user' | 'master' | 'model' | 'api'
+  what: 'corrected' | 'confirmed' | 'superseded' | 'refreshed' | 'edited'
+}
+
+/**
+ * Absent: in use. pending: inferred with a confidence below `memory.reviewBelow`, not used until
+ * confirmed. superseded: replaced by a newer stated fact (`supersededBy`), kept for its history.
+ */
+type MemoryStatus = 'pending' | 'superseded'
+
 export interface MemoryRecord {
   id: number
   userId: string
@@ -53,7 +89,15 @@ export interface MemoryRecord {
   /** soft delete: kept on disk, hidden everywhere */
   deleted?: boolean
   deletedAt?: number
+  /** absent on memories saved before provenance was kept (lib/memory/scope.ts reads those by `source`) */
+  origin?: MemoryOrigin
+  status?: MemoryStatus
+  supersededBy?: number
+  /** earlier states, oldest first (the last MAX_HISTORY) */
+  history?: MemoryRevision[]
 }
+
+export const MAX_HISTORY = 20
 
 /**
  * A memory as the routes answer it (MemoryRecord, soft-deleted ones are never shown): the OpenAPI
@@ -62,7 +106,17 @@ export interface MemoryRecord {
 export const memoryRecordSchema = z.object({
   id: z.number(), userId: z.string(), content: z.string(), category: z.string(), subType: z.string(), confidence: z.number(),
   groupId: z.string(), metadata: z.record(z.string(), z.unknown()), source: z.string(), createdAt: z.number(), updatedAt: z.number(),
-  expiresAt: z.number().optional()
+  expiresAt: z.number().optional(),
+  origin: z.object({
+    kind: z.enum(['stated', 'inferred', 'manual']), chat: z.enum(['private', 'group', 'api']), conversationId: z.string().optional(),
+    messageIds: z.array(z.string()).optional(), at: z.number(), model: z.string().optional(), extraction: z.string().optional()
+  }).optional(),
+  status: z.enum(['pending', 'superseded']).optional(),
+  supersededBy: z.number().optional(),
+  history: z.array(z.object({
+    content: z.string(), category: z.string(), confidence: z.number(), status: z.enum(['pending', 'superseded']).optional(), until: z.number(),
+    by: z.enum(['user', 'master', 'model', 'api']), what: z.enum(['corrected', 'confirmed', 'superseded', 'refreshed', 'edited'])
+  })).optional()
 })
 
 export interface NewMemory {
@@ -75,9 +129,11 @@ export interface NewMemory {
   metadata?: Record<string, unknown>
   source?: string
   expiresAt?: number
+  origin?: MemoryOrigin
+  status?: MemoryStatus
 }
 
-export type MemoryPatch = Partial<Pick<MemoryRecord, 'content' | 'category' | 'subType' | 'confidence' | 'groupId' | 'metadata' | 'expiresAt' | 'userId'>>
+export type MemoryPatch = Partial<Pick<MemoryRecord, 'content' | 'category' | 'subType' | 'confidence' | 'groupId' | 'metadata' | 'expiresAt' | 'userId' | 'origin' | 'status' | 'supersededBy' | 'history'>>
 
 export interface MemoryQuery {
   userId?: string

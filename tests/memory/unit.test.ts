@@ -16,10 +16,11 @@ import { normalizeCategory, toA } from '../../routes/_http/memory-adapter.js'
 
 describe('memory: parsing and similarity', () => {
   it('parseFacts reads the first JSON array, tolerating fences and reasoning, and cleans each fact', () => {
-    const facts = parseFacts('<think>[not this]</think>Sure!\n```json\n[{"content":" 住在杭州 ","category":"basic_info","confidence":3},{"content":""},{"category":"event"},"junk",{"content":"likes tea","category":"unknown","subType":"drink"}]\n```')
+    const facts = parseFacts('<think>[not this]</think>Sure!\n```json\n[{"content":" 住在杭州 ","category":"basic_info","confidence":3,"kind":"stated","replaces":"#4"},{"content":""},{"category":"event"},"junk",{"content":"likes tea","category":"unknown","subType":"drink","replaces":"x"}]\n```')
+    // a fact whose kind is not said is read as inferred; `replaces` only when it names an id
     expect(facts).to.deep.equal([
-      { content: '住在杭州', category: 'profile', subType: '', confidence: 1 },
-      { content: 'likes tea', category: 'custom', subType: 'drink', confidence: 0.7 }
+      { content: '住在杭州', category: 'profile', subType: '', confidence: 1, kind: 'stated', replaces: 4 },
+      { content: 'likes tea', category: 'custom', subType: 'drink', confidence: 0.7, kind: 'inferred' }
     ])
     expect(parseFacts('nothing here')).to.deep.equal([])
     expect(parseFacts('[{"content": broken')).to.deep.equal([])

@@ -30,7 +30,11 @@ export function lookupTools (rt: Runtime): BuiltinTool[] {
       execute: async (args, ctx) => {
         const q = str(args.query)
         if (!q) return text('query is required', true)
-        return text(await memory({ userId: ctx.scope.userId, query: q, limit: limitOf(args.limit) }))
+        // only what may answer in this chat (lib/memory/scope.ts), without provenance or earlier texts
+        const fallback = rt.config.get().memory.privateInGroups
+        const use = rt.optional('memoryPrefs')?.useFor(ctx.scope, rt.clock.now(), fallback) ?? { ...(ctx.scope.groupId ? { groupId: ctx.scope.groupId } : {}), now: rt.clock.now(), privateInGroups: fallback }
+        const hits = await memory({ userId: ctx.scope.userId, query: q, limit: limitOf(args.limit), use })
+        return text(hits.map((h) => ({ id: h.id, category: h.category, content: h.content, confidence: h.confidence, score: h.score, updatedAt: h.updatedAt })))
       }
     })
   }

@@ -72,8 +72,8 @@ function writeLineSnapshot<R> (file: string, count: number, record: (i: number) 
   } finally { closeSync(fd) }
 }
 
-/** Seeds `count` conversations; returns their owners (what a chat turn names). */
-function seed (file: string, count: number, now: number): Array<{ id: string; userId: string; groupId?: string }> {
+/** Seeds `count` conversations; returns their owners (what a chat turn names). Also used by bench/storage.bench.ts. */
+export function seed (file: string, count: number, now: number): Array<{ id: string; userId: string; groupId?: string }> {
   const rnd = makeRng(11)
   const owners: Array<{ id: string; userId: string; groupId?: string }> = []
   writeLineSnapshot<Conversation>(file, count, (i) => {

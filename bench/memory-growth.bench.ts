@@ -15,8 +15,9 @@ const USERS = Math.max(1, Math.floor(COUNT / 10))
 const ZH = ['喜欢', '火锅', '咖啡', '猫咪', '周末', '爬山', '上海', '北京', '成都', '程序员', '医生', '老师', '生日', '考试', '电影', '音乐', '游戏', '原神', '篮球', '女朋友', '妈妈', '工作', '加班', '旅行', '日本', '读书', '小说', '辣', '甜', '早起']
 const EN = ['likes', 'jazz', 'coffee', 'hiking', 'python', 'rust', 'guitar', 'piano', 'cat', 'dog', 'tea', 'marathon', 'chess', 'anime', 'football', 'sister', 'brother', 'exam', 'birthday', 'travel', 'japan', 'novel', 'cooking', 'garden', 'movie', 'night', 'shift', 'nurse', 'teacher', 'student']
 
-export async function run (): Promise<BenchRow[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-memgrowth-'))
+/** Writes `count` memories of count/10 users (`u<n>`) into `file` as the store's snapshot. Also used by bench/storage.bench.ts. */
+export function seedMemories (file: string, count: number): void {
+  const users = Math.max(1, Math.floor(count / 10))
   const rnd = makeRng(7)
   const fact = (): string => {
     const words: string[] = []
@@ -25,14 +26,19 @@ export async function run (): Promise<BenchRow[]> {
     return words.join(rnd() < 0.5 ? '' : ' ') + ` #${Math.floor(rnd() * 1e6)}`
   }
   const now = Date.now()
-  const file = join(dataDir, 'memories.json')
-  writeSnapshot<MemoryRecord>(file, { nextId: COUNT + 1 }, COUNT, (i) => {
+  writeSnapshot<MemoryRecord>(file, { nextId: count + 1 }, count, (i) => {
     const id = i + 1
     return {
-      id, userId: `u${id % USERS}`, content: fact(), category: CATEGORIES[id % 6]!, subType: '', confidence: 0.5 + rnd() / 2,
+      id, userId: `u${id % users}`, content: fact(), category: CATEGORIES[id % 6]!, subType: '', confidence: 0.5 + rnd() / 2,
       groupId: id % 3 === 0 ? `g${id % 50}` : '', metadata: {}, source: 'auto', createdAt: now - id * 1000, updatedAt: now - id * 1000
     }
   })
+}
+
+export async function run (): Promise<BenchRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-bench-memgrowth-'))
+  const file = join(dataDir, 'memories.json')
+  seedMemories(file, COUNT)
   const diskMb = fileMb(file)
   const { lx, listenMs, first, firstMs, buildMs, stall } = await restartAndAsk(dataDir, 'memory', turn('我周末喜欢吃火锅', 'u42'), (l) => l.rt.need('memory').ready())
   let stopped = false

@@ -188,7 +188,8 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
     if (batch.length === 0) return
     let committed: Map<string, R | undefined> | undefined
     try {
-      committed = await this.transaction((c) => this.write(c, batch.map((b) => b.op)))
+      const ops = batch.map((b) => b.op)
+      committed = await (this.oneStatement(ops) ?? this.transaction((c) => this.write(c, ops)))
     } catch (err) {
       const e = (err as { code?: string }).code?.startsWith('E') ? connectionError(this.url, err) : err
       this.opts.log?.error(`Could not write the store ${this.name} to PostgreSQL`, {}, e)
@@ -204,6 +205,37 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
       else this.records.set(key, value)
     }
     for (const b of batch) b.resolve()
+  }
+
+  /**
+   * The common batch, deltas of different records only or puts only, as one statement with its notices
+   * (one round trip instead of BEGIN, the write, the notices and COMMIT: a single statement is its own
+   * transaction, and pg_notify in it is sent at its commit). Undefined for any other batch.
+   */
+  private oneStatement (ops: Array<Op<R>>): Promise<Map<string, R | undefined>> | undefined {
+    if (ops.length === 0 || ops.length > NOTICE_KEYS_MAX) return undefined
+    const prefix = encodeNotice({ instance: this.instanceId, store: this.name, kind: 'k', key: '' })
+    if (ops.every((o) => o.t === 'delta')) {
+      const ds = ops as Array<Extract<Op<R>, { t: 'delta' }>>
+      if (new Set(ds.map((d) => d.key)).size !== ds.length || ds.some((d) => d.key.length > MAX_KEY_IN_NOTICE)) return undefined
+      return this.pool.query<{ key: string; value: R }>(`WITH u AS (${DELTAS_SQL}) SELECT u.key, u.value, pg_notify($7, $8 || u.key) FROM u`, [
+        this.name, ds.map((d) => d.key), ds.map((d) => JSON.stringify(d.set ?? {})), ds.map((d) => d.field ?? null),
+        ds.map((d) => JSON.stringify(d.items ?? [])), ds.map((d) => d.max ?? null), CHANNEL, prefix
+      ]).then((r) => {
+        const rows = new Map<string, R | undefined>(ds.map((d) => [d.key, undefined]))
+        for (const row of r.rows) rows.set(row.key, row.value)
+        return rows
+      })
+    }
+    if (ops.every((o) => o.t === 'put')) {
+      const puts = new Map<string, R>()
+      for (const o of ops as Array<Extract<Op<R>, { t: 'put' }>>) puts.set(o.key, o.rec)
+      if ([...puts.keys()].some((k) => k.length > MAX_KEY_IN_NOTICE)) return undefined
+      return this.pool.query(`WITH u AS (${PUTS_SQL} RETURNING key) SELECT pg_notify($4, $5 || u.key) FROM u`, [
+        this.name, [...puts.keys()], [...puts.values()].map((r) => JSON.stringify(r)), CHANNEL, prefix
+      ]).then(() => new Map())
+    }
+    return undefined
   }
 
   private settle (batch: Array<Pending<R>>): void {
@@ -237,10 +269,7 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
     let puts = new Map<string, R>()
     const flushPuts = async (): Promise<void> => {
       if (puts.size === 0) return
-      await c.query(
-        `INSERT INTO lx_records (store, key, value) SELECT $1, k, v FROM unnest($2::text[], $3::jsonb[]) AS t(k, v)
-         ON CONFLICT (store, key) DO UPDATE SET value = excluded.value, updated_at = now()`,
-        [this.name, [...puts.keys()], [...puts.values()].map((r) => JSON.stringify(r))])
+      await c.query(PUTS_SQL, [this.name, [...puts.keys()], [...puts.values()].map((r) => JSON.stringify(r))])
       for (const k of puts.keys()) rows.delete(k)
       puts = new Map()
     }
@@ -366,6 +395,10 @@ const RESERVE_SQL = `
   ON CONFLICT (store) DO UPDATE
     SET value = m.value || jsonb_build_object($2::text, greatest(coalesce((m.value->>$2::text)::bigint, 1), 1) + $3::bigint)
   RETURNING (value->>$2::text)::bigint - $3::bigint AS first`
+
+/** Records written whole ($2 keys, $3 values). */
+const PUTS_SQL = `INSERT INTO lx_records AS r (store, key, value) SELECT $1, k, v FROM unnest($2::text[], $3::jsonb[]) AS t(k, v)
+  ON CONFLICT (store, key) DO UPDATE SET value = excluded.value, updated_at = now()`
 
 /**
  * The deltas of several records in one statement (arrays $2..$6, one element per record): fields set

@@ -12,7 +12,9 @@ import { routeDoc, type Data } from './_http/route-docs.js'
 
 const statusData = z.object({
   state: z.enum(['off', 'loading', 'idle', 'embedding', 'error']), done: z.number(), total: z.number(), model: z.string(),
-  vectors: z.number(), dimensions: z.number(), batchSize: z.number(), error: z.string().optional()
+  vectors: z.number(), dimensions: z.number(), batchSize: z.number(),
+  // where the vectors are kept: the data folder, PostgreSQL records ("pgvector not installed: vectors in the embedded index") or pgvector
+  storage: z.string(), error: z.string().optional()
 })
 const testBody = z.strictObject({
   baseUrl: z.string().max(500), apiKey: z.string().max(500), model: z.string().max(200),
@@ -29,7 +31,7 @@ export function knowledgeEmbeddingRoutes (rt: Runtime): ReturnType<typeof styled
   }
 
   r.get('/status', B((): Data<typeof statusData> => vectors().status()))
-  routeDoc(r, 'GET', '/status', { summary: 'The background embedding of passages: state (off, loading, idle, embedding, error), documents done of total in this run, model, vectors held', data: statusData })
+  routeDoc(r, 'GET', '/status', { summary: 'The background embedding of passages: state (off, loading, idle, embedding, error), documents done of total in this run, model, vectors held, where they are kept (storage)', data: statusData })
 
   r.post('/test', B(async (ctx): Promise<Data<typeof testData>> => {
     const given = parseBody(ctx, testBody)

@@ -3,11 +3,16 @@
 // exists (written at the first open): a document without `baseId` belongs to it, so the documents
 // written before bases are in it without any migration. It can be renamed, never removed.
 // Which documents a base holds is the service's business (service.ts counts them per base).
+// On the storage port (lib/storage/README.md): `openShared` takes the store `knowledge-bases` from
+// openRecords, the same file as before, or PostgreSQL shared by every instance (nothing here is derived
+// from the records, so another instance's base is listed as soon as its change is applied).
 import { randomUUID } from 'node:crypto'
 import { AppError, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
 import { JournalStore } from '../core/journal-store.js'
 import type { PluginLogger } from '../core/logger.js'
+import { openRecords, type RecordsDeps } from '../storage/open.js'
+import type { RecordStore } from '../storage/records.js'
 import { checkedBaseId, checkedBaseName, checkedDescription, checkedPresetIds } from './checks.js'
 import type { KnowledgeBase } from './types.js'
 
@@ -20,11 +25,21 @@ export interface BaseInput { id?: string; name: string; description?: string; pr
 export type BasePatch = Partial<Omit<BaseInput, 'id'>>
 
 export class KnowledgeBases {
-  private constructor (private readonly store: JournalStore<KnowledgeBase, string>, private readonly clock: Clock) {}
+  private constructor (private readonly store: RecordStore<KnowledgeBase, string>, private readonly clock: Clock) {}
 
+  /** The bases of one file (tests, benches); the plugin opens `openShared`. */
   static async open (file: string, deps: { clock: Clock; log: PluginLogger }): Promise<KnowledgeBases> {
-    const store = await JournalStore.open<KnowledgeBase, string>(file, { key: (b) => b.id, log: deps.log, now: () => deps.clock.now() })
-    const bases = new KnowledgeBases(store, deps.clock)
+    return KnowledgeBases.made(await JournalStore.open<KnowledgeBase, string>(file, { key: (b) => b.id, log: deps.log, now: () => deps.clock.now() }), deps.clock)
+  }
+
+  /** The store `knowledge-bases` on the port: `<dataDir>/knowledge-bases.json` as before, or PostgreSQL when set. */
+  static async openShared (deps: RecordsDeps & { clock: Clock }): Promise<KnowledgeBases> {
+    return KnowledgeBases.made(await openRecords<KnowledgeBase, string>(deps, 'knowledge-bases', { key: (b) => b.id }), deps.clock)
+  }
+
+  private static async made (store: RecordStore<KnowledgeBase, string>, clock: Clock): Promise<KnowledgeBases> {
+    const bases = new KnowledgeBases(store, clock)
+    // (two instances opening an empty database both write it: the same base, the later write wins)
     if (!store.get(DEFAULT_BASE)) {
       const at = bases.now()
       await store.put({ id: DEFAULT_BASE, name: '默认知识库', description: '', presetIds: [], createdAt: at, updatedAt: at })

@@ -11,7 +11,8 @@ declare module '../runtime.js' {
 }
 
 async function initKnowledge (rt: Runtime): Promise<void> {
-  const knowledge = await KnowledgeService.open(join(rt.paths.dataDir, 'knowledge.json'), {
+  // the stores `knowledge` and `knowledge-bases` on the port: the data folder's files, or PostgreSQL when set
+  const knowledge = await KnowledgeService.openShared(rt, {
     clock: rt.clock,
     log: rt.log,
     uploadsDir: join(rt.paths.dataDir, 'knowledge-uploads'),

@@ -5,6 +5,10 @@
 // the background in slices of a few milliseconds: a search never waits for it (meanwhile a search
 // within a preset whose documents are small enough scores them on their own, any other answers from
 // the passages indexed so far).
+// On the storage port (lib/storage/README.md): `openShared` takes the stores `knowledge` and
+// `knowledge-bases` from openRecords (the same files as before, or PostgreSQL shared by every instance).
+// Each instance keeps its own passage index, following the other instances' changes through onRemote;
+// only the instance that took an upload processes and embeds it (README, "Several instances").
 import { randomUUID } from 'node:crypto'
 import { AppError, badRequest, notFound } from '../core/errors.js'
 import type { Clock } from '../core/clock.js'
@@ -12,6 +16,8 @@ import { JournalStore } from '../core/journal-store.js'
 import { Listeners } from '../core/listeners.js'
 import { RecencyOrder } from '../core/recency-order.js'
 import type { PluginLogger } from '../core/logger.js'
+import { openRecords, type RecordsDeps } from '../storage/open.js'
+import type { RecordStore } from '../storage/records.js'
 import { snippet } from '../search/snippet.js'
 import type { OutboundAccess } from '../web/outbound.js'
 import { chunkText, type Chunk } from './chunk.js'
@@ -21,18 +27,30 @@ import { checked, checkedContent, checkedPreset, checkedTitle } from './checks.j
 import { baseOf, DEFAULT_BASE, KnowledgeBases } from './bases.js'
 import { PassageIndex, type DocPassages, type PassageDoc } from './passages.js'
 import { hybridSearch } from './vectors/hybrid.js'
-import { fingerprintOf, KnowledgeVectors, type EmbedSource, type SearchSettings } from './vectors/vectors.js'
+import { fingerprintOf, KnowledgeVectors, type EmbedSource, type SearchSettings, type VectorDeps } from './vectors/vectors.js'
+import { openSharedVectors } from './vectors/shared.js'
 import { ProcessingQueue } from './queue.js'
 import { fetchUrl, Uploads } from './sources.js'
 import { head, plain, rankOf, statusOf, stored, type StoredDoc } from './stored.js'
 import { EXTRACTED_MAX_CHARS, LIMITS, LIST_CHARS, type KnowledgeDoc, type KnowledgeHit, type KnowledgeListItem, type KnowledgeView, type PassageView } from './types.js'
 
 const now = (clock: Clock): string => new Date(clock.now()).toISOString()
+/** A record as read: its content packed where that saves memory (packed-text.ts). */
+function revive (d: StoredDoc): StoredDoc {
+  if (typeof d.content === 'string') d.content = pack(d.content)
+  return d
+}
 
 /** Characters a search scores directly while the index is being built (a few milliseconds of work). */
 const SCAN_CHARS = 150_000
 /** Processing attempts a document gets: a start that finds it still `processing` after this many gives up. */
 const MAX_ATTEMPTS = 2
+/**
+ * Shared store: a URL document another instance claimed this long ago and left `processing` is taken over
+ * at start (its instance died mid-way; a fetch takes 30 s at most). A file waits for the instance that
+ * holds its upload (README, "Several instances").
+ */
+const PROCESS_LEASE_MS = 5 * 60_000
 
 export interface KnowledgeSettings { chunkSize: number; chunkOverlap: number; maxFileBytes: number }
 export interface KnowledgeDeps {
@@ -71,11 +89,19 @@ export class KnowledgeService {
     await this.fail(id, `处理失败：${err instanceof Error ? err.message : String(err)}`)
   })
 
-  private constructor (private readonly store: JournalStore<StoredDoc, string>, readonly bases: KnowledgeBases, private readonly deps: KnowledgeDeps) {
+  /**
+   * Shared store only: the record each id's derived state (index, counts, order) was computed from: onRemote
+   * hands the new record once the old one is gone from the store (as lib/memory/service.ts does).
+   */
+  private readonly derivedFrom: Map<string, StoredDoc> | undefined
+
+  private constructor (private readonly store: RecordStore<StoredDoc, string>, readonly bases: KnowledgeBases, private readonly deps: KnowledgeDeps) {
     this.settings = deps.settings ?? (() => DEFAULT_SETTINGS)
     this.uploads = deps.uploadsDir ? new Uploads(deps.uploadsDir) : undefined
+    this.derivedFrom = store instanceof JournalStore ? undefined : new Map()
     const resume: string[] = []
     for (const d of store.values()) {
+      if (this.derivedFrom) { revive(d); this.derivedFrom.set(d.id, d) }
       this.count(d, 1)
       this.order.set(d.id, rankOf(d))
       if (statusOf(d) === 'processing') resume.push(d.id)
@@ -93,25 +119,87 @@ export class KnowledgeService {
       .catch((err: unknown) => { deps.log.error('Building the knowledge search index failed', {}, err) })
       .finally(() => { this.indexed = true })
     void this.resume(resume)
+    store.onRemote((id, r) => { this.remoteChange(id, r) })
   }
 
+  /** The documents of one file (tests, benches); the plugin opens `openShared`. */
   static async open (file: string, deps: KnowledgeDeps): Promise<KnowledgeService> {
-    const store = await JournalStore.open<StoredDoc, string>(file, {
-      key: (d) => d.id, log: deps.log, now: () => deps.clock.now(),
-      revive: (d) => { if (typeof d.content === 'string') d.content = pack(d.content); return d }
-    })
+    const store = await JournalStore.open<StoredDoc, string>(file, { key: (d) => d.id, log: deps.log, now: () => deps.clock.now(), revive })
     // the bases beside the documents: knowledge.json → knowledge-bases.json
     const bases = await KnowledgeBases.open(file.replace(/(\.json)?$/, '-bases.json'), deps)
     const svc = new KnowledgeService(store, bases, deps)
     const v = deps.vectors
+    if (v) svc.startVectors(KnowledgeVectors.open(v.file, v.metaFile, svc.vectorDeps(v.settings)))
+    return svc
+  }
+
+  /**
+   * The stores `knowledge` and `knowledge-bases` on the port (`<dataDir>/knowledge.json` and
+   * `knowledge-bases.json` as before, or PostgreSQL when set); the vectors in the data folder's files, or
+   * in PostgreSQL beside the documents (vectors/shared.ts).
+   */
+  static async openShared (rt: RecordsDeps, deps: KnowledgeDeps): Promise<KnowledgeService> {
+    const store = await openRecords<StoredDoc, string>(rt, 'knowledge', { key: (d) => d.id, revive })
+    const bases = await KnowledgeBases.openShared({ ...rt, clock: deps.clock })
+    const svc = new KnowledgeService(store, bases, deps)
+    const v = deps.vectors
     if (v) {
-      svc.vectors = KnowledgeVectors.open(v.file, v.metaFile, {
-        clock: deps.clock, log: deps.log, settings: v.settings, access: () => deps.access?.() ?? {},
-        source: (id) => svc.embedSource(id), readyIds: () => svc.readyIds()
-      })
-      void Promise.all([svc.indexReady, svc.vectors.loading]).then(() => svc.vectors?.sync())
+      const shared = store instanceof JournalStore ? undefined : await openSharedVectors(rt, { file: v.file, metaFile: v.metaFile })
+      svc.startVectors(shared ? KnowledgeVectors.on(shared, svc.vectorDeps(v.settings)) : KnowledgeVectors.open(v.file, v.metaFile, svc.vectorDeps(v.settings)))
     }
     return svc
+  }
+
+  private vectorDeps (settings: () => SearchSettings): VectorDeps {
+    return {
+      clock: this.deps.clock, log: this.deps.log, settings, access: () => this.deps.access?.() ?? {},
+      source: (id) => this.embedSource(id), readyIds: () => this.readyIds()
+    }
+  }
+
+  private startVectors (v: KnowledgeVectors): void {
+    this.vectors = v
+    void Promise.all([this.indexReady, v.loading]).then(() => this.vectors?.sync())
+  }
+
+  // Another instance added, changed or removed a document (the store already holds the new state): undo
+  // what was derived from the old record, then derive from the new one. A document it is processing is
+  // never processed here; its vectors come from the instance that made them (vectors/shared.ts).
+  private remoteChange (id: string, r: StoredDoc | undefined): void {
+    const known = this.derivedFrom
+    if (!known) return
+    const old = known.get(id)
+    const wasEmpty = this.order.size === 0
+    if (old) {
+      if (statusOf(old) === 'ready') this.unindex(old)
+      this.count(old, -1)
+      this.order.delete(id)
+      known.delete(id)
+    }
+    if (r) {
+      revive(r)
+      known.set(id, r)
+      this.count(r, 1)
+      this.order.set(id, rankOf(r))
+      if (statusOf(r) === 'ready') {
+        const d = plain(r)
+        const p = this.passages.add({ id, title: d.title, presetId: d.presetId, content: d.content }, this.chunksOf(d.content, d.pageStarts))
+        this.vectors?.seen(id, this.embedSource(id, { d, p })!)
+      } else this.vectors?.forget(id)
+    } else this.vectors?.forget(id)
+    if (!r || statusOf(r) !== 'processing') this.queue.settle(id)
+    if (wasEmpty !== (this.order.size === 0)) this.presence.emit()
+  }
+
+  /** Calls `listener` after another instance's change of a document is applied here (undefined: removed). */
+  onRemote (listener: (id: string, d: KnowledgeDoc | undefined) => void): () => void {
+    return this.store.onRemote((id, r) => listener(id, r && plain(r)))
+  }
+
+  /** Writes a document, keeping what its derived state was computed from (shared store). */
+  private write (d: StoredDoc): Promise<void> {
+    this.derivedFrom?.set(d.id, d)
+    return this.store.put(d)
   }
 
   /** Passage vectors (README, "Found by meaning"); undefined without a vectors file. */
@@ -141,10 +229,22 @@ export class KnowledgeService {
     for (const id of ids) {
       const d = this.store.get(id)
       if (!d) continue
+      if (this.derivedFrom && !(await this.mayResume(d))) continue
       if ((d.attempts ?? 0) >= MAX_ATTEMPTS) await this.fail(id, '处理中断了两次（程序在处理这个文件时退出），已放弃；请检查文件后重新上传')
       else this.queue.push(id)
     }
     await this.uploads?.sweep((id) => { const d = this.store.get(id); return d !== undefined && statusOf(d) === 'processing' })
+  }
+
+  /**
+   * Shared store: whether this instance takes up a document left `processing`: a file whose upload waits
+   * in this data folder (this instance took it before a restart), a URL whose claim is older than the lease.
+   */
+  private async mayResume (d: StoredDoc): Promise<boolean> {
+    const source = d.source
+    if (source?.kind === 'file') return (await this.uploads?.has(d.id, source.type)) ?? false
+    if (source?.kind !== 'url') return false
+    return this.deps.clock.now() - (d.claimedAt ?? 0) >= PROCESS_LEASE_MS || ((await this.uploads?.marked(d.id)) ?? false)
   }
 
   /** Resolves once every document present at start is indexed (searches never wait for it). */
@@ -185,7 +285,7 @@ export class KnowledgeService {
 
   /** The API's view; `whole`: `d.content` is the whole text (the passages of a document the start-up build has not reached are counted from it). */
   private viewOf (d: KnowledgeDoc, whole = true): KnowledgeView {
-    const { attempts: _attempts, ...rest } = d
+    const { attempts: _attempts, claimedAt: _claimedAt, ...rest } = d
     const ready = (d.status ?? 'ready') === 'ready'
     const chunks = this.passages.of(d.id)?.size ?? (ready && whole ? this.pendingChunks(d) : 0)
     return { ...rest, status: d.status ?? 'ready', source: d.source ?? { kind: 'text' }, baseId: baseOf(d), chunks }
@@ -299,7 +399,7 @@ export class KnowledgeService {
   }
 
   private async admit (doc: KnowledgeDoc): Promise<KnowledgeView> {
-    const written = this.store.put(stored(doc))
+    const written = this.write(stored(doc))
     if (doc.status === 'ready') this.index(doc)
     this.count(doc, 1)
     this.order.set(doc.id, rankOf(doc))
@@ -320,7 +420,7 @@ export class KnowledgeService {
     const at = now(this.deps.clock)
     const doc: KnowledgeDoc = {
       id: randomUUID(), title: baseTitle(name).slice(0, LIMITS.title), content: '', presetId: checkedPreset(input.presetId ?? ''), ...this.baseField(input.baseId),
-      createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'file', name, type, bytes: input.bytes.byteLength }, attempts: 0
+      createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'file', name, type, bytes: input.bytes.byteLength }, attempts: 0, ...this.claim()
     }
     await this.uploads.save(doc.id, type, input.bytes)
     const view = await this.admit(doc)
@@ -338,8 +438,9 @@ export class KnowledgeService {
     const at = now(this.deps.clock)
     const doc: KnowledgeDoc = {
       id: randomUUID(), title: `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`.slice(0, LIMITS.title), content: '',
-      presetId: checkedPreset(input.presetId ?? ''), ...this.baseField(input.baseId), createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'url', url: parsed.href }, attempts: 0
+      presetId: checkedPreset(input.presetId ?? ''), ...this.baseField(input.baseId), createdAt: at, updatedAt: at, status: 'processing', source: { kind: 'url', url: parsed.href }, attempts: 0, ...this.claim()
     }
+    if (this.derivedFrom) await this.uploads?.mark(doc.id)
     const view = await this.admit(doc)
     this.queue.push(doc.id)
     return view
@@ -357,7 +458,8 @@ export class KnowledgeService {
     const source = start?.source
     if (!start || statusOf(start) !== 'processing' || !source || source.kind === 'text') return
     // counted before the work: a file that crashes the process is given up after MAX_ATTEMPTS starts
-    await this.store.put({ ...start, attempts: (start.attempts ?? 0) + 1 })
+    if (this.derivedFrom && source.kind === 'url') await this.uploads?.mark(id) // (taken over: this instance's now)
+    await this.write({ ...start, attempts: (start.attempts ?? 0) + 1, ...this.claim() })
     let extracted: Awaited<ReturnType<typeof extractFile>>
     try {
       const input = source.kind === 'file'
@@ -383,9 +485,11 @@ export class KnowledgeService {
     }
     delete done.error
     delete done.attempts
+    delete done.claimedAt
     this.index(done)
-    await this.store.put(stored(done))
+    await this.write(stored(done))
     if (source.kind === 'file') await this.uploads?.drop(id, source.type)
+    else if (this.derivedFrom) await this.uploads?.unmark(id)
   }
 
   private async fail (id: string, error: string): Promise<void> {
@@ -393,7 +497,9 @@ export class KnowledgeService {
     if (!cur) return
     const next: StoredDoc = { ...cur, status: 'failed', error, updatedAt: now(this.deps.clock) }
     delete next.attempts
-    await this.store.put(next)
+    delete next.claimedAt
+    await this.write(next)
+    if (this.derivedFrom && cur.source?.kind === 'url') await this.uploads?.unmark(id)
     this.queue.settle(id)
   }
 
@@ -414,7 +520,7 @@ export class KnowledgeService {
       delete next.pageStarts
       delete next.error
     }
-    const written = this.store.put(stored(next))
+    const written = this.write(stored(next))
     // (a document the start-up build has not reached yet is indexed here; the build skips it)
     if (statusOf(old) === 'ready' || next.status === 'ready') {
       this.unindex(old)
@@ -433,6 +539,7 @@ export class KnowledgeService {
     this.vectors?.removed(id)
     this.count(old, -1)
     this.order.delete(id)
+    this.derivedFrom?.delete(id)
     const deleted = this.store.delete(id)
     if (this.store.size === 0) this.presence.emit()
     this.queue.settle(id)
@@ -490,6 +597,11 @@ export class KnowledgeService {
     const idx = new PassageIndex()
     for (const d of docs) idx.add({ id: d.id, title: d.title, presetId: d.presetId, content: d.content }, this.chunksOf(d.content, d.pageStarts))
     return idx
+  }
+
+  /** Shared store: the claim of the instance that processes a document (the embedded store writes none, as before). */
+  private claim (): { claimedAt?: number } {
+    return this.derivedFrom ? { claimedAt: this.deps.clock.now() } : {}
   }
 
   private count (d: Pick<StoredDoc, 'id' | 'presetId' | 'baseId'>, delta: 1 | -1): void {

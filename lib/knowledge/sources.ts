@@ -3,7 +3,7 @@
 // text is extracted (so a restart can process it again), then removed; a URL is fetched through the one
 // outbound fetcher for addresses others chose (lib/web/README.md: every address checked, redirects
 // checked again, the body read up to the size limit).
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../core/errors.js'
 import { outboundFetch, type OutboundAccess } from '../web/outbound.js'
@@ -27,6 +27,26 @@ export class Uploads {
       throw err
     }
   }
+
+  /** The file waits here (a shared store: this instance took the upload). */
+  async has (id: string, type: FileType): Promise<boolean> {
+    try { await stat(this.path(id, type)); return true } catch { return false }
+  }
+
+  /**
+   * Shared store: a URL document this instance is processing is marked here (`<id>.claim`), so its restart
+   * takes it up again at once (a URL has no file to tell it by); swept like a file once it is settled.
+   */
+  async mark (id: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true })
+    await writeFile(join(this.dir, `${id}.claim`), '')
+  }
+
+  async marked (id: string): Promise<boolean> {
+    try { await stat(join(this.dir, `${id}.claim`)); return true } catch { return false }
+  }
+
+  unmark (id: string): Promise<void> { return rm(join(this.dir, `${id}.claim`), { force: true }) }
 
   drop (id: string, type: FileType): Promise<void> { return rm(this.path(id, type), { force: true }) }
 

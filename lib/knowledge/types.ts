@@ -36,10 +36,12 @@ export interface KnowledgeDoc {
   pageStarts?: number[]
   /** processing attempts begun (a start that finds a document still `processing` tries once more, then marks it failed) */
   attempts?: number
+  /** shared store only: when the instance processing it claimed it (ms; another instance takes a URL over after PROCESS_LEASE_MS, service.ts) */
+  claimedAt?: number
 }
 
 /** A document as the API shows it: its status, source, base and the number of its passages always there. */
-export type KnowledgeView = Omit<KnowledgeDoc, 'status' | 'source' | 'attempts' | 'baseId'> & { status: DocStatus; source: DocSource; baseId: string; chunks: number }
+export type KnowledgeView = Omit<KnowledgeDoc, 'status' | 'source' | 'attempts' | 'claimedAt' | 'baseId'> & { status: DocStatus; source: DocSource; baseId: string; chunks: number }
 
 /** List view: the first 500 characters of the content. */
 export type KnowledgeListItem = KnowledgeView & { contentLength: number; truncated: boolean }

@@ -3,13 +3,12 @@
 // document wins) and rewritten when it holds more dead bytes than live ones, or for another model.
 // `knowledge-vectors.json` names the model the vectors come from and the batch size learned.
 import { open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises'
+import type { VectorBackend, VectorMeta } from './backend.js'
 import type { DocVectors } from './store.js'
 
 const PUT = 1
 const DELETE = 2
 
-/** What the vectors were made with, and what was learned of the endpoint. */
-export interface VectorMeta { model: string; dims: number; batchSize?: number }
 
 function encode (kind: number, docId: string, d?: DocVectors): Buffer {
   const id = Buffer.from(docId)
@@ -67,7 +66,8 @@ function decode (buf: Buffer): { docs: Map<string, DocVectors>; dead: number } {
   return { docs, dead }
 }
 
-export class VectorFile {
+export class VectorFile implements VectorBackend {
+  readonly where = 'the data folder (knowledge-vectors.bin)'
   private handle: FileHandle | undefined
   private chain: Promise<void> = Promise.resolve()
 

@@ -39,6 +39,7 @@ export class VectorStore {
   get documents (): number { return this.docs.size }
   has (docId: string): boolean { return this.docs.has(docId) }
   fingerprint (docId: string): string | undefined { return this.docs.get(docId)?.fingerprint }
+  docPreset (docId: string): string | undefined { return this.docs.get(docId)?.presetId }
 
   /** Drops everything (another model: its vectors are not comparable). */
   reset (dims = 0): void {

@@ -4,16 +4,20 @@
 // the query's vector at search time. Another model, address or dimension drops every vector and
 // re-embeds all in the background; `status()` tells how far. A query the endpoint cannot embed
 // answers undefined (the search falls back to BM25) and is logged once until it works again.
+// Shared (vectors/shared.ts, PostgreSQL): a document is embedded by the instance that claimed it; the
+// others take its vectors from the store's notices (README, "Several instances").
 import { createHash } from 'node:crypto'
 import type { Clock } from '../../core/clock.js'
 import { errorText } from '../../core/errors.js'
 import type { PluginLogger } from '../../core/logger.js'
 import type { OutboundAccess } from '../../web/outbound.js'
 import { EmbeddingClient, embeddingConfigured, type EmbeddingSettings } from './client.js'
-import { VectorFile, type VectorMeta } from './file.js'
+import type { HeldMeta, VectorBackend } from './backend.js'
+import { VectorFile } from './file.js'
 import type { FusionSettings, Ranked } from './fusion.js'
 import type { RerankSettings } from './rerank.js'
-import { VectorStore } from './store.js'
+import { normalised } from './quantise.js'
+import { VectorStore, type DocVectors } from './store.js'
 
 export interface SearchSettings { embedding: EmbeddingSettings; fusion: FusionSettings; rerank: RerankSettings }
 /** What a document gives to be embedded: its passages' texts (title and heading path included). */
@@ -28,6 +32,8 @@ export interface EmbeddingStatus {
   vectors: number
   dimensions: number
   batchSize: number
+  /** where the vectors are kept (the data folder, PostgreSQL records, pgvector) */
+  storage: string
   error?: string
 }
 export interface VectorDeps {
@@ -47,6 +53,8 @@ const ROUND_TEXTS = 256
 const RETRY_MS = 60_000
 /** Longest wait for the query's vector in a chat turn. */
 const QUERY_TIMEOUT_MS = 8_000
+/** Shared: documents another instance claimed are looked at again after this (its claim then lapses if it died). */
+const CLAIM_RECHECK_MS = 5 * 60_000
 
 /** A stable fingerprint of a document's passages as embedded. */
 export function fingerprintOf (texts: readonly string[]): string {
@@ -60,7 +68,7 @@ const keyOf = (s: EmbeddingSettings): string => `${s.baseUrl.trim().replace(/\/+
 
 export class KnowledgeVectors {
   readonly store = new VectorStore()
-  private meta: VectorMeta & { key?: string } = { model: '', dims: 0 }
+  private meta: HeldMeta = { model: '', dims: 0 }
   private readonly pending = new Set<string>()
   private done = 0
   private running = false
@@ -69,15 +77,23 @@ export class KnowledgeVectors {
   private retryTimer: NodeJS.Timeout | undefined
   private queryFailing = false
   private loaded = false
+  private recheckTimer: NodeJS.Timeout | undefined
+  private foreignWarned = false
 
-  private constructor (private readonly file: VectorFile, readonly deps: VectorDeps) {}
+  private constructor (private readonly file: VectorBackend, readonly deps: VectorDeps) {}
 
   /**
    * Opens the vectors kept in the data folder; those of another model are dropped. The file is read in
    * the background (`loading` resolves then): a start never waits for it, searches meanwhile use BM25.
    */
   static open (file: string, metaFile: string, deps: VectorDeps): KnowledgeVectors {
-    const v = new KnowledgeVectors(new VectorFile(file, metaFile), deps)
+    return KnowledgeVectors.on(new VectorFile(file, metaFile), deps)
+  }
+
+  /** The vectors kept by `backend` (the data folder's files, or PostgreSQL: shared.ts). */
+  static on (backend: VectorBackend, deps: VectorDeps): KnowledgeVectors {
+    const v = new KnowledgeVectors(backend, deps)
+    backend.onRemote?.((docId, d, key) => v.remote(docId, d, key))
     v.loading = v.load().catch((err: unknown) => { deps.log.error('Reading the knowledge vectors failed; they are made again', {}, err) })
       .finally(() => { v.loaded = true })
     return v
@@ -89,9 +105,16 @@ export class KnowledgeVectors {
   private async load (): Promise<void> {
     const meta = await this.file.readMeta()
     const s = this.deps.settings().embedding
+    if (this.file.claim && embeddingConfigured(s)) {
+      // shared: the vectors of the configured model, whoever made them (the meta is this instance's)
+      const key = keyOf(s)
+      this.meta = meta?.key === key ? meta : { key, model: s.model, dims: 0 }
+      for (const d of (await this.file.load(key)).values()) this.store.put(d)
+      return
+    }
     if (meta && embeddingConfigured(s) && (meta as { key?: string }).key === keyOf(s)) {
       this.meta = meta
-      for (const d of (await this.file.load()).values()) this.store.put(d)
+      for (const d of (await this.file.load(meta.key!)).values()) this.store.put(d)
     } else await this.file.clear() // off, or another model: nothing held (a model set later embeds everything)
   }
 
@@ -111,9 +134,22 @@ export class KnowledgeVectors {
     this.done = 0
     this.finished = false
     this.error = undefined
+    if (this.file.claim) { this.adopt(key); return }
     void this.file.clear().then(() => this.file.writeMeta(this.meta)).catch((err: unknown) => this.deps.log.error('Clearing the knowledge vectors failed', {}, err))
     for (const id of this.deps.readyIds()) this.pending.add(id)
     this.kick()
+  }
+
+  /** Shared, another model: the vectors other instances already made with it are taken, the rest embedded (claimed). */
+  private adopt (key: string): void {
+    this.loaded = false
+    const writes = this.file.writeMeta(this.meta)
+    this.loading = this.file.load(key).then(async (docs) => {
+      await writes
+      if (this.meta.key !== key) return
+      for (const d of docs.values()) this.store.put(d)
+    }).catch((err: unknown) => { this.deps.log.error('Reading the shared knowledge vectors failed; they are made again', {}, err) })
+      .finally(() => { this.loaded = true; if (this.meta.key === key) this.sync() })
   }
 
   /** A document became ready or changed: embedded again unless its passages are the same (a preset change is applied in place). */
@@ -123,6 +159,40 @@ export class KnowledgeVectors {
     this.removed(docId) // stale vectors are never served
     this.pending.add(docId)
     queueMicrotask(() => this.kick()) // after the caller has written the document
+  }
+
+  /** Shared: another instance's document is ready here; its vectors come from that instance (a preset change is applied in place). */
+  seen (docId: string, src: EmbedSource): void {
+    if (this.store.fingerprint(docId) === src.fingerprint) { this.store.setPreset(docId, src.presetId); return }
+    this.store.remove(docId) // stale vectors are never served; the new ones follow (or came first: taken now)
+    const key = this.meta.key
+    if (!this.loaded || key === undefined || !this.file.current) return
+    this.file.current(docId, key, src.fingerprint).then((d) => {
+      const now = this.deps.source(docId)
+      if (d && now?.fingerprint === d.fingerprint && this.meta.key === key && !this.closed) this.store.put({ ...d, presetId: now.presetId })
+    }, (err: unknown) => { this.deps.log.warn(`Could not read another instance's knowledge vectors: ${errorText(err)}`) })
+  }
+
+  /** Shared: another instance removed a document (and its vectors): they leave the index here at once. */
+  forget (docId: string): void {
+    this.pending.delete(docId)
+    this.store.remove(docId)
+  }
+
+  /** Shared: vectors another instance wrote or removed; those of another model are not comparable and not held. */
+  private remote (docId: string, d: DocVectors | undefined, key: string | undefined): void {
+    if (this.closed || !this.loaded) return // (load reads them)
+    if (!d) { this.store.remove(docId); return }
+    if (key !== this.meta.key) {
+      this.store.remove(docId)
+      if (!this.foreignWarned) this.deps.log.warn('Another instance embeds the knowledge base with another embedding model: set the same knowledge.embedding on every instance (its vectors are not used here)')
+      this.foreignWarned = true
+      return
+    }
+    const src = this.deps.source(docId)
+    if (!src || src.fingerprint !== d.fingerprint) return // (the document changed meanwhile: newer vectors follow)
+    this.store.put({ ...d, presetId: src.presetId })
+    this.pending.delete(docId)
   }
 
   /** A document left (or is no longer ready): its vectors are dropped at once. */
@@ -141,7 +211,9 @@ export class KnowledgeVectors {
     const ready = new Set(this.deps.readyIds())
     for (const id of ready) {
       const src = this.deps.source(id)
-      if (src && this.store.fingerprint(id) !== src.fingerprint) this.pending.add(id)
+      if (!src) continue
+      if (this.store.fingerprint(id) !== src.fingerprint) this.pending.add(id)
+      else this.store.setPreset(id, src.presetId) // (shared: the preset may have changed elsewhere)
     }
     // vectors of documents gone meanwhile (a crash before their removal was written)
     for (const id of this.store.docIds()) if (!ready.has(id)) this.removed(id)
@@ -154,7 +226,7 @@ export class KnowledgeVectors {
     const state = !on ? 'off' : !this.loaded ? 'loading' : this.error !== undefined ? 'error' : this.pending.size > 0 || this.running ? 'embedding' : 'idle'
     return {
       state, done: this.done, total: this.done + this.pending.size + (this.running ? this.inFlight : 0), model: s.model,
-      vectors: this.store.size, dimensions: this.store.dims, batchSize: s.batchSize > 0 ? s.batchSize : (this.meta.key === keyOf(s) ? this.meta.batchSize ?? 0 : 0),
+      vectors: this.store.size, dimensions: this.store.dims, batchSize: s.batchSize > 0 ? s.batchSize : (this.meta.key === keyOf(s) ? this.meta.batchSize ?? 0 : 0), storage: this.file.where,
       ...(this.error !== undefined ? { error: this.error } : {})
     }
   }
@@ -166,7 +238,11 @@ export class KnowledgeVectors {
     try {
       const [v] = await this.client().embed([text], { timeoutMs: QUERY_TIMEOUT_MS, attempts: 1 })
       this.queryFailing = false
-      return this.store.search(v!, opts)
+      if (!this.file.search) return this.store.search(v!, opts)
+      // pgvector: the database's index; only passages of documents held here, in the preset asked for
+      const wanted = opts.presetId === undefined ? opts.limit : opts.limit * 4
+      const hits = await this.file.search(normalised(v!), this.meta.key!, { ...opts, limit: wanted })
+      return hits.filter((h) => this.store.has(h.docId) && (opts.presetId === undefined || this.store.docPreset(h.docId) === opts.presetId)).slice(0, opts.limit)
     } catch (err) {
       if (!this.queryFailing) this.deps.log.warn('The embeddings endpoint failed: knowledge searches use BM25 alone until it answers again', { error: errorText(err) })
       this.queryFailing = true
@@ -199,6 +275,7 @@ export class KnowledgeVectors {
     this.closed = true
     await this.loading
     if (this.retryTimer) this.deps.clock.clearTimeout(this.retryTimer)
+    if (this.recheckTimer) this.deps.clock.clearTimeout(this.recheckTimer)
     await this.file.close()
   }
 
@@ -232,6 +309,7 @@ export class KnowledgeVectors {
           texts += src.texts.length
           if (texts >= ROUND_TEXTS) break
         }
+        if (round.length > 0 && this.file.claim) round = await this.claimed(round, key)
         if (round.length === 0) continue
         this.inFlight = round.length
         const vectors = await this.client().embed(round.flatMap((r) => r.src.texts))
@@ -247,7 +325,7 @@ export class KnowledgeVectors {
           if (!now || now.fingerprint !== src.fingerprint) continue
           const d = VectorStore.quantise(id, now.presetId, src.fingerprint, mine, dims)
           this.store.put(d)
-          await this.file.put(d)
+          await this.file.put(d, key)
           this.done++
         }
         if (this.meta.dims !== dims) { this.meta.dims = dims; await this.file.writeMeta(this.meta) }
@@ -267,9 +345,41 @@ export class KnowledgeVectors {
     else if (this.pending.size === 0) { this.finished = true; for (const fn of this.idleWaiters.splice(0)) fn() }
   }
 
+  /**
+   * Shared: the documents of a round this instance may embed; those another instance claimed are counted
+   * done (their vectors come by notice) and looked at again after CLAIM_RECHECK_MS, in case it died.
+   */
+  private async claimed (round: Array<{ id: string; src: EmbedSource }>, key: string): Promise<Array<{ id: string; src: EmbedSource }>> {
+    const taken = await this.file.claim!(round.map((r) => ({ docId: r.id, fingerprint: r.src.fingerprint })), key)
+    const elsewhere = round.filter((r) => !taken.has(r.id))
+    this.done += elsewhere.length
+    if (elsewhere.length > 0) this.recheck(elsewhere.map((r) => r.id))
+    return round.filter((r) => taken.has(r.id))
+  }
+
+  private readonly rechecks = new Set<string>()
+  private recheck (ids: string[]): void {
+    for (const id of ids) this.rechecks.add(id)
+    if (this.recheckTimer || this.closed) return
+    this.recheckTimer = this.deps.clock.setTimeout(() => {
+      this.recheckTimer = undefined
+      const ids = [...this.rechecks]
+      this.rechecks.clear()
+      void Promise.all(ids.map(async (id) => {
+        const src = this.deps.source(id)
+        if (!src || this.store.fingerprint(id) === src.fingerprint) return
+        // made by the other instance but not heard of here (a notice missed during a reload): taken, not paid again
+        const made = this.meta.key === undefined ? undefined : await this.file.current?.(id, this.meta.key, src.fingerprint).catch(() => undefined)
+        if (made && this.deps.source(id)?.fingerprint === made.fingerprint) this.store.put({ ...made, presetId: src.presetId })
+        else this.pending.add(id)
+      })).then(() => this.kick())
+    }, CLAIM_RECHECK_MS)
+  }
+
   /** Resolves once the start is over (file read, ready documents checked) and nothing is left to embed; a failing endpoint keeps it waiting. */
   async whenIdle (): Promise<void> {
     await this.synced
+    await this.loading // (shared: another model's vectors being read, then checked)
     if (this.pending.size === 0 && !this.running) return
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve))
   }

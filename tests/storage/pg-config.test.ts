@@ -13,19 +13,11 @@ import pg from 'pg'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { postgresOrSkip } from '../support/postgres.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { whenRemote, withDatabase } from '../support/shared-instances.js'
 
-/** Resolves with the ms from now to the first `config` event of `s` naming a path that `match` accepts; fails after `ms`. */
-function configApplied (s: TestServer, match: (path: string) => boolean, ms = 10_000): Promise<number> {
-  const start = performance.now()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`no matching config change within ${ms} ms`)) }, ms)
-    const off = s.lx.rt.bus.on('config', (paths) => {
-      if (!paths.some(match)) return
-      clearTimeout(timer)
-      off()
-      resolve(performance.now() - start)
-    })
-  })
+/** Resolves with the ms from now to the first `config` event of `s` naming a path that `match` accepts. */
+function configApplied (s: TestServer, match: (path: string) => boolean, ms?: number): Promise<number> {
+  return whenRemote((l: (paths: string[]) => void) => s.lx.rt.bus.on('config', l), (paths) => paths.some(match), ms)
 }
 
 async function logText (s: TestServer): Promise<string> {
@@ -70,17 +62,12 @@ describe('storage: the configuration shared by two plugin instances on one Postg
   before(async function () {
     url = await postgresOrSkip(this)
     fake = await startFakeOpenAI()
-    const saved = process.env.LINGXI_DATABASE_URL
     const withPassword = new URL(url)
     withPassword.password = DB_PASSWORD
-    process.env.LINGXI_DATABASE_URL = withPassword.href
-    try {
-      one = await startTestServer({ dataDir: dataDirWith(ONE_YAML) })
-      two = await startTestServer({ dataDir: dataDirWith(TWO_YAML) })
-    } finally {
-      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-      else process.env.LINGXI_DATABASE_URL = saved
-    }
+    ;[one, two] = await withDatabase(withPassword.href, async () => [
+      await startTestServer({ dataDir: dataDirWith(ONE_YAML) }),
+      await startTestServer({ dataDir: dataDirWith(TWO_YAML) })
+    ])
   })
   after(async () => {
     await one?.close()

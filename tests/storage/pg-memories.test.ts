@@ -4,20 +4,12 @@
 import { expect } from 'chai'
 import type { MemoryRecord } from '../../lib/memory/types.js'
 import { postgresOrSkip } from '../support/postgres.js'
-import { startTestServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
+import { startTwoOn, whenRemote } from '../support/shared-instances.js'
 
-/** Resolves at the first remote change of the memories of `s` for which `done` holds; fails after `ms`. */
-function remoteMemory (s: TestServer, done: (id: number, r: MemoryRecord | undefined) => boolean, ms = 10_000): Promise<void> {
-  const memory = s.lx.rt.need('memory')
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`no matching remote change within ${ms} ms`)) }, ms)
-    const off = memory.onRemote((id, r) => {
-      if (!done(id, r)) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
+/** Resolves at the first remote change of the memories of `s` for which `done` holds. */
+function remoteMemory (s: TestServer, done: (id: number, r: MemoryRecord | undefined) => boolean, ms?: number): Promise<number> {
+  return whenRemote((l: (id: number, r: MemoryRecord | undefined) => void) => s.lx.rt.need('memory').onRemote(l), done, ms)
 }
 
 describe('storage: memories shared by two plugin instances on one PostgreSQL', function () {
@@ -27,15 +19,7 @@ describe('storage: memories shared by two plugin instances on one PostgreSQL', f
   before(async function () {
     const url = await postgresOrSkip(this)
     // startTestServer passes process.env (with its own LINGXI_DATA_DIR) to the plugin
-    const saved = process.env.LINGXI_DATABASE_URL
-    process.env.LINGXI_DATABASE_URL = url
-    try {
-      one = await startTestServer()
-      two = await startTestServer()
-    } finally {
-      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-      else process.env.LINGXI_DATABASE_URL = saved
-    }
+    ;[one, two] = await startTwoOn(url)
   })
   after(async () => {
     await one?.close()

@@ -5,20 +5,12 @@ import { expect } from 'chai'
 import type { Conversation } from '../../lib/chat/store.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { postgresOrSkip } from '../support/postgres.js'
-import { startTestServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
+import { startTwoOn, whenRemote } from '../support/shared-instances.js'
 
-/** Resolves at the first remote change of the conversations of `s` for which `done` holds; fails after `ms`. */
-function remoteConversation (s: TestServer, done: (id: string, c: Conversation | undefined) => boolean, ms = 10_000): Promise<void> {
-  const store = s.lx.rt.need('conversations').store
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`no matching remote change within ${ms} ms`)) }, ms)
-    const off = store.onRemote((id, c) => {
-      if (!done(id, c)) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
+/** Resolves at the first remote change of the conversations of `s` for which `done` holds. */
+function remoteConversation (s: TestServer, done: (id: string, c: Conversation | undefined) => boolean): Promise<number> {
+  return whenRemote((l: (id: string, c: Conversation | undefined) => void) => s.lx.rt.need('conversations').store.onRemote(l), done)
 }
 
 describe('storage: two plugin instances on one PostgreSQL', function () {
@@ -30,15 +22,7 @@ describe('storage: two plugin instances on one PostgreSQL', function () {
     const url = await postgresOrSkip(this)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
     // startTestServer passes process.env (with its own LINGXI_DATA_DIR) to the plugin
-    const saved = process.env.LINGXI_DATABASE_URL
-    process.env.LINGXI_DATABASE_URL = url
-    try {
-      one = await startTestServer()
-      two = await startTestServer()
-    } finally {
-      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-      else process.env.LINGXI_DATABASE_URL = saved
-    }
+    ;[one, two] = await startTwoOn(url)
     await one.lx.rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }] })
   })
   after(async () => {

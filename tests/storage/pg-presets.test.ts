@@ -12,31 +12,11 @@ import { copyFromPostgres, copyToPostgres } from '../../lib/storage/copy.js'
 import { PORTED_STORES } from '../../lib/storage/ported.js'
 import { postgresOrSkip } from '../support/postgres.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { startTwoOn, whenRemote } from '../support/shared-instances.js'
 
-/** Resolves with the ms until `s` serves a remote preset change whose key `match` accepts; fails after `ms`. */
-function remotePreset (s: TestServer, match: (key: string) => boolean, ms = 10_000): Promise<number> {
-  const start = performance.now()
-  const presets = s.lx.rt.need('presets')
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`no matching remote preset change within ${ms} ms`)) }, ms)
-    const off = presets.onRemote((key) => {
-      if (!match(key)) return
-      clearTimeout(timer)
-      off()
-      resolve(performance.now() - start)
-    })
-  })
-}
-
-async function startBoth (url: string): Promise<[TestServer, TestServer]> {
-  const saved = process.env.LINGXI_DATABASE_URL
-  process.env.LINGXI_DATABASE_URL = url
-  try {
-    return [await startTestServer(), await startTestServer()]
-  } finally {
-    if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-    else process.env.LINGXI_DATABASE_URL = saved
-  }
+/** Resolves with the ms until `s` serves a remote preset change whose key `match` accepts. */
+function remotePreset (s: TestServer, match: (key: string) => boolean): Promise<number> {
+  return whenRemote((l: (key: string) => void) => s.lx.rt.need('presets').onRemote(l), match)
 }
 
 describe('storage: presets shared by two plugin instances on one PostgreSQL', function () {
@@ -46,7 +26,7 @@ describe('storage: presets shared by two plugin instances on one PostgreSQL', fu
   const figures: number[] = []
   before(async function () {
     const url = await postgresOrSkip(this)
-    ;[one, two] = await startBoth(url)
+    ;[one, two] = await startTwoOn(url)
   })
   after(async () => {
     await one?.close()

@@ -20,7 +20,8 @@ import { copyFromPostgres, copyToPostgres } from '../../lib/storage/copy.js'
 import { openDueClaims, type DueClaims } from '../../lib/storage/pg/claims.js'
 import { PORTED_STORES } from '../../lib/storage/ported.js'
 import { postgresOrSkip } from '../support/postgres.js'
-import { startTestServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
+import { startTwoOn, until as untilChange } from '../support/shared-instances.js'
 import { quietLogger } from '../skills/helpers.js'
 
 type FakeClock = sinon.SinonFakeTimers
@@ -58,18 +59,9 @@ function clockOf (fake: FakeClock): Clock {
 const storageDeps = (url: string): { config: { get(): { storage: { database: { url: string } } } }; env: NodeJS.ProcessEnv; log: ReturnType<typeof quietLogger> } =>
   ({ config: { get: () => ({ storage: { database: { url } } }) }, env: {}, log: quietLogger(new EventBus()) })
 
-/** Resolves once `cond` holds, checked now and after each remote change `svc` applies; fails after `ms` (real time). */
-function until (svc: ReminderService, cond: () => boolean, ms = 2000): Promise<void> {
-  if (cond()) return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`not reached within ${ms} ms`)) }, ms)
-    const off = svc.onRemote(() => {
-      if (!cond()) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
+/** Resolves once `cond` holds, checked now and after each remote change `svc` applies. */
+function until (svc: ReminderService, cond: () => boolean, ms?: number): Promise<void> {
+  return untilChange((l) => svc.onRemote(l), cond, ms)
 }
 
 describe('storage: reminders shared by two instances on one PostgreSQL (claimed and sent once)', function () {
@@ -323,15 +315,7 @@ describe('storage: reminders of two plugin instances on one PostgreSQL', functio
   let two: TestServer | undefined
   before(async function () {
     const url = await postgresOrSkip(this)
-    const saved = process.env.LINGXI_DATABASE_URL
-    process.env.LINGXI_DATABASE_URL = url
-    try {
-      one = await startTestServer()
-      two = await startTestServer()
-    } finally {
-      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-      else process.env.LINGXI_DATABASE_URL = saved
-    }
+    ;[one, two] = await startTwoOn(url)
   })
   after(async () => {
     await one?.close()

@@ -11,21 +11,8 @@ import { PgRecordStore } from '../../lib/storage/pg/record-store.js'
 import { StatsStore, type StatsRecord } from '../../lib/stats/store.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { postgresOrSkip } from '../support/postgres.js'
+import { startTwoOn, until } from '../support/shared-instances.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-
-/** Resolves once `ok()` holds: checked now and after each remote change `subscribe` reports; fails after `ms`. */
-function until (subscribe: (listener: () => void) => () => void, ok: () => boolean, ms = 2000): Promise<void> {
-  if (ok()) return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`not reached within ${ms} ms`)) }, ms)
-    const off = subscribe(() => {
-      if (!ok()) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
-}
 
 describe('storage: statistics of two plugin instances on one PostgreSQL add up', function () {
   this.timeout(30_000)
@@ -35,15 +22,7 @@ describe('storage: statistics of two plugin instances on one PostgreSQL add up',
   before(async function () {
     const url = await postgresOrSkip(this)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
-    const saved = process.env.LINGXI_DATABASE_URL
-    process.env.LINGXI_DATABASE_URL = url
-    try {
-      one = await startTestServer()
-      two = await startTestServer()
-    } finally {
-      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-      else process.env.LINGXI_DATABASE_URL = saved
-    }
+    ;[one, two] = await startTwoOn(url)
     for (const s of [one, two]) await s.lx.rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }] })
   })
   after(async () => {

@@ -15,21 +15,8 @@ import { WhyCollector } from '../../lib/why/collector.js'
 import { WhyStore } from '../../lib/why/store.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { postgresOrSkip } from '../support/postgres.js'
+import { startTwoOn, until } from '../support/shared-instances.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-
-/** Resolves once `ok()` holds: checked now and after each remote change `subscribe` reports; fails after `ms`. */
-function until (subscribe: (listener: () => void) => () => void, ok: () => boolean, ms = 2000): Promise<void> {
-  if (ok()) return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`not reached within ${ms} ms`)) }, ms)
-    const off = subscribe(() => {
-      if (!ok()) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
-}
 
 describe('storage: why records and the group log shared by two plugin instances on one PostgreSQL', function () {
   this.timeout(30_000)
@@ -39,15 +26,7 @@ describe('storage: why records and the group log shared by two plugin instances 
   before(async function () {
     const url = await postgresOrSkip(this)
     fake = await startFakeOpenAI({ models: ['gpt-test'] })
-    const saved = process.env.LINGXI_DATABASE_URL
-    process.env.LINGXI_DATABASE_URL = url
-    try {
-      one = await startTestServer()
-      two = await startTestServer()
-    } finally {
-      if (saved === undefined) delete process.env.LINGXI_DATABASE_URL
-      else process.env.LINGXI_DATABASE_URL = saved
-    }
+    ;[one, two] = await startTwoOn(url)
     for (const s of [one, two]) await s.lx.rt.config.update({ channels: [{ name: 'fake', baseUrl: fake.url, apiKey: 'sk-test', model: 'gpt-test', models: ['gpt-test'] }] })
   })
   after(async () => {

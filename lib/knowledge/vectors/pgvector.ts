@@ -11,6 +11,7 @@ import { PLUGIN_DIR } from '../../core/paths.js'
 import type { PluginLogger } from '../../core/logger.js'
 import type { DocVectors, VectorHit } from './store.js'
 import { normalised, quantiseInto } from './quantise.js'
+import { inTransaction } from '../../storage/pg/pool.js'
 
 /** pgvector's HNSW index takes vectors of at most this many dimensions. */
 const HNSW_MAX_DIMS = 2000
@@ -59,17 +60,11 @@ export class PgVectorTable {
     await this.ensureIndex(dims)
     const texts: string[] = []
     for (let i = 0; i < count; i++) texts.push(literal(Array.from(d.values.subarray(i * dims, (i + 1) * dims), (q) => q * d.scales[i]!)))
-    const c = await this.pool.connect()
-    try {
-      await c.query('BEGIN')
+    await inTransaction(this.pool, async (c) => {
       await c.query('DELETE FROM lx_knowledge_vectors WHERE doc_id = $1', [d.docId])
       await c.query(`INSERT INTO lx_knowledge_vectors (doc_id, n, model_key, preset_id, dims, embedding)
         SELECT $1, n - 1, $2, $3, $4, e::vector FROM unnest($5::text[]) WITH ORDINALITY AS t(e, n)`, [d.docId, key, d.presetId, dims, texts])
-      await c.query('COMMIT')
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined)
-      throw err
-    } finally { c.release() }
+    })
   }
 
   async delete (docId: string): Promise<void> {

@@ -15,7 +15,7 @@ import type { RecordsDeps } from '../open.js'
 import { databaseUrl } from '../settings.js'
 import { ensureMigrated } from './migrate.js'
 import { CHANNEL, encodeNotice } from './notices.js'
-import { acquirePool, releasePool } from './pool.js'
+import { acquirePool, inTransaction, releasePool } from './pool.js'
 
 /** What a claimable record holds: when it is next due (ms) and, optionally, the bot that must send it. */
 export interface DueRecord { nextAt: number; botId?: string }
@@ -139,17 +139,10 @@ class PgDueClaims<R extends DueRecord> implements DueClaims<R> {
 
   private async transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error(`The claims of ${this.store} are closed`)
-    const c = await this.pool.connect()
-    try {
-      await c.query('BEGIN')
-      const out = await fn(c)
-      await c.query('COMMIT')
-      return out
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined)
+    return inTransaction(this.pool, fn).catch((err: unknown) => {
       this.log?.debug(`A claim of ${this.store} failed: ${(err as Error).message}`)
       throw err
-    } finally { c.release() }
+    })
   }
 }
 

@@ -2,7 +2,7 @@
 // (lib/core/packages.ts: an owner without a database never loads it), one Pool per address, shared by
 // every store on it and ended when the last one closes. Connection failures are told in the owner's words;
 // the address is never logged whole (its password): `describeUrl` is what a message may show.
-import type { Client, Pool } from 'pg'
+import type { Client, Pool, PoolClient } from 'pg'
 import { importOptional } from '../../core/packages.js'
 import type { PluginLogger } from '../../core/logger.js'
 
@@ -105,4 +105,18 @@ export async function connectClient (url: string): Promise<Client> {
     throw connectionError(url, err)
   }
   return client
+}
+
+/** Runs `fn` on one connection of `pool` inside BEGIN … COMMIT (ROLLBACK when it throws); the one transaction helper. */
+export async function inTransaction<T> (pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect()
+  try {
+    await c.query('BEGIN')
+    const out = await fn(c)
+    await c.query('COMMIT')
+    return out
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined)
+    throw err
+  } finally { c.release() }
 }

@@ -13,7 +13,7 @@ import type { PluginLogger } from '../../core/logger.js'
 import type { ListField, NumberField, RecordStore, RemoteListener } from '../records.js'
 import { ensureMigrated } from './migrate.js'
 import { CHANNEL, encodeNotice, MAX_KEY_IN_NOTICE, type Notice, subscribe } from './notices.js'
-import { acquirePool, connectionError, releasePool } from './pool.js'
+import { acquirePool, connectionError, inTransaction, releasePool } from './pool.js'
 
 export interface PgRecordStoreOptions<R, K, M> {
   key: (r: R) => K
@@ -247,18 +247,7 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
     }
   }
 
-  private async transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect()
-    try {
-      await c.query('BEGIN')
-      const out = await fn(c)
-      await c.query('COMMIT')
-      return out
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined)
-      throw err
-    } finally { c.release() }
-  }
+  private transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> { return inTransaction(this.pool, fn) }
 
   /** Writes the ops in order and queues their notices (sent at commit); answers the rows the deltas left. */
   private async write (c: PoolClient, ops: Array<Op<R>>): Promise<Map<string, R | undefined>> {

@@ -218,14 +218,10 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
     if (ops.every((o) => o.t === 'delta')) {
       const ds = ops as Array<Extract<Op<R>, { t: 'delta' }>>
       if (new Set(ds.map((d) => d.key)).size !== ds.length || ds.some((d) => d.key.length > MAX_KEY_IN_NOTICE)) return undefined
-      return this.pool.query<{ key: string; value: R }>(`WITH u AS (${DELTAS_SQL}) SELECT u.key, u.value, pg_notify($7, $8 || u.key) FROM u`, [
+      return this.pool.query<{ key: string }>(`WITH u AS (${DELTAS_SQL}) SELECT u.key, pg_notify($7, $8 || u.key) FROM u`, [
         this.name, ds.map((d) => d.key), ds.map((d) => JSON.stringify(d.set ?? {})), ds.map((d) => d.field ?? null),
         ds.map((d) => JSON.stringify(d.items ?? [])), ds.map((d) => d.max ?? null), CHANNEL, prefix
-      ]).then((r) => {
-        const rows = new Map<string, R | undefined>(ds.map((d) => [d.key, undefined]))
-        for (const row of r.rows) rows.set(row.key, row.value)
-        return rows
-      })
+      ]).then((r) => gone(ds, r.rows))
     }
     if (ops.every((o) => o.t === 'put')) {
       const puts = new Map<string, R>()
@@ -267,10 +263,9 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
     const flushDeltas = async (): Promise<void> => {
       if (deltas.size === 0) return
       const ds = [...deltas.values()]
-      const r = await c.query<{ key: string; value: R }>(DELTAS_SQL, [this.name, ds.map((d) => d.key), ds.map((d) => JSON.stringify(d.set ?? {})),
+      const r = await c.query<{ key: string }>(DELTAS_SQL, [this.name, ds.map((d) => d.key), ds.map((d) => JSON.stringify(d.set ?? {})),
         ds.map((d) => d.field ?? null), ds.map((d) => JSON.stringify(d.items ?? [])), ds.map((d) => d.max ?? null)])
-      for (const d of ds) rows.set(d.key, undefined)
-      for (const row of r.rows) rows.set(row.key, row.value)
+      for (const [key] of gone(ds, r.rows)) rows.set(key, undefined)
       deltas = new Map()
     }
     for (const op of ops) {
@@ -385,6 +380,16 @@ const RESERVE_SQL = `
     SET value = m.value || jsonb_build_object($2::text, greatest(coalesce((m.value->>$2::text)::bigint, 1), 1) + $3::bigint)
   RETURNING (value->>$2::text)::bigint - $3::bigint AS first`
 
+/**
+ * The records of `ds` whose rows were not there to change (another instance deleted them): gone here too.
+ * The changed rows are not read back: this copy applied the same change, and a change another instance
+ * made meanwhile arrives by its notice, re-read after this write (lib/storage/README.md).
+ */
+function gone<R> (ds: Array<{ key: string }>, changed: Array<{ key: string }>): Map<string, R | undefined> {
+  const found = new Set(changed.map((row) => row.key))
+  return new Map(ds.filter((d) => !found.has(d.key)).map((d) => [d.key, undefined]))
+}
+
 /** Records written whole ($2 keys, $3 values). */
 const PUTS_SQL = `INSERT INTO lx_records AS r (store, key, value) SELECT $1, k, v FROM unnest($2::text[], $3::jsonb[]) AS t(k, v)
   ON CONFLICT (store, key) DO UPDATE SET value = excluded.value, updated_at = now()`
@@ -404,4 +409,4 @@ UPDATE lx_records r SET updated_at = now(), value = CASE WHEN t.field IS NULL TH
   END
 FROM unnest($2::text[], $3::jsonb[], $4::text[], $5::jsonb[], $6::int[]) AS t(key, set, field, items, max)
 WHERE r.store = $1 AND r.key = t.key
-RETURNING r.key, r.value`
+RETURNING r.key`

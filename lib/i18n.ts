@@ -144,6 +144,7 @@ const TEXTS = {
   'memory.tooLong': { 'zh-CN': '新内容太长了（最多 500 字）。', en: 'The new text is too long (500 characters at most).' },
   'memory.undone': { 'zh-CN': '好的，刚才记下的 {n} 条已撤销。', en: 'Done: the {n} things I just noted are taken back.' },
   'memory.nothingToUndo': { 'zh-CN': '最近没有可以撤销的记忆。', en: 'There is nothing I noted recently to take back.' },
+  'memory.ask': { 'zh-CN': '我推测了这些，对吗？\n{lines}\n（发送「{p}记忆确认 {id}」确认，「{p}记忆删除 {id}」删除）', en: 'I guessed these about you, am I right?\n{lines}\n(send "{p}confirm memory {id}" to confirm, "{p}delete memory {id}" to delete)' },
   'memory.openOn': { 'zh-CN': '私聊里记住的事，在群里也会用上。发送「{p}记忆公开 关」可关闭。', en: 'What I learnt in private chats is used in groups too. "{p}memory in groups off" turns it off.' },
   'memory.openOff': { 'zh-CN': '私聊里记住的事，只在私聊用，不会带到群里。发送「{p}记忆公开 开」可在群里也使用。', en: 'What I learnt in private chats stays in private chats. "{p}memory in groups on" uses it in groups too.' },
   'memory.openSetOn': { 'zh-CN': '好的，私聊里记住的事以后在群里也会用上。', en: 'Done: what I learnt in private chats is now used in groups too.' },

@@ -135,16 +135,18 @@ export type TurnEvent =
  * layout"). A provider's prompt cache serves the longest unchanged start of a request, so what changes
  * with each message never comes before what does not:
  * - `conversation`: the system message, after the persona: the same for every turn of a conversation;
+ * - `profile`: the system message, after it: what changes rarely about the asker (the memory summary,
+ *   lib/memory/README.md "Recall"), the same from turn to turn until it changes;
  * - `note`: the head of the user's message, stored with it (what happened since the last turn: the
  *   group's new messages), so later turns replay it byte for byte;
  * - `skills`, `memory`, `knowledge`, `extra`: after the user's text in the newest message only, read for
  *   this message and never replayed. `extra`: a section of no domain here (tests, a future domain).
  */
-export const PROMPT_SLOTS = ['conversation', 'note', 'skills', 'memory', 'knowledge', 'extra'] as const
+export const PROMPT_SLOTS = ['conversation', 'profile', 'note', 'skills', 'memory', 'knowledge', 'extra'] as const
 export type PromptSlot = typeof PROMPT_SLOTS[number]
 /** Where each slot's text goes: the system message, the stored note, or this turn's message only. */
 export const SLOT_PLACE: Readonly<Record<PromptSlot, 'system' | 'note' | 'turn'>> = {
-  conversation: 'system', note: 'note', skills: 'turn', memory: 'turn', knowledge: 'turn', extra: 'turn'
+  conversation: 'system', profile: 'system', note: 'note', skills: 'turn', memory: 'turn', knowledge: 'turn', extra: 'turn'
 }
 
 /** Adds a section to a turn's request (memory, knowledge, active skills, the group's messages), in its slot. */

@@ -209,6 +209,18 @@ export function pickChat(chat: { groupId?: string; userId: string }, botId?: Id)
   })
 }
 
+/**
+ * Whether the host can message the user privately with no event at hand: the user is in the account's
+ * friend list (`fl`, icqq's and TRSS's keyed by number, the standalone host's by string); for a host
+ * that keeps no list, whether it can pick the user at all.
+ */
+export function canMessagePrivately(userId: Id, botId?: Id): boolean {
+  const acc = account(botId)
+  const fl = acc?.fl
+  if (fl instanceof Map) return fl.has(String(userId)) || fl.has(Number(userId))
+  return typeof acc?.pickFriend === 'function'
+}
+
 export async function sendPrivate(userId: Id, msg: Sendable, botId?: Id): Promise<SendResult | undefined> {
   const acc = account(botId)
   return send(acc?.pickFriend?.(userId), msg, { userId: String(userId), ...(botId !== undefined ? { botId: String(botId) } : {}) })

@@ -7,6 +7,7 @@
 // when, the chat kind, the model and the round; the model says whether the user stated the fact or it
 // inferred it. An inferred fact below `memory.reviewBelow` is saved pending (not used until confirmed);
 // a stated fact that the model says replaces a known memory supersedes it (kept, with its history).
+// A round that saved memories tells the listener (lib/memory/ask.ts: `memory.askUser`).
 import { randomBytes } from 'node:crypto'
 import type { ModelGateway, TurnContext, TurnObserver } from '../chat/contracts.js'
 import type { Clock } from '../core/clock.js'
@@ -18,7 +19,7 @@ import { categoryFromModel, type MemoryCategory, type MemoryOrigin, type MemoryR
 import { stripReasoning } from '../chat/reasoning.js'
 
 interface QueuedTurn { user: string; assistant: string; conversationId: string; at: number; messageIds: string[] }
-interface Queue { userId: string; groupId: string; turns: QueuedTurn[] }
+interface Queue { userId: string; groupId: string; turns: QueuedTurn[]; /** the bot account of the latest turn */ botId?: string }
 export interface ExtractedFact {
   content: string
   category: MemoryCategory
@@ -28,6 +29,12 @@ export interface ExtractedFact {
   kind: 'stated' | 'inferred'
   /** the id of a known memory this fact replaces (the model's reading of a contradiction) */
   replaces?: number
+}
+
+/** Told what each round saved for a user (lib/memory/ask.ts asks about the pending ones). */
+export interface RoundListener {
+  afterRound(userId: string, added: number[], botId?: string): Promise<unknown>
+  forget(userId: string): void
 }
 
 /** What one extraction round saved for a user: `#lx撤销记忆` takes it back. */
@@ -43,6 +50,8 @@ export interface ExtractorDeps {
   log: PluginLogger
   /** Live settings (read on every use: config reloads apply). */
   settings: () => { enabled: boolean; pollIntervalMinutes: number; reviewBelow: number }
+  /** told after a round saved memories for a user */
+  listener?: RoundListener
 }
 
 export class MemoryExtractor implements TurnObserver {
@@ -63,6 +72,7 @@ export class MemoryExtractor implements TurnObserver {
     const key = `${turn.scope.userId}\u0000${groupId}`
     let q = this.queues.get(key)
     if (!q) this.queues.set(key, (q = { userId: turn.scope.userId, groupId, turns: [] }))
+    if (turn.scope.botId) q.botId = turn.scope.botId
     q.turns.push({ user: exchange.user, assistant: exchange.assistant, conversationId: turn.scope.conversationId, at: this.d.clock.now(), messageIds: turn.scope.messageIds ?? [] })
     if (q.turns.length > MAX_TURNS_PER_QUEUE) q.turns.splice(0, q.turns.length - MAX_TURNS_PER_QUEUE)
   }
@@ -71,6 +81,7 @@ export class MemoryExtractor implements TurnObserver {
   forget (userId: string): void {
     for (const [key, q] of this.queues) if (q.userId === userId) this.queues.delete(key)
     this.lastRound.delete(userId)
+    this.d.listener?.forget(userId)
   }
 
   /** The user's last extraction round that saved or changed something, if it is still known. */
@@ -188,6 +199,10 @@ export class MemoryExtractor implements TurnObserver {
       }
     }
     if (round.added.length || round.changed.length) this.lastRound.set(q.userId, round)
+    // after the memories are saved: a listener's failure never re-queues the turns (they would be saved twice)
+    if (round.added.length && this.d.listener) {
+      try { await this.d.listener.afterRound(q.userId, round.added, q.botId) } catch (err) { this.d.log.warn('After an extraction round', { userId: q.userId, error: errorText(err) }) }
+    }
   }
 }
 

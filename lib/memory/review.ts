@@ -48,3 +48,35 @@ export class MemoryReview {
     })
   }
 }
+
+/** What a bulk review did to one id (routes/memory-review.ts answers it per id). */
+export type BulkOutcome = 'confirmed' | 'deleted' | 'not_pending' | 'not_found'
+
+/** Counts of the review states over every live memory (one pass: the dashboard's figures, not a hot path). */
+export function reviewCounts (memory: MemoryService): { pending: number; superseded: number; confirmed: number } {
+  let pending = 0
+  let superseded = 0
+  let confirmed = 0
+  for (const r of memory.list()) {
+    if (r.status === 'pending') pending++
+    else if (r.status === 'superseded') superseded++
+    else if (r.history?.some((h) => h.what === 'confirmed')) confirmed++
+  }
+  return { pending, superseded, confirmed }
+}
+
+/**
+ * Confirms or (soft) deletes each id in turn, by `by`; an unknown id or, for confirm, one not pending is
+ * answered as such and the others go on (one bad id does not undo the rest).
+ */
+export async function reviewMany (review: MemoryReview, memory: MemoryService, ids: readonly number[], action: 'confirm' | 'delete', by: By): Promise<Array<{ id: number; outcome: BulkOutcome }>> {
+  const out: Array<{ id: number; outcome: BulkOutcome }> = []
+  for (const id of ids) {
+    if (!memory.get(id)) { out.push({ id, outcome: 'not_found' }); continue }
+    if (action === 'delete') {
+      await memory.remove(id, false)
+      out.push({ id, outcome: 'deleted' })
+    } else out.push({ id, outcome: (await review.confirm(id, by)) ? 'confirmed' : 'not_pending' })
+  }
+  return out
+}

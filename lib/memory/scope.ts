@@ -15,7 +15,7 @@ export interface MemoryUse {
 }
 
 /** Learnt in a private chat: from its origin, or, for a memory saved before origins were kept, extracted without a group. */
-function learntInPrivate (r: MemoryRecord): boolean {
+export function learntInPrivate (r: MemoryRecord): boolean {
   return r.origin ? r.origin.chat === 'private' : r.source === 'auto' && r.groupId === ''
 }
 

@@ -5,7 +5,8 @@
 import type { ModelGateway } from '../chat/contracts.js'
 import { AppError, errorText } from '../core/errors.js'
 import type { CleanupResult, MemoryService } from './service.js'
-import { CATEGORIES, categoryFromModel, type MemoryCategory, type MemoryRecord } from './types.js'
+import { learntInPrivate } from './scope.js'
+import { CATEGORIES, categoryFromModel, type MemoryCategory, type MemoryOrigin, type MemoryRecord } from './types.js'
 import { stripReasoning } from '../chat/reasoning.js'
 
 export interface SummarizeOptions { useLLM: boolean; cleanup: boolean; groupId?: string; model?: string }
@@ -51,7 +52,9 @@ export function parseSummaryLines (answer: string): Array<{ category: MemoryCate
 export async function summarizeMemories (svc: MemoryService, models: ModelGateway | undefined, userId: string, opts: SummarizeOptions): Promise<SummarizeResult> {
   const scope = opts.groupId !== undefined ? { userId, groupId: opts.groupId } : { userId }
   const cleanup = opts.cleanup ? await svc.cleanup(userId) : undefined
-  const memories = svc.list(scope)
+  // what is in use, and without a group: only the records not tied to one (a group's stay in their group,
+  // lib/memory/scope.ts); pending and superseded ones are left as they are
+  const memories = svc.list(scope).filter((r) => r.status === undefined && (opts.groupId !== undefined || r.groupId === ''))
   const before = memories.length
   if (!opts.useLLM || before === 0) {
     const { merged } = await svc.merge(userId, opts.groupId)
@@ -73,8 +76,15 @@ export async function summarizeMemories (svc: MemoryService, models: ModelGatewa
   const facts = parseSummaryLines(answer)
   if (facts.length === 0) throw new AppError('MODEL_ERROR', 'The model answered no "[category] content" lines; memories left unchanged')
   const groupId = opts.groupId ?? ''
+  // the lines inherit the narrowest scope and the least certain kind of what they summarize: learnt in a
+  // private chat stays out of groups, a guess stays a guess
+  const origin: MemoryOrigin = {
+    kind: memories.some((r) => r.origin?.kind === 'inferred') ? 'inferred' : 'manual',
+    chat: groupId ? 'group' : memories.some(learntInPrivate) ? 'private' : 'api',
+    at: Math.min(...memories.map((r) => r.origin?.at ?? r.createdAt))
+  }
   for (const f of facts) {
-    await svc.add({ userId, groupId, category: f.category, content: f.content, source: 'summary', confidence: 0.85, metadata: { summarizedFrom: before } })
+    await svc.add({ userId, groupId, category: f.category, content: f.content, source: 'summary', confidence: 0.85, metadata: { summarizedFrom: before }, origin })
   }
   // the new lines are on disk: only now drop what they replace
   for (const r of memories) await svc.remove(r.id, true)

@@ -15,7 +15,7 @@ describe('memory: in chat, extraction and summarize', function () {
     const mem = env.s.lx.rt.need('memory')
     for (const u of mem.users()) await mem.clearUser(u.userId, true)
     env.s.lx.rt.need('memoryExtractor').clearQueues()
-    await env.s.lx.rt.config.update({ memory: { enabled: true, pollIntervalMinutes: 5, maxMemoriesInPrompt: 10 } })
+    await env.s.lx.rt.config.update({ memory: { enabled: true, pollIntervalMinutes: 5, maxMemoriesInPrompt: 10, summarySize: 0 } }) // per message only (the summary: tests/memory/recall.test.ts)
   })
   const rt = (): ChatEnv['s']['lx']['rt'] => env.s.lx.rt
   const chat = (message: string, userId: string, groupId?: string): ReturnType<ChatEnv['s']['api']> =>

@@ -7,6 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js'
 import { startPluginHost, type PluginHost } from '../support/plugin-host.js'
 import { splitUserContent } from '../support/user-text.js'
 import { sentMessages } from '../chat/helpers.js'
+import { summarizeMemories } from '../../lib/memory/summarize.js'
 
 describe('memory: provenance, review, scopes (QQ path)', function () {
   this.timeout(60_000)
@@ -23,11 +24,13 @@ describe('memory: provenance, review, scopes (QQ path)', function () {
   after(async () => { await p?.stop(); await fake?.close() })
   const rt = (): PluginHost['run']['rt'] => p.run.rt
   const last = (): string => p.host.transcript.at(-1)?.text ?? ''
-  /** The memory lines the model was given with the last chat request (after the user's text). */
+  /** The memory lines the model was given with the last chat request: the system message's summary and
+   * what follows the user's text (lib/memory/README.md, "Recall"). */
   const memoryInPrompt = (): string => {
     const req = fake.chatRequests().filter((r) => !JSON.stringify(r.body).includes('Extract long-term facts')).at(-1)
-    const user = sentMessages(req?.body).filter((m) => m.role === 'user').at(-1)?.content ?? ''
-    return splitUserContent(user).tail
+    const msgs = sentMessages(req?.body)
+    const user = msgs.filter((m) => m.role === 'user').at(-1)?.content ?? ''
+    return `${msgs.find((m) => m.role === 'system')?.content ?? ''}\n${splitUserContent(user).tail}`
   }
   /** One extraction round whose model answer is `facts` (JSON). */
   const extract = async (facts: unknown[]): Promise<void> => {
@@ -158,6 +161,23 @@ describe('memory: provenance, review, scopes (QQ path)', function () {
     await p.host.sendPrivate('50001', '#lx记忆公开 关')
     await p.host.sendPrivate('50001', '#lx记忆公开')
     expect(last()).to.include('只在私聊用')
+  })
+
+  it('a summary of a user\'s memories keeps their scope: a group\'s untouched, what was learnt in private stays out of groups', async () => {
+    const mem = rt().need('memory')
+    const before = mem.list({ userId: '50001' })
+    const groupOnes = before.filter((r) => r.groupId !== '').map((r) => r.id)
+    const pending = before.filter((r) => r.status !== undefined).map((r) => r.id)
+    fake.enqueue({ content: '[profile] 住在上海浦东，是程序员' })
+    await summarizeMemories(mem, rt().optional('models'), '50001', { useLLM: true, cleanup: false })
+    const after = mem.list({ userId: '50001' })
+    for (const id of [...groupOnes, ...pending]) expect(mem.get(id), `memory ${id} is left as it was`).to.not.equal(undefined)
+    const line = after.find((r) => r.source === 'summary')!
+    expect(line.origin).to.include({ chat: 'private' })
+    await p.host.sendPrivate('50001', '#lx记忆公开 关')
+    fake.enqueue({ content: '你好' })
+    await p.host.sendGroup('902', '50001', '我是做什么的', { at: true })
+    expect(memoryInPrompt()).to.not.include('住在上海浦东，是程序员')
   })
 
   it('#lx忘记我 erases everything, histories and the memory choice included', async () => {

@@ -74,7 +74,7 @@ const DOMAIN_SHARED = ['core', 'host', 'search', 'templates', 'config', 'runtime
 const DOCUMENTED_USES = [
   { from: 'channels', to: ['stats/cost.ts', 'chat/reasoning.ts'], readme: 'lib/channels/README.md (the budget reads lib/stats/cost.ts; reasoning tags as lib/chat/reasoning.ts)' },
   { from: 'chat', to: ['delivery/media.ts'], readme: 'lib/delivery/README.md (the turn\'s images come from the chat pipeline as `media`, lib/chat/service.ts)' },
-  { from: 'memory', to: ['chat/reasoning.ts'], readme: 'lib/memory/README.md (reasoning blocks of the model\'s answer are ignored: the one stripper, lib/chat/reasoning.ts)' },
+  { from: 'memory', to: ['chat/reasoning.ts', 'chat/scope.ts'], readme: 'lib/memory/README.md (reasoning blocks of the model\'s answer are ignored: the one stripper, lib/chat/reasoning.ts; no memory summary in a group\'s shared conversation: lib/chat/scope.ts)' },
   { from: 'tools', to: ['drawing/draw.ts', 'drawing/types.ts', 'reminders', 'tts/service.ts', 'grouplog/format.ts', 'web'], readme: 'lib/drawing, lib/reminders, lib/tts, lib/grouplog and lib/web READMEs (their built-in tools in lib/tools/builtin/)' },
   { from: 'web', to: ['channels/keys.ts'], readme: 'lib/web/README.md (search.ts rotates keys with lib/channels/keys.ts)' }
 ]

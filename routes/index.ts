@@ -29,6 +29,7 @@ import { toolsRoutes } from './tools.js'
 import { toolFileRoutes } from './tools-files.js'
 import { toolRoutesA } from './tools-a.js'
 import { memoryRoutes } from './memory.js'
+import { memoryReviewRoutes } from './memory-review.js'
 import { memoriesRoutesA } from './memories-a.js'
 import { knowledgeRoutes } from './knowledge.js'
 import { knowledgeBaseRoutes } from './knowledge-bases.js'
@@ -70,6 +71,7 @@ export function buildRouters (rt: Runtime): Router[] {
     toolFileRoutes(rt),
     toolRoutesA(rt),
     ...mcpRoutes(rt),
+    memoryReviewRoutes(rt), // before memoryRoutes: its GET /api/memory/:id would take /pending
     memoryRoutes(rt),
     memoriesRoutesA(rt),
     knowledgeEmbeddingRoutes(rt), // before /api/knowledge/:id

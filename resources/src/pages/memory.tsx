@@ -1,13 +1,18 @@
 // Memory: statistics (GET /api/memory/stats: total, users, per category), search, the users with
 // memories (paged), one user's memories (add, edit, clean up, summarize, delete after a confirmation
-// naming the memory) and a group's memories (GET /api/memory/group/:groupId, paged).
-import { useState } from 'preact/hooks'
+// naming the memory) and a group's memories (GET /api/memory/group/:groupId, paged). The review queue is
+// memory-review.tsx, a user's timeline with provenance and history memory-timeline.tsx.
+import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api'
 import { BarList } from '../chart'
 import { t, tv } from '../i18n'
 import { Pager, usePage } from '../paging'
 import type { MemoryHit, MemoryRecord, UserEntry } from '../contracts'
 import { Act, Card, Table, View, confirmDanger, toast, useLoad } from '../ui'
+import { ReviewQueue } from './memory-review'
+import { Timeline } from './memory-timeline'
+import { mt, saidOrGuessed } from './memory-words'
+import './memory.css'
 
 const CATS = ['profile', 'preference', 'event', 'relation', 'topic', 'custom']
 const cat = (c: string): string => { const w = t(`cat.${c}`); return w === `cat.${c}` ? c : w }
@@ -21,8 +26,10 @@ async function removeMemory (m: MemoryRecord, done: () => void): Promise<void> {
   done()
 }
 
-function Stats () {
+function Stats ({ version }: { version: number }) {
   const load = useLoad<{ total: number, users: number, byCategory: Record<string, number> }>('/api/memory/stats')
+  const { reload } = load
+  useEffect(() => { if (version > 0) reload() }, [version, reload])
   return <Card title={t('me.stats')} testid="memory-stats" extra={<button onClick={load.reload}>{t('refresh')}</button>}>
     <View load={load} isEmpty={() => false}>{s => <>
       <div class="grid">
@@ -34,26 +41,29 @@ function Stats () {
   </Card>
 }
 
-function UserMemories ({ userId }: { userId: string }) {
+/** `version` changes when another part of the page changed memories; `onChange` says this part did. */
+function UserMemories ({ userId, version, onChange }: { userId: string, version: number, onChange: () => void }) {
   const list = usePage<MemoryRecord>(`/api/memory/user/${encodeURIComponent(userId)}?format=list`)
+  const { reload } = list
+  useEffect(() => { if (version > 0) reload() }, [version, reload])
   const [content, setContent] = useState('')
   const [category, setCategory] = useState('custom')
   const u = encodeURIComponent(userId)
   return <Card title={`${t('memory')}: ${userId}`} testid="memory-user" extra={<>
-    <Act testid="memory-cleanup" run={async () => { await api(`/api/memory/user/${u}/cleanup`, { method: 'POST' }); list.reload() }} done={t('saved')}>{t('cleanup')}</Act>
-    <Act testid="memory-summarize" run={async () => { await api(`/api/memory/user/${u}/summarize`, { json: { useLLM: true } }); list.reload() }} done={t('saved')}>{t('summarize')}</Act>
+    <Act testid="memory-cleanup" run={async () => { await api(`/api/memory/user/${u}/cleanup`, { method: 'POST' }); onChange() }} done={t('saved')}>{t('cleanup')}</Act>
+    <Act testid="memory-summarize" run={async () => { await api(`/api/memory/user/${u}/summarize`, { json: { useLLM: true } }); onChange() }} done={t('saved')}>{t('summarize')}</Act>
     <Act kind="danger" testid="memory-clear-user" run={async () => {
       if (!await confirmDanger(tv('me.confirmClear', { name: userId }))) return
-      await api(`/api/memory/user/${u}`, { method: 'DELETE' }); list.reload()
+      await api(`/api/memory/user/${u}`, { method: 'DELETE' }); onChange()
     }}>{t('clearAll')}</Act></>}>
     <div class="row">
       <input data-testid="memory-content" aria-label={t('content')} placeholder={t('content')} value={content} onInput={e => setContent((e.target as HTMLInputElement).value)} />
       <select aria-label={t('me.category')} value={category} onChange={e => setCategory((e.target as HTMLSelectElement).value)}>{CATS.map(c => <option key={c} value={c}>{cat(c)}</option>)}</select>
-      <Act kind="primary" testid="memory-add" run={async () => { await api(`/api/memory/user/${u}`, { json: { content, category } }); setContent(''); list.reload() }}>{t('add')}</Act>
+      <Act kind="primary" testid="memory-add" run={async () => { await api(`/api/memory/user/${u}`, { json: { content, category } }); setContent(''); onChange() }}>{t('add')}</Act>
     </div>
     <View load={list} isEmpty={d => d.items.length === 0}>{d => <Table cols={['id', t('categories'), t('content'), t('confidence'), '']}
-      rows={d.items.map((m: MemoryRecord) => [m.id, cat(m.category), <EditCell m={m} onDone={list.reload} />, m.confidence,
-        <Act kind="danger" testid={`memory-delete-${m.id}`} run={() => removeMemory(m, list.reload)}>{t('delete')}</Act>])} />}</View>
+      rows={d.items.map((m: MemoryRecord) => [m.id, cat(m.category), <EditCell m={m} onDone={onChange} />, m.confidence,
+        <Act kind="danger" testid={`memory-delete-${m.id}`} run={() => removeMemory(m, onChange)}>{t('delete')}</Act>])} />}</View>
     <Pager page={list} testid="memory-pager" />
   </Card>
 }
@@ -92,19 +102,23 @@ export default function Memory () {
   const [user, setUser] = useState('')
   const [q, setQ] = useState('')
   const [hits, setHits] = useState<MemoryHit[] | null>(null)
+  const [version, setVersion] = useState(0)
+  const changed = (): void => setVersion(v => v + 1)
   return <div>
-    <Stats />
+    <Stats version={version} />
+    <ReviewQueue onChange={changed} />
     <Card title={t('search')}>
       <div class="row"><input data-testid="memory-query" aria-label={t('search')} placeholder={t('search')} value={q} onInput={e => setQ((e.target as HTMLInputElement).value)} />
         <Act testid="memory-search" run={async () => setHits(await api<MemoryHit[]>('/api/memory/search', { json: { query: q, ...(user ? { userId: user } : {}) } }))}>{t('search')}</Act></div>
       {hits && (hits.length === 0 ? <p class="muted">{t('empty')}</p>
-        : <div data-testid="memory-hits"><Table cols={[t('userId'), t('categories'), t('content')]} rows={hits.map(h => [h.userId, cat(h.category), h.content])} /></div>)}
+        : <div data-testid="memory-hits"><Table cols={[t('userId'), t('categories'), t('content'), mt('mr.origin')]} rows={hits.map(h => [h.userId, cat(h.category), h.content, saidOrGuessed(h) + (h.status ? ` (${mt(`mr.${h.status === 'pending' ? 'pending' : 'supersededPlain'}`)})` : '')])} /></div>)}
     </Card>
     <Card title={t('me.users.title')} extra={<input data-testid="memory-user" aria-label={t('userId')} placeholder={t('userId')} value={user} onInput={e => setUser((e.target as HTMLInputElement).value)} />}>
       <View load={users}>{d => <div class="row">{d.items.map((u: UserEntry) => <button key={u.userId} data-testid={`memory-user-${u.userId}`} aria-pressed={u.userId === user} onClick={() => setUser(u.userId)}>{u.userId} ({u.count})</button>)}</div>}</View>
       <Pager page={users} testid="memory-users-pager" />
     </Card>
-    {user && <UserMemories key={user} userId={user} />}
+    {user && <UserMemories key={user} userId={user} version={version} onChange={changed} />}
+    {user && <Timeline key={user} userId={user} version={version} />}
     <GroupMemories />
   </div>
 }

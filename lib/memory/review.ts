@@ -20,7 +20,8 @@ export class MemoryReview {
 
   /** Pending memories (of one user, or everyone's), oldest first: the review queue. */
   pending (userId?: string, limit = 100): MemoryRecord[] {
-    return this.memory.list(userId !== undefined ? { userId } : {}).filter((r) => r.status === 'pending').reverse().slice(0, limit)
+    if (userId === undefined) return this.memory.inState('pending', limit)
+    return this.memory.list({ userId }).filter((r) => r.status === 'pending').reverse().slice(0, limit)
   }
 
   /** A pending memory becomes used; false when it was not pending. */
@@ -52,17 +53,9 @@ export class MemoryReview {
 /** What a bulk review did to one id (routes/memory-review.ts answers it per id). */
 export type BulkOutcome = 'confirmed' | 'deleted' | 'not_pending' | 'not_found'
 
-/** Counts of the review states over every live memory (one pass: the dashboard's figures, not a hot path). */
+/** Counts of the review states of the live memories (kept by the service on every write). */
 export function reviewCounts (memory: MemoryService): { pending: number; superseded: number; confirmed: number } {
-  let pending = 0
-  let superseded = 0
-  let confirmed = 0
-  for (const r of memory.list()) {
-    if (r.status === 'pending') pending++
-    else if (r.status === 'superseded') superseded++
-    else if (r.history?.some((h) => h.what === 'confirmed')) confirmed++
-  }
-  return { pending, superseded, confirmed }
+  return memory.stateCounts()
 }
 
 /**

@@ -61,6 +61,8 @@ export class MemoryService {
   /** soft-deleted ids per user (erased by a hard clearUser) */
   private readonly softDeleted = new Map<string, Set<number>>()
   private readonly byCategory = emptyByCategory()
+  /** live ids by review state (lib/memory/README.md, "Review"): the queue and its counts read these, never every record */
+  private readonly byState = new Map<ReviewState, Set<number>>([['pending', new Set()], ['superseded', new Set()], ['confirmed', new Set()]])
   private liveCount = 0
   private usersCache: UserEntry[] | undefined
   /** users by their newest memory's time, kept on write (built once the store is loaded) */
@@ -253,6 +255,19 @@ export class MemoryService {
     return out
   }
 
+  /** The live memories in a review state, oldest first (at most `limit`). */
+  inState (state: ReviewState, limit = Infinity): MemoryRecord[] {
+    const out: MemoryRecord[] = []
+    for (const id of this.byState.get(state)!) { const r = this.store.get(id); if (r && !r.deleted) out.push(r) }
+    out.sort((a, b) => a.createdAt - b.createdAt || a.id - b.id)
+    return out.slice(0, limit)
+  }
+
+  /** How many live memories are in each review state. */
+  stateCounts (): Record<ReviewState, number> {
+    return { pending: this.byState.get('pending')!.size, superseded: this.byState.get('superseded')!.size, confirmed: this.byState.get('confirmed')!.size }
+  }
+
   stats (): MemoryStats {
     return { total: this.liveCount, users: this.totals.size, byCategory: { ...this.byCategory } }
   }
@@ -423,6 +438,8 @@ export class MemoryService {
     if (r.updatedAt > t.lastUpdate) t.lastUpdate = r.updatedAt
     this.userOrder?.set(r.userId, t.lastUpdate)
     this.byCategory[r.category]++
+    const state = reviewStateOf(r)
+    if (state) this.byState.get(state)!.add(r.id)
     this.liveCount++
     this.usersCache = undefined
     if (first) this.presence.emit(r.userId)
@@ -434,6 +451,8 @@ export class MemoryService {
     const g = r.groupId ? this.byGroup.get(r.groupId) : undefined
     if (g?.delete(r.id) && g.size === 0) this.byGroup.delete(r.groupId)
     this.byCategory[r.category]--
+    const state = reviewStateOf(r)
+    if (state) this.byState.get(state)!.delete(r.id)
     this.liveCount--
     this.usersCache = undefined
     const t = this.totals.get(r.userId)!
@@ -475,3 +494,10 @@ const storeOptions = (): { key: (r: MemoryRecord) => number; meta: Meta; revive:
 })
 
 const clamp01 = (n: number): number => Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0.5
+
+/** pending and superseded: the record's status; confirmed: in use after a confirmation in its history. */
+export type ReviewState = 'pending' | 'superseded' | 'confirmed'
+function reviewStateOf (r: MemoryRecord): ReviewState | undefined {
+  if (r.status !== undefined) return r.status
+  return r.history?.some((h) => h.what === 'confirmed') ? 'confirmed' : undefined
+}

@@ -15,6 +15,9 @@ type Rec = Record<string, unknown>
 type Meta = Record<string, unknown>
 type AnyStore = RecordStore<Rec, string | number, Meta>
 
+/** Records written per transaction by the copy. */
+const COPY_SLICE = 2_000
+
 export interface StoreCount { store: string; read: number; written: number }
 export interface CopyOptions { force?: boolean; stores?: readonly PortedStore[] }
 
@@ -60,7 +63,8 @@ async function copy (opts: CopyOptions, source: (s: PortedStore) => Promise<AnyS
     const to = await target(s)
     try {
       await to.clear()
-      await to.putMany(records)
+      // in slices, each committed before the next is made: a million records in one statement ran out of heap
+      for (let i = 0; i < records.length; i += COPY_SLICE) await to.putMany(records.slice(i, i + COPY_SLICE))
       if (Object.keys(meta).length) await to.setMeta(meta)
     } finally { await to.close() }
     const check = await target(s) // read back: the count written is what the target now holds

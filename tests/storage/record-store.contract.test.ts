@@ -135,6 +135,16 @@ for (const engine of engines) {
       expect(await store.reserve('count')).to.be.at.least(15)
     })
 
+    it('a store larger than a read page (PostgreSQL reads 5,000 rows at a time) is read back whole', async () => {
+      const many = Array.from({ length: 12_345 }, (_, i) => ({ id: `k${String(i).padStart(5, '0')}`, name: `n${i}` }))
+      for (let i = 0; i < many.length; i += 2000) await store.putMany(many.slice(i, i + 2000))
+      await reopen()
+      expect(store.size).to.equal(many.length)
+      expect(store.get('k00000')?.name).to.equal('n0')
+      expect(store.get('k05000')?.name).to.equal('n5000') // the first of the second page
+      expect(store.get('k12344')?.name).to.equal('n12344')
+    })
+
     it('clear removes every record; reopen keeps it empty', async () => {
       await store.putMany([{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }])
       await store.clear()

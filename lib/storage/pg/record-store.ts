@@ -21,6 +21,9 @@ export interface PgRecordStoreOptions<R, K, M> {
   log?: PluginLogger
 }
 
+/** Rows read per query when a store is read whole (at open, after a lost notice connection). */
+const READ_PAGE = 5_000
+
 /** A batch naming more keys than this sends one whole-store notice instead of one per key. */
 const NOTICE_KEYS_MAX = 64
 
@@ -331,9 +334,8 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
     this.remoteKeys.clear()
     if (meta) await this.loadMeta(this.pool)
     if (all) {
-      const { rows } = await this.pool.query<{ key: string; value: R }>('SELECT key, value FROM lx_records WHERE store = $1', [this.name])
       const seen = new Set<string>()
-      for (const row of rows) { seen.add(row.key); this.applyRemote(row.key, row.value) }
+      await this.readAll(this.pool, (key, value) => { seen.add(key); this.applyRemote(key, value) })
       for (const key of [...this.records.keys()]) if (!seen.has(key)) this.applyRemote(key, undefined)
       return
     }
@@ -360,9 +362,23 @@ export class PgRecordStore<R extends object, K extends string | number, M extend
   }
 
   private async loadAll (pool: Pool): Promise<void> {
-    const { rows } = await pool.query<{ key: string; value: R }>('SELECT key, value FROM lx_records WHERE store = $1', [this.name])
-    for (const row of rows) this.records.set(row.key, row.value)
+    await this.readAll(pool, (key, value) => { this.records.set(key, value) })
     await this.loadMeta(pool)
+  }
+
+  /**
+   * Every row of the store, a page of READ_PAGE at a time in key order: a million memories never arrive as
+   * one result (the client holds a whole result in memory: a start or a migration of that size ran out of heap).
+   */
+  private async readAll (pool: Pool, each: (key: string, value: R) => void): Promise<void> {
+    let after: string | null = null
+    for (;;) {
+      const { rows }: { rows: Array<{ key: string; value: R }> } = await pool.query<{ key: string; value: R }>(
+        'SELECT key, value FROM lx_records WHERE store = $1 AND ($2::text IS NULL OR key > $2) ORDER BY key LIMIT $3', [this.name, after, READ_PAGE])
+      for (const row of rows) each(row.key, row.value)
+      if (rows.length < READ_PAGE) return
+      after = rows[rows.length - 1]!.key
+    }
   }
 
   private async loadMeta (pool: Pool): Promise<void> {

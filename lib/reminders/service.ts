@@ -160,7 +160,8 @@ export class ReminderService {
       if (f.chat === 'private' && r.groupId !== undefined) continue
       out.push(r)
     }
-    return out.sort((a, b) => a.nextAt - b.nextAt || a.createdAt - b.createdAt)
+    // the id last: reminders set at one instant for one time list in the same order from the files and from PostgreSQL
+    return out.sort((a, b) => a.nextAt - b.nextAt || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   }
 
   /** Sets a reminder in the actor's chat; a ReminderRefused says why not. */

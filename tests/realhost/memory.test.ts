@@ -80,11 +80,13 @@ describe('real TRSS-Yunzai host: memories (provenance, pending, confirm)', funct
     expect(list).to.match(new RegExp(`#\\d+ 你说过：${STATED}`))
     expect(list).to.include(`#${id} 我推测：${INFERRED}`).and.include('【待确认】')
 
-    await say('今天又加班了，压力好大')
+    // each wait is for the very answer (the fake model echoes): another private message (a late reply, a
+    // question of the asker) must not stand in for it
+    await say('今天又加班了，压力好大', (t) => t.includes('echo: 今天又加班了'))
     expect(memoryInPrompt()).to.include(STATED).and.not.include(INFERRED)
 
-    expect(await say(`#lx记忆确认 ${id}`, (t) => t.includes(String(id)))).to.include('已确认')
-    await say('压力好大怎么办')
+    expect(await say(`#lx记忆确认 ${id}`, (t) => t.includes(`第 ${id} 条记忆`))).to.include('已确认')
+    await say('压力好大怎么办', (t) => t.includes('echo: 压力好大怎么办'))
     expect(memoryInPrompt()).to.include(INFERRED).and.include(STATED)
   })
 })

@@ -31,5 +31,7 @@ export const PORTED_STORES: readonly PortedStore[] = [
   // lib/grouplog/service.ts: one record per group, in the folder group-log/ of the data folder
   { name: 'group-log/groups', key: (g) => String(g.id) },
   // lib/memory/prefs.ts: each user's memory choices (#lx记忆公开)
-  { name: 'memory-users', key: (u) => String(u.userId) }
+  { name: 'memory-users', key: (u) => String(u.userId) },
+  // lib/memory/uses.ts: how often each memory was recalled (numeric ids, as the memories')
+  { name: 'memory-uses', key: (u) => Number(u.id) }
 ]

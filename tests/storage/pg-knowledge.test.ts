@@ -193,7 +193,9 @@ describe('storage: the knowledge base shared by two plugin instances on one Post
     await one!.api(`/api/knowledge/${ids[0]}`, { method: 'DELETE' })
     await gone
     for (const s of [two!, three]) {
+      // the document and its vectors are two stores: each change arrives by its own notice
       await until('the vectors removed', () => kbOf(s).vectors!.status().vectors === vectors - 1)
+      await until('the document removed', () => !kbOf(s).list().some((d) => d.id === ids[0]))
       expect((await search(s, '怎么把钱退回')).map((h) => h.docId)).to.not.include(ids[0])
     }
   })
@@ -258,7 +260,8 @@ describe('storage: the knowledge base shared by two plugin instances on one Post
       expect(kb.get(fresh).status).to.equal('processing')
       // the results reach one, which processed none of them
       await until('the resumed documents on one', () => kbOf(one!).list().filter((d) => d.status === 'ready' && (d.id === mine || d.id === lapsed)).length === 2)
-      expect((await search(one!, '取货码'))[0]?.docId).to.equal(lapsed)
+      // the two URL documents hold the same page: either may rank first
+      expect((await search(one!, '取货码'))[0]?.docId).to.be.oneOf([lapsed, myUrl])
     } finally {
       await new Promise<void>((resolve) => (page as Server).close(() => resolve()))
     }

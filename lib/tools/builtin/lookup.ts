@@ -31,8 +31,8 @@ export function lookupTools (rt: Runtime): BuiltinTool[] {
         const q = str(args.query)
         if (!q) return text('query is required', true)
         // only what may answer in this chat (lib/memory/scope.ts), without provenance or earlier texts
-        const fallback = rt.config.get().memory.privateInGroups
-        const use = rt.optional('memoryPrefs')?.useFor(ctx.scope, rt.clock.now(), fallback) ?? { ...(ctx.scope.groupId ? { groupId: ctx.scope.groupId } : {}), now: rt.clock.now(), privateInGroups: fallback }
+        // the memory domain provides the preferences with the memories: one owner builds where a turn answers
+        const use = rt.need('memoryPrefs').useFor(ctx.scope, rt.clock.now(), rt.config.get().memory.privateInGroups)
         const hits = await memory({ userId: ctx.scope.userId, query: q, limit: limitOf(args.limit), use })
         return text(hits.map((h) => ({ id: h.id, category: h.category, content: h.content, confidence: h.confidence, score: h.score, updatedAt: h.updatedAt })))
       }

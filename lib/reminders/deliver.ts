@@ -2,6 +2,7 @@
 // pickChat), through lib/delivery like a chat answer (markdown as plain text, a long text as a
 // forward message, the chat's delivery settings), @-mentioning its owner in a group.
 import { errorText } from '../core/errors.js'
+import { NotSentError } from '../storage/due.js'
 import { startDelivery } from '../delivery/answer.js'
 import { pickChat, segment } from '../host/port.js'
 import { hostChat, type HostSession } from '../host/session.js'
@@ -10,11 +11,6 @@ import { t } from '../i18n.js'
 import type { Runtime } from '../runtime.js'
 import type { Reminder } from './types.js'
 import { formatWall } from './zoned.js'
-
-/** Thrown when nothing went out (the host not ready, the first send failed): the delivery may be retried. */
-export class NotSentError extends Error {
-  override name = 'NotSentError'
-}
 
 /** A merged forward message (one segment that is neither text nor media) takes no @ beside it. */
 const isForward = (msg: Sendable): boolean =>

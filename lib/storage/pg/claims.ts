@@ -17,8 +17,8 @@ import { ensureMigrated } from './migrate.js'
 import { CHANNEL, encodeNotice } from './notices.js'
 import { acquirePool, inTransaction, releasePool } from './pool.js'
 
-/** What a claimable record holds: when it is next due (ms) and, optionally, the bot that must send it. */
-export interface DueRecord { nextAt: number; botId?: string }
+/** What a claimable record holds: when it is next due (ms; absent: not scheduled, never claimed) and, optionally, the bot that must send it. */
+export interface DueRecord { nextAt?: number; botId?: string }
 
 export interface Claimed<R> {
   key: string

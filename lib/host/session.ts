@@ -4,8 +4,8 @@
 // adapters) fill events differently: numeric or string ids, `isGroup` set or not on notices, the member
 // role on `e.sender.role` or only on `e.member`. The event is read here once (sessionOf keeps the view
 // per event); apps/ and lib/ receive this view, never the raw event.
-import { forwardMessages, makeForwardMsg, quotedMessage, quotesMessage, watchedSend, type ChatSource } from './port.js'
-import type { ForwardNode, HostEvent, Id, ReplyOpts, Seg, Sendable, SendResult } from './types.js'
+import { forwardMessages, makeForwardMsg, pickChat, quotedMessage, quotesMessage, watchedSend, type ChatSource } from './port.js'
+import type { ForwardNode, HostEvent, HostTarget, Id, ReplyOpts, Seg, Sendable, SendResult } from './types.js'
 
 type MemberRole = 'owner' | 'admin' | 'member'
 
@@ -70,6 +70,34 @@ export function hostChat (e: ChatSource): HostChat {
     forwarded: async (id) => await forwardMessages(e, id),
     forward: async (nodes) => await makeForwardMsg(e, nodes),
     member: (userId) => (e.group as { pickMember?: (id: Id) => unknown } | undefined)?.pickMember?.(userId)
+  }
+}
+
+/**
+ * A chat as a session when no event is at hand (a reminder due, a scheduled task, an opener after silence):
+ * the host's chat object (pickChat) stands in for the event, so the answer goes out through lib/delivery
+ * like any answer. `reply` shapes the sends (a reminder @-mentions its owner); by default each goes to the
+ * chat as it is. Throws when the host has no account for the chat yet.
+ */
+export function chatSession (chat: { groupId?: string | undefined; userId: string; nickname?: string | undefined }, botId: string | undefined, reply?: (target: HostTarget) => HostSession['reply']): HostSession {
+  const target = pickChat(chat.groupId !== undefined ? { groupId: chat.groupId, userId: chat.userId } : { userId: chat.userId }, botId)
+  const isGroup = chat.groupId !== undefined
+  return {
+    kind: 'message',
+    userId: chat.userId,
+    ...(chat.nickname !== undefined ? { nickname: chat.nickname } : {}),
+    ...(isGroup ? { groupId: chat.groupId } : {}),
+    isGroup,
+    isMaster: false,
+    isGroupAdmin: false,
+    atBot: false,
+    botId: botId ?? '',
+    text: '',
+    images: [],
+    segments: [],
+    self: false,
+    reply: reply ? reply(target) : async (msg) => await target.sendMsg(msg),
+    chat: hostChat(isGroup ? { group: target } : { friend: target })
   }
 }
 

@@ -15,6 +15,7 @@ import { knowledgeDomain } from './knowledge/index.js'
 import { proactiveDomain } from './proactive/index.js'
 import { groupLogDomain } from './grouplog/index.js'
 import { remindersDomain } from './reminders/index.js'
+import { tasksDomain } from './tasks/index.js'
 import { ttsDomain } from './tts/index.js'
 import { governanceDomain } from './governance/index.js'
 import { guardDomain } from './guard/index.js'
@@ -36,6 +37,7 @@ export const DOMAINS: readonly Domain[] = [
   proactiveDomain,
   groupLogDomain,
   remindersDomain,
+  tasksDomain,
   ttsDomain,
   governanceDomain,
   guardDomain,

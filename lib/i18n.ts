@@ -179,6 +179,11 @@ const TEXTS = {
 
   // reminders (lib/reminders: the delivered reminder; apps/reminders.ts: list and cancel)
   'reminders.fire': { 'zh-CN': '⏰ 提醒：{message}', en: '⏰ Reminder: {message}' },
+  // scheduled tasks (lib/tasks): a run's request, the masters' notice when one pauses itself
+  'tasks.prompt.group': { 'zh-CN': '【定时任务「{name}」，现在是 {time}】你的回答会直接发到群里，不会有人先看。请完成下面的任务，只输出要发出的内容：\n{prompt}', en: '[Scheduled task "{name}", it is now {time}] Your answer goes straight to the group; nobody reads it first. Do the task below and output only what is to be posted:\n{prompt}' },
+  'tasks.prompt.private': { 'zh-CN': '【定时任务「{name}」，现在是 {time}】你的回答会直接私聊发给对方。请完成下面的任务，只输出要发出的内容：\n{prompt}', en: '[Scheduled task "{name}", it is now {time}] Your answer goes straight to the person in a private chat. Do the task below and output only what is to be sent:\n{prompt}' },
+  'tasks.pausedFailures': { 'zh-CN': '定时任务「{name}」（{id}）连续 {n} 次运行失败，已自动暂停。最后一次的错误：{error}\n修好后在管理面板的“定时任务”页或发送「{p}任务 恢复 {id}」恢复。', en: 'The scheduled task "{name}" ({id}) failed {n} runs in a row and paused itself. Last error: {error}\nOnce fixed, resume it on the dashboard\'s Tasks page or send "{p}task resume {id}".' },
+  'tasks.budgetSpent': { 'zh-CN': '定时任务本月的预算已用完（{spent} / {budget} {currency}），本月剩下的运行都会跳过。可在配置 tasks.monthlyBudget 或任务自己的预算里调整。', en: 'The scheduled tasks\' budget for this month is spent ({spent} / {budget} {currency}); the month\'s remaining runs are skipped. Change tasks.monthlyBudget or the task\'s own budget.' },
   'reminders.fireLate': { 'zh-CN': '⏰ 提醒（迟到了，原定 {time}）：{message}', en: '⏰ Reminder (late, it was due {time}): {message}' },
   'reminders.empty': { 'zh-CN': '你没有待发送的提醒。', en: 'You have no pending reminders.' },
   'reminders.list': { 'zh-CN': '你的提醒（{n} 个）：\n{lines}\n发送「{p}取消提醒 <编号>」取消。', en: 'Your reminders ({n}):\n{lines}\nSend "{p}cancel reminder <id>" to cancel one.' },

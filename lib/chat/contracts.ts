@@ -108,6 +108,8 @@ export interface TurnContext {
   toolCall?: { id: string; onApproval?: (state: ApprovalState) => void }
   /** What of the turn's text the asker did not write; contributors and tool results add to it. */
   taint?: Set<TaintSource>
+  /** Only these tools are offered and run (ReplyOptions.onlyTools); absent: the preset decides. */
+  onlyTools?: ReadonlySet<string>
 }
 
 /** A memory put into the prompt of a turn. */
@@ -234,6 +236,8 @@ export interface ChatService {
   reply(scope: ChatScope, input: string, opts?: {
     presetId?: string; images?: string[]; onDelta?: (text: string) => void; signal?: AbortSignal; systemPromptOverride?: string
     temperature?: number; maxTokens?: number; toolsEnabled?: boolean
+    /** only these tools may be offered and run in this turn (a scheduled task's list, lib/tasks); absent: the preset's */
+    onlyTools?: readonly string[]
     /** a channel and model chosen by the caller (the dashboard's chat page) instead of the bot's choice */
     channel?: string; model?: string
     /** tool calls, approvals and results as they happen */

@@ -117,7 +117,7 @@ export class ChatPipeline implements ChatService {
       // the answer's "why" record (lib/why): the contributors note into it, the model calls and events below
       const whys = rt.optional('why')
       const why = whys?.begin(scope, preset, input)
-      const turn: TurnContext = { scope, preset, input, taint: new Set(opts.taint), ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
+      const turn: TurnContext = { scope, preset, input, taint: new Set(opts.taint), ...(opts.onlyTools ? { onlyTools: new Set(opts.onlyTools) } : {}), ...(opts.images?.length ? { images: opts.images } : {}), ...(why ? { trace: why } : {}) }
       const cfg = rt.config.get()
       // the turn's deadline (chat.timeoutSeconds), paused while a call waits for a person; cleared when the turn ends
       const limit = deadline = new TurnDeadline(rt.clock, cfg.chat.timeoutSeconds * 1000)

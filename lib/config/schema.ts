@@ -18,6 +18,7 @@ import { memorySection } from '../memory/config.js'
 import { llmSection, presetsSection } from '../presets/config.js'
 import { proactiveSection } from '../proactive/config.js'
 import { remindersSection } from '../reminders/config.js'
+import { tasksSection } from '../tasks/config.js'
 import { skillsSection } from '../skills/config.js'
 import { pricingSection } from '../stats/config.js'
 import { qqActionsSection, toolsSection } from '../tools/config.js'
@@ -54,6 +55,7 @@ export const configSchema = z.strictObject({
   mcp: mcpSection,
   image: imageSection,
   reminders: remindersSection,
+  tasks: tasksSection,
   webTools: webToolsSection,
   // who may use the bot, how much, what it may say (lib/governance; texts in lib/governance/config.ts)
   access: accessSchema,

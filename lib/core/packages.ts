@@ -9,7 +9,7 @@ import { PLUGIN_DIR } from './paths.js'
 export type { DependencyReport }
 
 /** What the plugin can do, as far as its packages decide it. */
-export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'outbound' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize' | 'tokenCount' | 'knowledgeFiles' | 'database' | 'sharedState'
+export type Feature = 'models' | 'mcp' | 'reminders' | 'webFetch' | 'outbound' | 'fileWatch' | 'apiBodies' | 'dashboard' | 'fastStart' | 'standalone' | 'versionCheck' | 'textNormalize' | 'tokenCount' | 'knowledgeFiles' | 'database' | 'sharedState' | 'cronSchedules'
 
 /**
  * The features each dependency outside INLINE serves. Every dependency in package.json is INLINE or
@@ -40,7 +40,8 @@ export const PACKAGE_FEATURES: ReadonlyMap<string, readonly Feature[]> = new Map
   ['opencc-js', ['textNormalize']],
   ['gpt-tokenizer', ['tokenCount']],
   ['pg', ['database']],
-  ['ioredis', ['sharedState']]
+  ['ioredis', ['sharedState']],
+  ['croner', ['cronSchedules']]
 ])
 
 /** What each feature is, for the master (zh-CN first, as the bot's replies). */
@@ -60,7 +61,8 @@ export const FEATURE_TEXT: Readonly<Record<Feature, { zh: string; en: string }>>
   textNormalize: { zh: '违禁词与触发词匹配繁体字（繁体按简体匹配）', en: 'matching banned and trigger words written in traditional Chinese (folded to simplified)' },
   tokenCount: { zh: '服务商没报用量时的精确计数（改用按字数估算）', en: 'exact token counts when a provider reports no usage (estimated from characters instead)' },
   database: { zh: '多实例共享的 PostgreSQL 存储（storage.database.url）', en: 'the PostgreSQL storage shared by several instances (storage.database.url)' },
-  sharedState: { zh: '多个实例通过 Redis 共享登录链接、会话、限流与变更通知', en: 'sharing login links, sessions, rate limits and change notices between instances through Redis' }
+  sharedState: { zh: '多个实例通过 Redis 共享登录链接、会话、限流与变更通知', en: 'sharing login links, sessions, rate limits and change notices between instances through Redis' },
+  cronSchedules: { zh: '定时任务的 cron 表达式（用文字写的时间照常可用）', en: 'cron expressions of scheduled tasks (schedules in words still work)' }
 }
 
 /** The report the loader left, for modules loaded without it (tests, tsx) computed once from the folder. */

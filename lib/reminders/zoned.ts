@@ -2,6 +2,7 @@
 // through Intl only: the parts of an instant there, and the instant of a wall-clock time there.
 // A wall time that does not exist (skipped by a DST change) lands on the hour after; one that exists
 // twice takes the first.
+import { hoursWindow } from '../core/hours.js'
 
 export interface WallTime {
   year: number
@@ -80,4 +81,18 @@ const pad = (n: number): string => String(n).padStart(2, '0')
 export function formatWall (tz: string, at: number): string {
   const w = wallTime(tz, at)
   return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}`
+}
+
+/**
+ * Whether the wall-clock minute of `at` in `tz` falls in `hours` ("09:00-22:00"; one ending before it starts
+ * runs past midnight, "23:00-08:00"; equal ends: all day). False for a text that is no window.
+ */
+export function withinHours (hours: string, tz: string, at: number): boolean {
+  const window = hoursWindow(hours)
+  if (!window) return false
+  const { start, end } = window
+  const w = wallTime(tz, at)
+  const t = w.hour * 60 + w.minute
+  if (start === end) return true
+  return start < end ? t >= start && t < end : t >= start || t < end
 }

@@ -40,7 +40,8 @@ export class RegistryToolProvider implements ToolProvider {
     const offers = presetOffers(this.registry.switches, turn.preset.tools)
     this.refreshAliases()
     const cfg = this.registry.config
-    const offered = this.registry.list().filter((t) => offers(t) && (t.offeredIn?.(turn.scope) ?? true))
+    const only = turn.onlyTools
+    const offered = this.registry.list().filter((t) => offers(t) && (!only || only.has(t.name)) && (t.offeredIn?.(turn.scope) ?? true))
     const chosen = this.selector.select(offered, () => this.registry.list({ includeDisabled: true }), {
       input: turn.input,
       recent: turn.recent,

@@ -26,6 +26,9 @@ export const PORTED_STORES: readonly PortedStore[] = [
   ] },
   // lib/reminders/service.ts (their claims, lx_reminder_claims, are not copied: a stopped bot holds none)
   { name: 'reminders', key: (r) => String(r.id) },
+  // lib/tasks/service.ts: the scheduled tasks (claimed like the reminders) and their runs
+  { name: 'tasks', key: (t) => String(t.id) },
+  { name: 'task-runs', key: (r) => String(r.id) },
   // lib/why/store.ts: one record per conversation (its last answers' why records)
   { name: 'why', key: (l) => String(l.conversationId) },
   // lib/grouplog/service.ts: one record per group, in the folder group-log/ of the data folder

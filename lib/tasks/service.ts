@@ -112,6 +112,12 @@ export class TaskService {
 
   get timeZone (): string { return resolveTimeZone(this.o.timeZone()) }
 
+  /** Calls `listener` when another instance changed a task or a run (shared storage only); answers the unsubscribe. */
+  onRemote (listener: () => void): () => void {
+    const offs = [this.tasks.onRemote(() => { listener() }), this.runs.onRemote(() => { listener() })]
+    return () => { for (const off of offs) off() }
+  }
+
   async start (): Promise<void> {
     // the next times of cron tasks need croner (loaded here, not at the plugin's start)
     if ([...this.tasks.values()].some((t) => t.schedule.kind === 'cron')) {

@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sinon from 'sinon'
-import type { Clock } from '../../lib/core/clock.js'
 import { EventBus } from '../../lib/core/event-bus.js'
 import type { Config } from '../../lib/config/schema.js'
 import { NotSentError } from '../../lib/storage/due.js'
@@ -21,7 +20,7 @@ import { openDueClaims, type DueClaims } from '../../lib/storage/pg/claims.js'
 import { PORTED_STORES } from '../../lib/storage/ported.js'
 import { postgresOrSkip } from '../support/postgres.js'
 import type { TestServer } from '../support/server.js'
-import { startTwoOn, until as untilChange } from '../support/shared-instances.js'
+import { instanceClock, startTwoOn, until as untilChange } from '../support/shared-instances.js'
 import { quietLogger } from '../skills/helpers.js'
 
 type FakeClock = sinon.SinonFakeTimers
@@ -37,24 +36,6 @@ interface Sent { id: string; by: string; occurrence: number }
 
 /** One "instance": a service on the shared database with a fake clock of its own. */
 interface Node { name: string; svc: ReminderService; fake: FakeClock }
-
-/** A fake clock of its own, installed on a context object rather than the process's timers (pg keeps real ones). */
-function fakeClock (): FakeClock {
-  // sinon takes `global` (fake-timers' withGlobal); its types do not list it. Promise: for tickAsync.
-  const own = { setTimeout, clearTimeout, setInterval, clearInterval, Date, Promise }
-  const config = { now: NOW, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], global: own }
-  return sinon.useFakeTimers(config as Parameters<typeof sinon.useFakeTimers>[0])
-}
-
-function clockOf (fake: FakeClock): Clock {
-  return {
-    now: () => fake.now,
-    setTimeout: (fn, ms) => fake.setTimeout(fn, ms) as unknown as NodeJS.Timeout,
-    clearTimeout: (t) => fake.clearTimeout(t as unknown as number),
-    setInterval: (fn, ms) => fake.setInterval(fn, ms) as unknown as NodeJS.Timeout,
-    clearInterval: (t) => fake.clearInterval(t as unknown as number)
-  }
-}
 
 const storageDeps = (url: string): { config: { get(): { storage: { database: { url: string } } } }; env: NodeJS.ProcessEnv; log: ReturnType<typeof quietLogger> } =>
   ({ config: { get: () => ({ storage: { database: { url } } }) }, env: {}, log: quietLogger(new EventBus()) })
@@ -102,8 +83,7 @@ describe('storage: reminders shared by two instances on one PostgreSQL (claimed 
   async function node (name: string, o: { bots?: string[] } = {}): Promise<Node> {
     const dataDir = mkdtempSync(join(tmpdir(), 'lingxi-pg-reminders-'))
     dirs.push(dataDir)
-    const fake = fakeClock()
-    const clock = clockOf(fake)
+    const { fake, clock } = instanceClock(NOW)
     const svc = await ReminderService.openShared({ ...storageDeps(url), paths: { dataDir }, clock }, {
       settings: () => SETTINGS,
       clock,
@@ -291,8 +271,8 @@ describe('storage: reminders shared by two instances on one PostgreSQL (claimed 
     const source = mkdtempSync(join(tmpdir(), 'lingxi-reminders-src-'))
     const back = mkdtempSync(join(tmpdir(), 'lingxi-reminders-back-'))
     dirs.push(source, back)
-    const fake = fakeClock()
-    const o = { settings: () => SETTINGS, clock: clockOf(fake), log: quietLogger(new EventBus()), deliver: async () => undefined }
+    const { clock } = instanceClock(NOW)
+    const o = { settings: () => SETTINGS, clock, log: quietLogger(new EventBus()), deliver: async () => undefined }
     const files = await ReminderService.open(source, o)
     for (let i = 0; i < 7; i++) await files.create(actor(`u${i}`), { when: i % 2 ? '每天9点' : `${i + 1}小时后`, message: `m${i}` })
     const listed = files.list()

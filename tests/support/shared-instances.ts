@@ -3,6 +3,8 @@
 // to the plugin), and waits for what another instance's change brings. The waits are for a state, with a
 // generous bound (10 s): how fast a change arrives is a benchmark figure (bench/storage.bench.ts), and a
 // loaded machine once took more than 2 s.
+import sinon from 'sinon'
+import type { Clock } from '../../lib/core/clock.js'
 import { startTestServer, type TestServer } from './server.js'
 
 const WAIT_MS = 10_000
@@ -45,4 +47,25 @@ export function whenRemote<A extends unknown[]> (subscribe: (listener: (...args:
 export function until (subscribe: (listener: () => void) => () => void, ok: () => boolean, ms = WAIT_MS): Promise<void> {
   if (ok()) return Promise.resolve()
   return whenRemote(subscribe, ok, ms).then(() => undefined)
+}
+
+/**
+ * A fake clock of one "instance" (services on a shared database, each its own time), installed on a context
+ * object rather than the process's timers: pg keeps the real ones. Promise: for tickAsync.
+ */
+export function instanceClock (now: number): { fake: sinon.SinonFakeTimers; clock: Clock } {
+  const own = { setTimeout, clearTimeout, setInterval, clearInterval, Date, Promise }
+  // sinon takes `global` (fake-timers' withGlobal); its types do not list it
+  const config = { now, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], global: own }
+  const fake = sinon.useFakeTimers(config as Parameters<typeof sinon.useFakeTimers>[0])
+  return {
+    fake,
+    clock: {
+      now: () => fake.now,
+      setTimeout: (fn, ms) => fake.setTimeout(fn, ms) as unknown as NodeJS.Timeout,
+      clearTimeout: (t) => fake.clearTimeout(t as unknown as number),
+      setInterval: (fn, ms) => fake.setInterval(fn, ms) as unknown as NodeJS.Timeout,
+      clearInterval: (t) => fake.clearInterval(t as unknown as number)
+    }
+  }
 }

@@ -35,6 +35,7 @@ import { knowledgeRoutes } from './knowledge.js'
 import { knowledgeBaseRoutes } from './knowledge-bases.js'
 import { knowledgeEmbeddingRoutes } from './knowledge-embedding.js'
 import { remindersRoutes } from './reminders.js'
+import { tasksRoutes } from './tasks.js'
 import { guardRoutes } from './guard.js'
 import { governanceRoutes } from './governance.js'
 
@@ -78,6 +79,7 @@ export function buildRouters (rt: Runtime): Router[] {
     knowledgeBaseRoutes(rt), // before /api/knowledge/:id
     knowledgeRoutes(rt),
     remindersRoutes(rt),
+    tasksRoutes(rt),
     guardRoutes(rt),
     governanceRoutes(rt)
   ]

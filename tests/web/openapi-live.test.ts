@@ -60,6 +60,8 @@ describe('OpenAPI document against live answers', function () {
     params['search.query'] = 'tea'
     const game = await ok('/api/game/presets', { id: 'live-game', name: 'Live', systemPrompt: 'You are a game.' })
     params['game.id'] = String(game.data.id)
+    const task = await ok('/api/tasks', { name: 'live', prompt: 'a daily digest', schedule: '0 8 * * *', target: { groupId: '20002' } })
+    params['task.id'] = String(task.data.id)
     const presets = await s.api('/api/presets')
     params['preset.id'] = String(presets.body.data.presets[0].id)
     const tools = await s.api('/api/tools/builtin/list')
@@ -75,7 +77,7 @@ describe('OpenAPI document against live answers', function () {
   /** The path with its parameters filled from the fixtures, or undefined when one has none. */
   function filled (path: string): string | undefined {
     const group = path.startsWith('/api/conversations/') ? 'conversation' : path.startsWith('/api/chat/why/') ? 'why' : path.startsWith('/api/config/channels/') || path.startsWith('/api/test-panel/') ? 'channel' : path.startsWith('/api/knowledge') ? 'knowledge' : path.startsWith('/api/memory/') ? 'memory'
-      : path.startsWith('/api/game') ? 'game' : /^\/api\/presets?\//.test(path) ? 'preset' : path.startsWith('/api/tools/custom/') ? 'custom'
+      : path.startsWith('/api/tasks/') ? 'task' : path.startsWith('/api/game') ? 'game' : /^\/api\/presets?\//.test(path) ? 'preset' : path.startsWith('/api/tools/custom/') ? 'custom'
         : path.startsWith('/api/tools/js/') ? 'js' : /^\/api\/(skills\/)?mcp\//.test(path) ? 'mcp' : /^\/api\/(tools|skills)\//.test(path) ? 'tool' : ''
     let missing = false
     const out = path.replace(/\{(\w+)\}/g, (_m, p: string) => {

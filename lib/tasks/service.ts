@@ -203,7 +203,8 @@ export class TaskService {
     this.mayManage(actor, input.target.groupId)
     const now = this.o.clock.now()
     const fields = await this.checked(input, now)
-    const { sending: _s, attempts: _a, nextAt: _n, ...rest } = old
+    // what the input leaves out is cleared (a preset, channel, model or budget taken away), not kept from before
+    const { sending: _s, attempts: _a, nextAt: _n, botId: _b, presetId: _p, channel: _c, model: _m, monthlyBudget: _mb, ...rest } = old
     const task: Task = { ...rest, ...fields, updatedAt: now, byMaster: old.byMaster && actor.isMaster ? true : actor.isMaster }
     if (old.paused) delete task.nextAt
     await this.tasks.put(task)

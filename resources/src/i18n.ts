@@ -3,6 +3,7 @@ import { chatEn, chatZh } from './i18n-chat'
 import { voiceEn, voiceZh } from './i18n-voice'
 import { webEn, webZh } from './i18n-web'
 import { remindersEn, remindersZh } from './i18n-reminders'
+import { tasksEn, tasksZh } from './i18n-tasks'
 import { governanceEn, governanceZh } from './i18n-governance'
 import { costEn, costZh } from './i18n-cost'
 import { guardEn, guardZh } from './i18n-guard'
@@ -94,6 +95,8 @@ Object.assign(zh, webZh)
 Object.assign(en, webEn)
 Object.assign(zh, remindersZh)
 Object.assign(en, remindersEn)
+Object.assign(zh, tasksZh)
+Object.assign(en, tasksEn)
 Object.assign(zh, governanceZh)
 Object.assign(en, governanceEn)
 Object.assign(zh, costZh)

@@ -26,6 +26,7 @@ const pages: Record<string, () => Promise<{ default: FunctionComponent }>> = {
   drawing: () => import('./pages/drawing'),
   game: () => import('./pages/game'),
   reminders: () => import('./pages/reminders'),
+  tasks: () => import('./pages/tasks'),
   governance: () => import('./pages/governance'),
   cost: () => import('./pages/cost'),
   stats: () => import('./pages/stats'),

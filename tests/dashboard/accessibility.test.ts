@@ -73,14 +73,15 @@ describe('dashboard: accessibility (axe-core on every page, both languages, both
     await prepare(this)
     fake = await startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini'] })
     s = await startTestServer()
-    // some data on the pages: a channel, a preset, a memory, a knowledge document, a character, a conversation
+    // some data on the pages: a channel, a preset, a memory, a knowledge document, a character, a conversation, a task
     const seeds: Array<[string, object]> = [
       ['/api/config/channels', { name: 'main', baseUrl: fake.url, apiKey: 'sk-a11y-0001', model: 'gpt-4o', models: ['gpt-4o', 'gpt-4o-mini'] }],
       ['/api/preset', { id: 'a11y-preset', name: 'A11y preset', systemPrompt: 'You are brief.' }],
       ['/api/memory/user/20002', { content: 'likes green tea' }],
       ['/api/knowledge', { title: 'Lighthouse manual', content: 'The lamp turns every ten seconds.' }],
       ['/api/game/presets', { name: 'Heroine', systemPrompt: 'You are the heroine of a school story.' }],
-      ['/api/chat', { message: 'hello', userId: '20002' }]
+      ['/api/chat', { message: 'hello', userId: '20002' }],
+      ['/api/tasks', { name: 'A11y digest', prompt: 'Summarize the day.', schedule: '0 8 * * *', target: { groupId: '555' } }]
     ]
     for (const [path, json] of seeds) {
       const r = await s.api(path, { method: 'POST', json })

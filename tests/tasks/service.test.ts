@@ -256,6 +256,12 @@ describe('tasks: the service on a fake clock with real files', function () {
     const run = await svc.runNow(t.id, MASTER)
     expect(run).to.include({ trigger: 'manual', status: 'ok' })
     expect(svc.get(t.id)?.nextAt).to.equal(t.nextAt)
+    // a change replaces the fields: what the new input leaves out is gone
+    const budgeted = await svc.update(t.id, MASTER, digest({ presetId: 'p1', channel: 'c1', model: 'm1', monthlyBudget: 2 }))
+    expect(budgeted).to.include({ presetId: 'p1', channel: 'c1', model: 'm1', monthlyBudget: 2 })
+    const cleared = await svc.update(t.id, MASTER, digest())
+    expect(cleared).to.not.have.any.keys('presetId', 'channel', 'model', 'monthlyBudget')
+    expect(cleared.nextAt).to.equal(t.nextAt)
     const paused = await svc.pause(t.id, MASTER)
     expect(paused.nextAt).to.equal(undefined)
     await advance(svc, 2 * DAY)

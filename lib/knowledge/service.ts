@@ -27,7 +27,7 @@ import { checked, checkedContent, checkedPreset, checkedTitle } from './checks.j
 import { baseOf, DEFAULT_BASE, KnowledgeBases } from './bases.js'
 import { PassageIndex, type DocPassages, type PassageDoc } from './passages.js'
 import { hybridSearch } from './vectors/hybrid.js'
-import { fingerprintOf, KnowledgeVectors, type EmbedSource, type SearchSettings, type VectorDeps } from './vectors/vectors.js'
+import { fingerprintOf, KnowledgeVectors, type EmbedSource, type Embedder, type SearchSettings, type VectorDeps } from './vectors/vectors.js'
 import { openSharedVectors } from './vectors/shared.js'
 import { ProcessingQueue } from './queue.js'
 import { fetchUrl, Uploads } from './sources.js'
@@ -204,6 +204,8 @@ export class KnowledgeService {
 
   /** Passage vectors (README, "Found by meaning"); undefined without a vectors file. */
   vectors: KnowledgeVectors | undefined
+  /** The embeddings endpoint for other domains (the memories' vectors); undefined without a vectors file. */
+  get embedder (): Embedder | undefined { return this.vectors?.embedder }
 
   /** What a ready document gives to be embedded: its passages as indexed (title and heading path included). */
   private embedSource (id: string, given?: { d: KnowledgeDoc; p: DocPassages }): EmbedSource | undefined {

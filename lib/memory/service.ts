@@ -20,6 +20,7 @@ import { revised } from './history.js'
 import { IdSet } from './id-set.js'
 import { type MemoryUse, usableIn } from './scope.js'
 import { SAME_FACT, similarity } from './similar.js'
+import type { MemoryVectors } from './vectors.js'
 import {
   CATEGORIES, MAX_CONTENT, type MemoryCategory, type MemoryHit, type MemoryPatch, type MemoryQuery,
   type MemoryRecord, type MemoryStats, type NewMemory, type UserEntry
@@ -35,6 +36,9 @@ const DAY = 86_400_000
 
 const emptyByCategory = (): Record<MemoryCategory, number> =>
   Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<MemoryCategory, number>
+
+/** Hits each retriever gives a hybrid search at least (README, "Recall by meaning"). */
+const POOL = 20
 
 /** Records a search scores directly while the index is still being built (one user's share, ~10 ms at most). */
 const SCAN_LIMIT = 2_000
@@ -76,6 +80,8 @@ export class MemoryService {
    * (A reference per record; the embedded store has no remote changes and keeps none.)
    */
   private readonly derivedFrom: Map<number, MemoryRecord> | undefined
+  /** the memories' vectors (README, "Recall by meaning"): set with knowledge.embedding */
+  private vectors: MemoryVectors | undefined
 
   private constructor (
     private readonly store: RecordStore<MemoryRecord, number, Meta>,
@@ -83,12 +89,18 @@ export class MemoryService {
     private readonly log: PluginLogger
   ) {
     this.derivedFrom = store instanceof JournalStore ? undefined : new Map()
+    let maxId = 0
     for (const r of store.values()) {
       r.metadata = sharedMetadata(r.metadata) // the store's own objects: compacted in place, as loaded
       this.derivedFrom?.set(r.id, r)
       if (r.deleted) this.hide(r, true)
       else this.link(r)
+      if (r.id > maxId) maxId = r.id
     }
+    // the index's arrays sized for what the build adds, with some room for the memories written next:
+    // grown by doubling mid-build they were copied all at once (lib/search/bm25.ts `reserve`)
+    const room = (n: number): number => Math.ceil(n * 1.1) + 1024
+    this.index.reserve(room(this.liveCount), { partitions: room(this.byUser.size), maxId: room(maxId) })
     this.userOrder = new RecencyOrder([...this.totals].map(([userId, t]) => [userId, t.lastUpdate]))
     // partitioned by user: a search for one user's memories skips everybody else's. Records written
     // meanwhile are indexed by the write itself (and skipped here).
@@ -125,6 +137,8 @@ export class MemoryService {
       else this.unlink(old)
       this.index.remove(id, old.content)
     }
+    if (!r || r.deleted) this.vectors?.removed(id)
+    else this.vectors?.changed(r)
     if (!r) { known.delete(id); return }
     r.metadata = sharedMetadata(r.metadata)
     known.set(id, r)
@@ -134,6 +148,14 @@ export class MemoryService {
       this.index.add(id, r.content, r.userId)
     }
   }
+
+  /** Makes the answering searches hybrid (README, "Recall by meaning"); every write keeps the vectors in step. */
+  useVectors (v: MemoryVectors): void { this.vectors = v }
+  /** The memories' vectors (undefined: no knowledge domain): their status and `whenIdle`. */
+  get meaning (): MemoryVectors | undefined { return this.vectors }
+
+  /** Every live memory (the vectors' start-up check). */
+  liveRecords (): Iterable<MemoryRecord> { return this.candidates(undefined) }
 
   /** Calls `listener` after another instance's change of a memory is applied here (undefined: erased). */
   onRemote (listener: (id: number, r: MemoryRecord | undefined) => void): () => void { return this.store.onRemote(listener) }
@@ -195,6 +217,7 @@ export class MemoryService {
     this.derivedFrom?.set(id, rec)
     this.link(rec)
     this.index.add(rec.id, rec.content, rec.userId)
+    this.vectors?.changed(rec)
     await written
     return rec
   }
@@ -288,28 +311,47 @@ export class MemoryService {
 
   /**
    * BM25 over contents, filtered by user/group/category; best first. With `use`, only the memories that
-   * may answer there (lib/memory/scope.ts): what the prompt and the search_memory tool ask.
+   * may answer there (lib/memory/scope.ts): what the prompt and the search_memory tool ask. Those, for one
+   * user, are hybrid when the memories have vectors (README, "Recall by meaning"): the nearest usable
+   * memories by meaning fused with the BM25 hits, the score the fused one.
    */
   async search (q: { query: string; userId?: string; groupId?: string; category?: MemoryCategory; limit?: number; use?: MemoryUse }): Promise<MemoryHit[]> {
     const now = this.clock.now()
+    const limit = q.limit ?? 20
+    const filter = (id: number): boolean => {
+      const r = this.store.get(id)
+      return r !== undefined && !r.deleted && (q.userId === undefined || r.userId === q.userId) &&
+        (q.groupId === undefined || r.groupId === q.groupId) && (!q.category || r.category === q.category) &&
+        (r.expiresAt === undefined || r.expiresAt > now) && (q.use === undefined || usableIn(r, q.use))
+    }
+    const hybrid = this.vectors !== undefined && q.use !== undefined && q.userId !== undefined && q.query.trim() !== ''
     // still building: a user's records are scored on their own (a small index of that user's share)
     const scan = !this.indexed && q.userId !== undefined && (this.byUser.get(q.userId)?.size ?? 0) <= SCAN_LIMIT
     const index = scan ? this.userIndex(q.userId!) : this.index
-    const hits = index.search(q.query, {
-      limit: q.limit ?? 20,
-      ...(q.userId !== undefined ? { partition: q.userId } : {}),
-      filter: (id) => {
-        const r = this.store.get(id)
-        return r !== undefined && !r.deleted && (q.userId === undefined || r.userId === q.userId) &&
-          (q.groupId === undefined || r.groupId === q.groupId) && (!q.category || r.category === q.category) &&
-          (r.expiresAt === undefined || r.expiresAt > now) && (q.use === undefined || usableIn(r, q.use))
-      }
-    })
+    const hits = index.search(q.query, { limit: hybrid ? Math.max(limit, POOL) : limit, ...(q.userId !== undefined ? { partition: q.userId } : {}), filter })
+    const meaning = hybrid ? await this.vectors!.query(q.query, q.userId!, () => this.usableIds(q.userId!, filter), Math.max(limit, POOL)) : undefined
     const out: MemoryHit[] = []
-    for (const h of hits) {
-      const r = this.store.get(h.id)
-      if (r) out.push({ ...r, score: Math.round(h.score * 1000) / 1000 })
+    if (!meaning) {
+      for (const h of hits.slice(0, limit)) {
+        const r = this.store.get(h.id)
+        if (r) out.push({ ...r, score: Math.round(h.score * 1000) / 1000 })
+      }
+      return out
     }
+    // the scope rule again after the wait for the vector: a memory deleted meanwhile is not answered
+    for (const h of this.vectors!.fuse(hits.map((h) => ({ docId: String(h.id), n: 0, score: h.score })), meaning)) {
+      const id = Number(h.docId)
+      const r = this.store.get(id)
+      if (r && filter(id)) out.push({ ...r, score: Math.round(h.score * 1e6) / 1e6 })
+      if (out.length >= limit) break
+    }
+    return out
+  }
+
+  /** The ids (as the vector index keys them) of a user's live memories that pass `filter`. */
+  private usableIds (userId: string, filter: (id: number) => boolean): Set<string> {
+    const out = new Set<string>()
+    for (const id of this.byUser.get(userId) ?? []) if (filter(id)) out.add(String(id))
     return out
   }
 
@@ -398,6 +440,7 @@ export class MemoryService {
     if (next.deleted) {
       this.hide(next, true)
       this.index.remove(next.id, old.content)
+      this.vectors?.removed(next.id)
     }
     else {
       this.link(next)
@@ -405,6 +448,7 @@ export class MemoryService {
       if (next.content !== old.content || next.userId !== old.userId || !this.index.has(next.id)) {
         this.index.remove(next.id, old.content)
         this.index.add(next.id, next.content, next.userId)
+        this.vectors?.changed(next)
       }
     }
     await written
@@ -474,6 +518,7 @@ export class MemoryService {
     if (!r.deleted) this.unlink(r)
     else this.hide(r, false)
     this.index.remove(r.id, r.content)
+    this.vectors?.removed(r.id)
     this.derivedFrom?.delete(r.id)
     await this.store.delete(r.id)
   }

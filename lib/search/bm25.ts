@@ -102,6 +102,24 @@ export class Bm25Index<K extends string | number> {
     this.staleDf = 0
   }
 
+  /**
+   * Room for `docs` documents in all (with `partitions`, their partition arrays too and that many
+   * partitions; numeric ids up to `maxId`), before a bulk build of a known size: grown by doubling, every per-document array is copied
+   * at the same document counts, several megabytes at once near a million documents, and those large
+   * allocations start full garbage collections: the start-up build's longest stalls (lib/search/README.md).
+   */
+  reserve (docs: number, opts: { partitions?: number; maxId?: number } = {}): void {
+    this.lens = grow(this.lens, docs)
+    if (opts.partitions !== undefined && opts.partitions > 0) {
+      this.partHead = grow(this.partHead, opts.partitions, NONE)
+      this.docPart = grow(this.docPart, docs, NONE)
+      this.prevInPart = grow(this.prevInPart, docs)
+      this.fwdStart = grow(this.fwdStart, docs)
+      this.fwdLen = grow(this.fwdLen, docs)
+    }
+    if (opts.maxId !== undefined) this.docNumbers.reserve(opts.maxId)
+  }
+
   /** Indexes a document (in a partition if given); an id already present is replaced. */
   add (id: K, text: string, partition?: string): void {
     this.remove(id)

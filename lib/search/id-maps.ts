@@ -30,6 +30,14 @@ export class DocNumbers<K extends string | number> {
     this.dense[i] = doc + 1
   }
 
+  /** Room for numeric ids up to `maxId` (a bulk build: no doubling copy mid-way). */
+  reserve (maxId: number): void {
+    if (!isDense(maxId) || maxId < this.dense.length) return
+    const next = new Int32Array(maxId + 1)
+    next.set(this.dense)
+    this.dense = next
+  }
+
   delete (id: K): void {
     if (isDense(id)) { if ((id as number) < this.dense.length) this.dense[id as number] = 0 } else this.sparse.delete(id)
   }

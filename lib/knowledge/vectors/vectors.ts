@@ -14,10 +14,28 @@ import type { OutboundAccess } from '../../web/outbound.js'
 import { EmbeddingClient, embeddingConfigured, type EmbeddingSettings } from './client.js'
 import type { HeldMeta, VectorBackend } from './backend.js'
 import { VectorFile } from './file.js'
-import type { FusionSettings, Ranked } from './fusion.js'
+import { fuse, type Fused, type FusionSettings, type Ranked } from './fusion.js'
 import type { RerankSettings } from './rerank.js'
 import { normalised } from './quantise.js'
 import { VectorStore, type DocVectors } from './store.js'
+
+/**
+ * The embeddings endpoint and the vector parts as another domain uses them through the runtime
+ * (lib/memory/vectors.ts; README, "Found by meaning"): the same client (its batch limit learned and
+ * kept), the int8 index, the log file and `knowledge.fusion`, never a second copy of them.
+ */
+export interface Embedder {
+  /** what vectors are comparable across (address, model, dimensions); undefined: embeddings off */
+  key(): string | undefined
+  embed(texts: readonly string[], opts?: { timeoutMs?: number; attempts?: number }): Promise<number[][]>
+  /** `knowledge.fusion` applied to a word and a meaning ranking */
+  fuse(words: readonly Ranked[], meaning: readonly Ranked[]): Fused[]
+  /** an empty int8 index, and float vectors in its record form */
+  store(): VectorStore
+  quantise: typeof VectorStore.quantise
+  /** a vectors log in the data folder (file.ts) */
+  file(file: string, metaFile: string): VectorBackend
+}
 
 export interface SearchSettings { embedding: EmbeddingSettings; fusion: FusionSettings; rerank: RerankSettings }
 /** What a document gives to be embedded: its passages' texts (title and heading path included). */
@@ -119,6 +137,16 @@ export class KnowledgeVectors {
   }
 
   get configured (): boolean { return embeddingConfigured(this.deps.settings().embedding) }
+
+  /** For other domains' vectors (Embedder): this client and these settings. */
+  readonly embedder: Embedder = {
+    key: () => this.configured ? keyOf(this.deps.settings().embedding) : undefined,
+    embed: (texts, opts) => this.client().embed(texts, opts),
+    fuse: (words, meaning) => fuse(words, meaning, this.deps.settings().fusion),
+    store: () => new VectorStore(),
+    quantise: (...args) => VectorStore.quantise(...args),
+    file: (file, metaFile) => new VectorFile(file, metaFile)
+  }
 
   private client (): EmbeddingClient { return this.clientFor(this.deps.settings().embedding) }
 

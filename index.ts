@@ -15,6 +15,7 @@ import { LingxiJoin } from './apps/join.js'
 import { LingxiRecall } from './apps/recall.js'
 import { LingxiReminders } from './apps/reminders.js'
 import { LingxiTasks } from './apps/tasks.js'
+import { LingxiInitiative } from './apps/initiative.js'
 import { LingxiTts } from './apps/tts.js'
 import { LingxiQuota } from './apps/quota.js'
 import { LingxiWhy } from './apps/why.js'
@@ -23,7 +24,7 @@ import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
 
 // The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
 // the first plugin class's init(), or the standalone host and the tests call lingxi.start().
-export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiConfirm, LingxiConversation, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTasks, LingxiTts, LingxiQuota, LingxiWhy, LingxiUpdate, LingxiChat }
+export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiApproval, LingxiConfirm, LingxiConversation, LingxiMemory, LingxiHelp, LingxiPoke, LingxiJoin, LingxiRecall, LingxiReminders, LingxiTasks, LingxiInitiative, LingxiTts, LingxiQuota, LingxiWhy, LingxiUpdate, LingxiChat }
 
 export const lingxi = {
   start: () => ensureStarted(),

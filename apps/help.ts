@@ -32,7 +32,11 @@ const LINES: Line[] = [
   { zh: '同意 <id> [会话]', en: 'approve <id> [session]', what: 'help.cmd.approve', master: true },
   { zh: '拒绝 <id>', en: 'deny <id>', what: 'help.cmd.deny', master: true },
   { zh: '更新', en: 'update', what: 'help.cmd.update', master: true },
-  { zh: '强制更新', en: 'force update', what: 'help.cmd.forceUpdate', master: true }
+  { zh: '强制更新', en: 'force update', what: 'help.cmd.forceUpdate', master: true },
+  { zh: '任务 <时间> <要做的事>', en: 'task <when> <what>', what: 'help.cmd.task', master: true },
+  { zh: '任务列表', en: 'tasks', what: 'help.cmd.tasks', master: true },
+  { zh: '任务 暂停|恢复|删除|运行 <编号>', en: 'task pause|resume|delete|run <id>', what: 'help.cmd.taskManage', master: true },
+  { zh: '开场 状态|恢复 [群号]', en: 'opener status|resume [group]', what: 'help.cmd.opener', master: true }
 ]
 
 /** The help text for a user (master lines only for masters), with the configured prefixes. */

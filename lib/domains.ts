@@ -13,6 +13,7 @@ import { gameDomain } from './game/index.js'
 import { memoryDomain } from './memory/index.js'
 import { knowledgeDomain } from './knowledge/index.js'
 import { proactiveDomain } from './proactive/index.js'
+import { initiativeDomain } from './initiative/index.js'
 import { groupLogDomain } from './grouplog/index.js'
 import { remindersDomain } from './reminders/index.js'
 import { tasksDomain } from './tasks/index.js'
@@ -35,6 +36,7 @@ export const DOMAINS: readonly Domain[] = [
   memoryDomain,
   knowledgeDomain,
   proactiveDomain,
+  initiativeDomain,
   groupLogDomain,
   remindersDomain,
   tasksDomain,

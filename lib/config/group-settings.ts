@@ -1,7 +1,7 @@
 // The settings in force in one chat: a group's overrides (groups.<id>.*) over the global sections
 // (lib/config/README.md, "Per-group overrides"). One owner for "which value applies here", so every
 // reader of delivery, proactive, event, conversation and burst settings agrees.
-import type { Config, DeliverySettings, GroupConfig, GuardSettings, ProactiveSettings } from './schema.js'
+import type { Config, DeliverySettings, GroupConfig, GuardSettings, InitiativeSettings, ProactiveSettings } from './schema.js'
 import type { Feature, QuotaLimits, Strictness } from '../governance/schema.js'
 import { own } from '../core/dict.js'
 
@@ -31,6 +31,11 @@ export function guardFor (cfg: Config, groupId?: string): GuardSettings {
 
 export function proactiveFor (cfg: Config, groupId?: string): ProactiveSettings {
   return { ...cfg.proactive, ...defined(groupEntry(cfg, groupId)?.proactive) }
+}
+
+/** Openers after silence in this group (lib/initiative). */
+export function initiativeFor (cfg: Config, groupId: string): InitiativeSettings {
+  return { ...cfg.initiative, ...defined(groupEntry(cfg, groupId)?.initiative) }
 }
 
 /** Probability of reacting to an event of this kind here: the group's, else the type's, else

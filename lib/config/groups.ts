@@ -7,6 +7,7 @@ import { toDict } from '../core/dict.js'
 import { deliveryShape } from '../delivery/config.js'
 import { groupGovernanceShape } from '../governance/schema.js'
 import { guardShape } from '../guard/config.js'
+import { initiativeShape } from '../initiative/config.js'
 import { proactiveShape } from '../proactive/config.js'
 import { eventsShape, qqActionsShape } from '../tools/config.js'
 import { ttsShape } from '../tts/config.js'
@@ -28,6 +29,7 @@ export const groupConfigSchema = z.strictObject({
   burstWindowMs: doc(z.number().int().min(0).max(10000).optional(), ['Merge window (ms)', '合并窗口（毫秒）']),
   contextMessages: doc(z.number().int().min(0).max(500).optional(), ['Group log messages as context', '作为上下文的群聊记录条数']),
   proactive: z.strictObject(proactiveShape).partial().optional(),
+  initiative: z.strictObject(initiativeShape).partial().optional(),
   events: z.strictObject(eventsShape).partial().optional(),
   qqActions: z.strictObject(qqActionsShape).partial().optional(),
   tts: z.strictObject(ttsShape).partial().optional(),
@@ -41,7 +43,7 @@ export const groupConfigSchema = z.strictObject({
 })
 
 const GROUPS_NOTE = [
-  'Per-group settings, keyed by group id: preset, enabled, trigger (type, randomRate, keywords), delivery, conversation (user/group), burstWindowMs, contextMessages, proactive, events (poke/join/recall probabilities), qqActions and tts (mode, voice, speed, maxChars), access.features, quotas.user / quotas.group, moderation.strictness, guard and knowledge (knowledge base ids); what a group leaves out comes from the sections above. Example:',
+  'Per-group settings, keyed by group id: preset, enabled, trigger (type, randomRate, keywords), delivery, conversation (user/group), burstWindowMs, contextMessages, proactive, initiative, events (poke/join/recall probabilities), qqActions and tts (mode, voice, speed, maxChars), access.features, quotas.user / quotas.group, moderation.strictness, guard and knowledge (knowledge base ids); what a group leaves out comes from the sections above. Example:',
   '  "123456":',
   '    preset: default',
   '    delivery: { longAnswer: image }',

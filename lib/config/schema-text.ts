@@ -22,6 +22,7 @@ export const TEXT_ALIASES: Readonly<Record<string, string>> = {
   'groups.*.quotas': 'quotas',
   'groups.*.moderation': 'moderation',
   'groups.*.guard': 'guard',
+  'groups.*.initiative': 'initiative',
   'quotas.users.*': 'quotas.user'
 }
 

@@ -11,6 +11,7 @@ import { accessSchema, moderationSchema, quotasSchema } from '../governance/sche
 import { groupLogSection } from '../grouplog/config.js'
 import { guardSection } from '../guard/config.js'
 import { storageSection } from '../storage/config.js'
+import { initiativeSection } from '../initiative/config.js'
 import { inputSection } from '../input/config.js'
 import { knowledgeSection } from '../knowledge/config.js'
 import { mcpSection } from '../mcp/config.js'
@@ -41,6 +42,7 @@ export const configSchema = z.strictObject({
   input: inputSection,
   groupLog: groupLogSection,
   proactive: proactiveSection,
+  initiative: initiativeSection,
   qqActions: qqActionsSection,
   tts: ttsSection,
   llm: llmSection,
@@ -76,6 +78,7 @@ export type ChannelInput = z.input<typeof channelSchema>
 export type SectionName = keyof Config
 export type DeliverySettings = z.infer<typeof configSchema.shape.delivery>
 export type ProactiveSettings = z.infer<typeof configSchema.shape.proactive>
+export type InitiativeSettings = z.infer<typeof configSchema.shape.initiative>
 export type GroupConfig = z.infer<typeof groupConfigSchema>
 export type WebToolsConfig = z.infer<typeof configSchema.shape.webTools>
 export type TtsSettings = z.infer<typeof configSchema.shape.tts>

@@ -29,6 +29,8 @@ export const PORTED_STORES: readonly PortedStore[] = [
   // lib/tasks/service.ts: the scheduled tasks (claimed like the reminders) and their runs
   { name: 'tasks', key: (t) => String(t.id) },
   { name: 'task-runs', key: (r) => String(r.id) },
+  // lib/initiative/service.ts: each group's openers after silence (last opener, unanswered streak, day count)
+  { name: 'initiative', key: (g) => String(g.id) },
   // lib/why/store.ts: one record per conversation (its last answers' why records)
   { name: 'why', key: (l) => String(l.conversationId) },
   // lib/grouplog/service.ts: one record per group, in the folder group-log/ of the data folder

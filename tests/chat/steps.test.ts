@@ -73,7 +73,7 @@ describe('chat: the named steps of a turn', () => {
     it('a QQ message and the HTTP chat pass the steps in the order of lib/chat/README.md', () => {
       const steps = s.lx.rt.chat.steps
       expect(orderSteps(steps, 'qq').map((x) => x.name)).to.deep.equal(
-        ['group-log', 'trigger', 'burst', 'admission', 'input', 'moderation', 'scope', 'rate-limit', 'delivery', 'reply', 'join-in', 'accounting'])
+        ['group-log', 'initiative-seen', 'trigger', 'burst', 'initiative-called', 'admission', 'input', 'moderation', 'scope', 'rate-limit', 'delivery', 'reply', 'join-in', 'accounting'])
       expect(orderSteps(steps, 'api').map((x) => x.name)).to.deep.equal(['preset', 'rate-limit', 'reply'])
     })
   })

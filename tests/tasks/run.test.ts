@@ -106,6 +106,24 @@ describe('tasks: a run through the plugin (standalone host, fake model, fake sea
     await tasks.remove(plain.id, MASTER)
   })
 
+  it('a weekly summary of the group log: the task reads the week\'s messages with get_group_history (the daily-summary skill\'s tool) and posts the summary there', async () => {
+    const tasks = rt.need('tasks')
+    for (const [user, text] of [['30001', '周六去爬山吧'], ['30002', '好，我带水'], ['30003', '周日下雨就改室内']] as const) {
+      await p.host.sendGroup('8804', user, text)
+    }
+    const task = await tasks.create(MASTER, { name: '周报', prompt: '用 get_group_history 取本周的群聊记录，总结要点和待办', schedule: '每周日晚上8点', target: { groupId: '8804' }, tools: ['get_group_history'] })
+    expect(task.schedule).to.deep.equal({ kind: 'recurrence', recurrence: { kind: 'weekly', weekday: 0, hour: 20, minute: 0 } })
+    fake.reset()
+    fake.enqueue({ toolCalls: [{ name: 'get_group_history', arguments: { sinceHours: 168, limit: 500 } }] }, { content: '**📌 要点**：周六爬山，周日下雨改室内\n**📝 待办**：- [ ] 带水' })
+    const since = p.host.transcript.length
+    const run = await tasks.runNow(task.id, MASTER)
+    const history = sentMessages(fake.chatRequests().at(-1)?.body).filter((m) => m.role === 'tool').at(-1)?.content ?? ''
+    expect(history).to.include('周六去爬山吧').and.include('好，我带水').and.include('周日下雨就改室内')
+    expect(run).to.include({ status: 'ok', delivered: true })
+    expect(p.host.transcript.slice(since).filter((e) => e.targetId === '8804').map((e) => e.text).join('\n')).to.include('周六爬山')
+    await tasks.remove(task.id, MASTER)
+  })
+
   it('a model failure is a failed run with the error in words, nothing posted; a private task reaches the user privately', async () => {
     const tasks = rt.need('tasks')
     const failing = await tasks.create(MASTER, { name: '坏任务', prompt: '说点什么', schedule: '0 9 * * *', target: { groupId: '8803' } })

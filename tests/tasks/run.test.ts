@@ -134,6 +134,15 @@ describe('tasks: a run through the plugin (standalone host, fake model, fake sea
     expect(run.error).to.be.a('string').and.not.equal('')
     expect(p.host.transcript.slice(since).filter((e) => e.targetId === '8803')).to.deep.equal([])
     expect(tasks.get(failing.id)?.failures).to.equal(1)
+    // two more failures in a row: the task pauses itself and the master is told privately, once
+    fake.enqueue({ status: 500, errorMessage: 'upstream down' })
+    await tasks.runNow(failing.id, MASTER)
+    fake.enqueue({ status: 500, errorMessage: 'upstream down' })
+    await tasks.runNow(failing.id, MASTER)
+    expect(tasks.get(failing.id)).to.include({ paused: 'failures', failures: 3 })
+    const told = p.host.transcript.slice(since).filter((e) => e.targetId === '10001' && e.text.includes('坏任务'))
+    expect(told).to.have.length(1)
+    expect(told[0]?.text).to.include('连续 3 次').and.include(failing.id)
     await tasks.remove(failing.id, MASTER)
 
     fake.reset()

@@ -32,6 +32,7 @@ export const PACKAGE_FEATURES: ReadonlyMap<string, readonly Feature[]> = new Map
   ['preact', ['dashboard']],
   ['vite', ['dashboard']],
   ['@cfworker/json-schema', ['dashboard']],
+  ['markdown-it', ['dashboard']],
   ['esbuild', ['fastStart']],
   ['tsx', ['fastStart']],
   ['compression', ['standalone']],

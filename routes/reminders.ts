@@ -10,6 +10,7 @@ import { formatWall } from '../lib/reminders/zoned.js'
 import type { Runtime } from '../lib/runtime.js'
 import { B, styledRouter } from './_http/envelope.js'
 import { paged, pageParams } from './_http/paging.js'
+import { recurrenceData } from './_http/recurrence.js'
 import { filterId, parseQuery, parseWith } from './_http/validate.js'
 import { routeDoc } from './_http/route-docs.js'
 
@@ -21,12 +22,7 @@ const listQuery = z.object({
 const reminderData = z.object({
   id: z.string(), userId: z.string(), nickname: z.string().optional(), groupId: z.string().optional(), botId: z.string().optional(),
   message: z.string(), createdAt: z.number(), nextAt: z.number(),
-  recurrence: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('daily'), hour: z.number(), minute: z.number() }),
-    z.object({ kind: z.literal('weekly'), weekday: z.number(), hour: z.number(), minute: z.number() }),
-    z.object({ kind: z.literal('monthly'), day: z.number(), hour: z.number(), minute: z.number() }),
-    z.object({ kind: z.literal('interval'), minutes: z.number() })
-  ]).optional(),
+  recurrence: recurrenceData.optional(),
   status: z.enum(['active', 'done', 'cancelled']),
   fired: z.number(), lastFiredAt: z.number().optional(), sending: z.number().optional(), attempts: z.number().optional(), cancelledBy: z.string().optional()
 })

@@ -15,6 +15,7 @@ import { sessionOf } from './_http/auth.js'
 import { done } from './_http/answers.js'
 import { B, created, styledRouter } from './_http/envelope.js'
 import { paged, pageParams } from './_http/paging.js'
+import { recurrenceData } from './_http/recurrence.js'
 import { routeDoc, type Data } from './_http/route-docs.js'
 import { bodyOf, filterId, intParam, parseQuery, parseWith, requireFields } from './_http/validate.js'
 
@@ -49,12 +50,6 @@ const runsQuery = z.object({ limit: z.int().min(1).max(RUNS.maxLimit).optional()
 const taskQuery = z.object({ limit: z.int().min(1).max(RUNS.maxLimit).optional() })
 const upcomingQuery = z.object({ days: z.int().min(1).max(UPCOMING.maxDays).optional() })
 
-const recurrence = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('daily'), hour: z.number(), minute: z.number() }),
-  z.object({ kind: z.literal('weekly'), weekday: z.number(), hour: z.number(), minute: z.number() }),
-  z.object({ kind: z.literal('monthly'), day: z.number(), hour: z.number(), minute: z.number() }),
-  z.object({ kind: z.literal('interval'), minutes: z.number() })
-])
 const taskData = z.object({
   id: z.string(), name: z.string(), prompt: z.string(),
   target: z.object({ groupId: z.string().optional(), userId: z.string().optional() }),
@@ -63,7 +58,7 @@ const taskData = z.object({
   schedule: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('once'), at: z.number() }),
     z.object({ kind: z.literal('cron'), expr: z.string() }),
-    z.object({ kind: z.literal('recurrence'), recurrence })
+    z.object({ kind: z.literal('recurrence'), recurrence: recurrenceData })
   ]),
   scheduleText: z.string(),
   missed: z.enum(['skip', 'late']),

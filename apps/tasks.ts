@@ -4,14 +4,20 @@
 // For the masters and, with tasks.groupAdminsMay, a group's owner and admins for their group. The rules are
 // lib/tasks'; this file only talks.
 import { pluginBase, type HostEvent } from '../lib/host/port.js'
+import type { TextKey } from '../lib/i18n.js'
 import { formatWall } from '../lib/reminders/zoned.js'
-import { describeSchedule, parseSchedule, ScheduleError } from '../lib/tasks/schedule.js'
+import { describeSchedule, parseSchedule, ScheduleError, type ScheduleReason } from '../lib/tasks/schedule.js'
 import { TaskRefused, type TaskActor, type TaskService } from '../lib/tasks/service.js'
 import type { Task } from '../lib/tasks/types.js'
 import { commandPattern } from './command.js'
 import { contextOf, type BotContext } from './context.js'
 
 const SHOWN = 30
+/** What a refused schedule is told in the chat's language. */
+const SCHEDULE_TEXT: Readonly<Record<ScheduleReason, TextKey>> = {
+  empty: 'tasks.err.empty', noTime: 'tasks.err.noTime', past: 'tasks.err.past', tooFar: 'tasks.err.tooFar', badRecurrence: 'tasks.err.badRecurrence',
+  badCron: 'tasks.err.badCron', tooOften: 'tasks.err.tooOften', noCron: 'tasks.err.noCron'
+}
 const NAME_CHARS = 20
 const ACTION = /^(暂停|pause|恢复|resume|删除|delete|remove|运行|run)\s+(\S+)\s*$/i
 const CRON = /^cron\s*["“”']([^"“”']+)["“”']\s+([\s\S]+)$/i
@@ -80,6 +86,7 @@ export class LingxiTasks extends pluginBase() {
     } catch (err) {
       if (!(err instanceof TaskRefused)) throw err
       if (err.reason === 'forbidden') await say('tasks.notAllowed')
+      else if (err.schedule) await say(SCHEDULE_TEXT[err.schedule], { min: rt.config.get().tasks.minIntervalMinutes })
       else await say('tasks.refused', { error: err.message })
     }
     return true
@@ -100,7 +107,7 @@ export class LingxiTasks extends pluginBase() {
         prompt = parsed.rest.trim()
       } catch (err) {
         if (!(err instanceof ScheduleError)) throw err
-        await say('tasks.refused', { error: err.message })
+        await say(SCHEDULE_TEXT[err.reason], { min: rt.config.get().tasks.minIntervalMinutes })
         return
       }
     }

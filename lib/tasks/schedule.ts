@@ -3,14 +3,18 @@
 // 9:00", "明天下午3点"). README.md of this folder, "Schedules".
 import type { Cron } from 'croner'
 import { importOptional } from '../core/packages.js'
-import { parseWhen, WhenError } from '../reminders/parse.js'
+import { parseWhen, WhenError, type WhenErrorReason } from '../reminders/parse.js'
 import { describeRecurrence, followingOccurrence, intervalMinutes, nextOccurrence } from '../reminders/recurrence.js'
 import { formatWall } from '../reminders/zoned.js'
 import type { TaskSchedule } from './types.js'
 
-/** Why a schedule was refused, in words a person can act on. */
+/** Why a schedule was refused: the reasons of the reminders' parser, and the cron ones. */
+export type ScheduleReason = WhenErrorReason | 'badCron' | 'tooOften' | 'noCron'
+
+/** Why a schedule was refused, in words a person can act on (`reason` picks the chat's text, lib/i18n.ts `tasks.err.*`). */
 export class ScheduleError extends Error {
   override name = 'ScheduleError'
+  constructor (readonly reason: ScheduleReason, message: string) { super(message) }
 }
 
 /** Five fields (minute hour day month weekday) or six (seconds first) of cron's characters. */
@@ -34,7 +38,7 @@ function cronOf (expr: string, timeZone: string): Cron {
   const key = `${timeZone}\u0000${expr}`
   let c = crons.get(key)
   if (!c) {
-    if (!CronClass) throw new ScheduleError('Cron expressions need the package croner, which is not loaded')
+    if (!CronClass) throw new ScheduleError('noCron', 'Cron expressions need the package croner, which is not loaded')
     c = new CronClass(expr, { paused: true, ...(timeZone ? { timezone: timeZone } : {}) })
     if (crons.size >= MAX_CRONS) crons.delete(crons.keys().next().value as string)
     crons.set(key, c)
@@ -56,28 +60,28 @@ export interface ParsedSchedule {
  */
 export async function parseSchedule (text: string, o: { now: number; timeZone: string; minIntervalMinutes: number }): Promise<ParsedSchedule> {
   const input = text.trim()
-  if (!input) throw new ScheduleError('No schedule given (e.g. "0 8 * * *", 每天早上8点, every Monday 9:00, 明天下午3点)')
+  if (!input) throw new ScheduleError('empty', 'No schedule given (e.g. "0 8 * * *", 每天早上8点, every Monday 9:00, 明天下午3点)')
   if (looksLikeCron(input)) {
-    try { await loadCron() } catch (err) { throw new ScheduleError(`${(err as Error).message}; write the time in words instead (每天早上8点)`) }
+    try { await loadCron() } catch (err) { throw new ScheduleError('noCron', `${(err as Error).message}; write the time in words instead (每天早上8点)`) }
     let cron
     try { cron = cronOf(input, o.timeZone) } catch (err) {
-      throw new ScheduleError(`"${input}" is not a cron expression: ${(err as Error).message}`)
+      throw new ScheduleError('badCron', `"${input}" is not a cron expression: ${(err as Error).message}`)
     }
     const runs = cron.nextRuns(6, new Date(o.now))
-    if (!runs.length) throw new ScheduleError(`"${input}" never comes again`)
+    if (!runs.length) throw new ScheduleError('past', `"${input}" never comes again`)
     for (let i = 1; i < runs.length; i++) {
       const gap = ((runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime()) / 60_000
-      if (gap < o.minIntervalMinutes) throw new ScheduleError(`"${input}" runs more often than every ${o.minIntervalMinutes} minutes (tasks.minIntervalMinutes)`)
+      if (gap < o.minIntervalMinutes) throw new ScheduleError('tooOften', `"${input}" runs more often than every ${o.minIntervalMinutes} minutes (tasks.minIntervalMinutes)`)
     }
     return { schedule: { kind: 'cron', expr: input.replace(/\s+/g, ' ') }, matched: input, rest: '' }
   }
   let parsed
   try { parsed = await parseWhen(input, { now: o.now, timeZone: o.timeZone }) } catch (err) {
-    if (err instanceof WhenError) throw new ScheduleError(err.message)
+    if (err instanceof WhenError) throw new ScheduleError(err.reason, err.message)
     throw err
   }
   if (parsed.recurrence) {
-    if (intervalMinutes(parsed.recurrence) < o.minIntervalMinutes) throw new ScheduleError(`A task runs at most every ${o.minIntervalMinutes} minutes (tasks.minIntervalMinutes)`)
+    if (intervalMinutes(parsed.recurrence) < o.minIntervalMinutes) throw new ScheduleError('tooOften', `A task runs at most every ${o.minIntervalMinutes} minutes (tasks.minIntervalMinutes)`)
     return { schedule: { kind: 'recurrence', recurrence: parsed.recurrence }, matched: parsed.matched, rest: parsed.rest }
   }
   return { schedule: { kind: 'once', at: parsed.at }, matched: parsed.matched, rest: parsed.rest }

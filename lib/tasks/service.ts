@@ -13,7 +13,7 @@ import { openRecords, type RecordsDeps } from '../storage/open.js'
 import { openDueClaims, type DueClaims } from '../storage/pg/claims.js'
 import type { RecordStore } from '../storage/records.js'
 import { skipped, type RunOutcome } from './run.js'
-import { loadCron, nextRun, parseSchedule, runAfter, ScheduleError } from './schedule.js'
+import { loadCron, nextRun, parseSchedule, runAfter, ScheduleError, type ScheduleReason } from './schedule.js'
 import type { MissedPolicy, Task, TaskRun } from './types.js'
 
 type Settings = Config['tasks']
@@ -48,7 +48,8 @@ export interface TaskInput {
 export type TaskRefusal = 'disabled' | 'notFound' | 'forbidden' | 'limit' | 'badSchedule' | 'badTarget'
 
 export class TaskRefused extends AppError {
-  constructor (readonly reason: TaskRefusal, message: string) {
+  /** `schedule`: for `badSchedule`, what was wrong with it (the chat's text) */
+  constructor (readonly reason: TaskRefusal, message: string, readonly schedule?: ScheduleReason) {
     super(reason === 'notFound' ? 'NOT_FOUND' : reason === 'forbidden' ? 'FORBIDDEN' : reason === 'disabled' ? 'SERVICE_UNAVAILABLE' : 'INVALID_ARGS', message)
   }
 }
@@ -263,11 +264,11 @@ export class TaskService {
     try {
       parsed = await parseSchedule(input.schedule, { now, timeZone: this.timeZone, minIntervalMinutes: this.o.settings().minIntervalMinutes })
     } catch (err) {
-      if (err instanceof ScheduleError) throw new TaskRefused('badSchedule', err.message)
+      if (err instanceof ScheduleError) throw new TaskRefused('badSchedule', err.message, err.reason)
       throw err
     }
     const next = nextRun(parsed.schedule, this.timeZone, now)
-    if (next === undefined) throw new TaskRefused('badSchedule', 'That time is already past')
+    if (next === undefined) throw new TaskRefused('badSchedule', 'That time is already past', 'past')
     return {
       name,
       prompt,

@@ -1,9 +1,10 @@
-// Debian's chromium for the dashboard tests (flags that let it run headless in a container). launch() gives each run a
-// new empty profile that playwright removes on close. openDashboard() and goTo() are the set-up every page test
-// shares: a page logged in through a login link, its script errors collected, and a page opened through the menu.
+// Debian's chromium for the dashboard tests (flags that let it run headless in a container), launched once per test
+// process; launch() gives each suite a handle of its own whose contexts each start from a new empty profile.
+// openDashboard() and goTo() are the set-up every page test shares: a page logged in through a login link, its
+// script errors collected, and a page opened through the menu.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { ensureDashboardBuilt } from '../../routes/_http/dashboard-build.js'
 import type { TestServer } from '../support/server.js'
 
@@ -23,12 +24,60 @@ export async function prepare (ctx: Mocha.Context): Promise<void> {
   mkdirSync(SHOTS, { recursive: true })
 }
 
-export function launch (): Promise<Browser> {
+function launchChromium (): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync']
+  })
+}
+
+/** The chromium of this process, launched by the first suite that asks (a launch costs about 2.5 CPU seconds). */
+let shared: Promise<Browser> | undefined
+
+// Closed once the run is done (a root `after`: once per mocha process, once per file in a parallel worker), so that
+// chromium ends as the test process's child and its CPU counts in the run's figures; without mocha, at exit.
+if (typeof after === 'function') {
+  after(async () => {
+    const b = shared ? await shared.catch(() => undefined) : undefined
+    shared = undefined
+    await b?.close()
+  })
+}
+
+/**
+ * A suite's chromium: one process per test process, shared by the files that run in it one after the other
+ * (the browser group of tests/support/run.ts runs them in one process). Each suite gets its own handle: its
+ * pages and contexts are its own (playwright gives each context a fresh profile: no cookie, storage or cache
+ * of another suite), and its close() closes them, not the browser; chromium ends with the test process. A
+ * browser that crashed or was closed is launched again.
+ */
+export async function launch (): Promise<Browser> {
+  let real = shared ? await shared.catch(() => undefined) : undefined
+  if (!real?.isConnected()) {
+    shared = launchChromium()
+    real = await shared
+  }
+  const browser = real
+  const mine = new Set<BrowserContext>()
+  let closed = false
+  const own = (ctx: BrowserContext): BrowserContext => { mine.add(ctx); ctx.once('close', () => mine.delete(ctx)); return ctx }
+  return new Proxy(browser, {
+    get (target, prop) {
+      if (prop === 'newContext') return async (...args: Parameters<Browser['newContext']>) => own(await target.newContext(...args))
+      if (prop === 'newPage') return async (...args: Parameters<Browser['newPage']>) => { const page = await target.newPage(...args); own(page.context()); return page }
+      if (prop === 'contexts') return () => [...mine]
+      if (prop === 'isConnected') return () => !closed && target.isConnected()
+      if (prop === 'close') {
+        return async () => {
+          closed = true
+          await Promise.all([...mine].map((c) => c.close().catch(() => undefined)))
+        }
+      }
+      const value: unknown = Reflect.get(target, prop)
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    }
   })
 }
 

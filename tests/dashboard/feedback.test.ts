@@ -190,7 +190,8 @@ describe('dashboard: feedback (chromium e2e)', function () {
     const add = await s.api('/api/config/channels', { method: 'POST', json: { name: 'slow', baseUrl: fake.url, apiKey: 'sk-slow-0001', model: 'm1', models: ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'] } })
     expect(add.status).to.equal(200)
     const respond = fake.respond
-    fake.respond = () => ({ content: 'ok', delayMs: 300 })
+    // slow enough that the stop comes before the sixth model's answer on a loaded machine too (300 ms each once lost the race)
+    fake.respond = () => ({ content: 'ok', delayMs: 1500 })
     try {
       await goTo(page, 'channels')
       await page.click('[data-testid="batch-slow"]')

@@ -163,7 +163,7 @@ async function main (): Promise<void> {
   const browser = files.filter((f) => !realhost.includes(f) && isBrowserFile(f))
   const unit = files.filter((f) => !realhost.includes(f) && !browser.includes(f))
   const groups: Group[] = [
-    { name: 'real-host', files: byDuration(realhost, times), jobs: option(args, 'realhost-jobs', 2), needsDashboard: true },
+    { name: 'real-host', files: byDuration(realhost, times), jobs: option(args, 'realhost-jobs', 3), needsDashboard: true },
     { name: 'browser', files: byDuration(browser, times), jobs: option(args, 'browser-jobs', 1), needsDashboard: true },
     { name: 'unit', files: byDuration(unit, times), jobs: option(args, 'unit-jobs', Math.max(2, cpus)), needsDashboard: false }
   ].filter((g) => g.files.length > 0)
@@ -185,7 +185,12 @@ async function main (): Promise<void> {
   })))
   // the file times, for the next run's order
   const fileTimes = groups.flatMap((g) => readFileTimes(work, g.name).map((t) => ({ ...t, group: g.name })))
-  for (const t of fileTimes) times[relative(ROOT, t.file).split(sep).join('/')] = t.ms
+  // a file that failed keeps its last time: a failed `before` ends a long file in seconds, and it would start last next time
+  const failedFiles = new Set(outcomes.flatMap((o) => o.result.failures.map((f) => f.file ? relative(ROOT, f.file).split(sep).join('/') : '')))
+  for (const t of fileTimes) {
+    const file = relative(ROOT, t.file).split(sep).join('/')
+    if (!failedFiles.has(file) || times[file] === undefined) times[file] = t.ms
+  }
   writeFileSync(TIMES, JSON.stringify(times, null, 1))
   if (process.env.LINGXI_TEST_TIMES) writeFileSync(process.env.LINGXI_TEST_TIMES, JSON.stringify(fileTimes, null, 1))
   rmSync(work, { recursive: true, force: true })

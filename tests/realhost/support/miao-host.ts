@@ -9,13 +9,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createServer as createHttpServer } from 'node:http'
-import { appendFileSync, closeSync, cpSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, cpSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { ensureDashboardBuilt } from '../../../routes/_http/dashboard-build.js'
 import { writePluginConfig } from './prepare.js'
+import { hostCached, installFromCache } from './host-cache.js'
 import { REPO_ROOT, withInstallLock, type Toolchain } from './toolchain.js'
 import { copyPlugin, freePort, outputLines, PLUGIN_KEY, pluginProblems, removePluginBundles, removeTree, startRedis } from './trss-host.js'
 
@@ -141,79 +142,24 @@ async function copySnapshot (dest: string): Promise<void> {
   await run('chmod', ['-R', 'u+w', dest])
 }
 
-/** A copy keeping pnpm's relative links as links (cp -a; Node's cpSync would make them absolute). */
-async function copyInstalled (from: string, to: string): Promise<void> {
-  try {
-    await run('cp', ['-a', from, to], { maxBuffer: 8 << 20 })
-  } catch {
-    removeTree(to)
-    cpSync(from, to, { recursive: true, verbatimSymlinks: true })
-  }
-}
-
-/**
- * Installed hosts of other keys (an older snapshot, another store; about 170 MB each) not used for a week, and
- * unfinished installs of processes that are gone. Another key's host in use by a run beside this one stays.
- */
-function pruneHostCache (keep: string): void {
-  if (!existsSync(CACHE_DIR)) return
-  const weekAgo = Date.now() - 7 * 86_400_000
-  for (const name of readdirSync(CACHE_DIR)) {
-    const dir = join(CACHE_DIR, name)
-    const tmp = /^host-[0-9a-f]+\.tmp-(\d+)$/.exec(name)
-    if (tmp) {
-      let alive = true
-      try { process.kill(Number(tmp[1]), 0) } catch { alive = false }
-      if (!alive) removeTree(dir)
-      continue
-    }
-    if (!/^host-[0-9a-f]+$/.test(name) || dir === keep) continue
-    const marker = join(dir, '.lingxi-installed')
-    // used: each copy touches its marker (below)
-    if (!existsSync(marker) || statSync(marker).mtimeMs < weekAgo) removeTree(dir)
-  }
-}
-
 /** Whether the installed host for this snapshot is in the cache (no install, no build tools needed). */
 function miaoHostCached (tc: MiaoToolchain): boolean {
-  return existsSync(join(CACHE_DIR, `host-${installKey(tc)}`, '.lingxi-installed'))
+  return hostCached({ dir: CACHE_DIR, key: installKey(tc) })
 }
 
 /**
  * Copies the snapshot with the stand-in to `root` and installs it (`PUPPETEER_SKIP_DOWNLOAD=1
  * npm_config_nodedir=<node's prefix> pnpm install -P`). The installed host is cached once per install key
- * and copied from there (about 2 s instead of about 8 s with pnpm's store warm, 75-90 s cold).
+ * (support/host-cache.ts; about 170 MB each, another key's kept a week) and copied from there (about 2 s
+ * instead of about 8 s with pnpm's store warm, 75-90 s cold).
  */
-async function installMiaoHost (tc: MiaoToolchain, root: string): Promise<{ seconds: number; cached: boolean }> {
-  const t0 = Date.now()
-  const cached = join(CACHE_DIR, `host-${installKey(tc)}`)
-  const wasCached = existsSync(join(cached, '.lingxi-installed'))
-  // one install per key at a time: a Miao suite beside this one (tests/README.md, "Running in parallel") waits for it
-  if (!wasCached) await withInstallLock(cached, async () => {
-    if (existsSync(join(cached, '.lingxi-installed'))) return // installed meanwhile
-    pruneHostCache(cached)
-    // installed under a name of its own, then renamed: a run that died half-way leaves no half cache
-    const building = `${cached}.tmp-${process.pid}`
-    removeTree(building)
-    mkdirSync(CACHE_DIR, { recursive: true })
-    try {
-      await copySnapshot(building)
-      await pnpmInstallProd(tc, building)
-      writeFileSync(join(building, '.lingxi-installed'), `${new Date().toISOString()} ${MIAO_SNAPSHOT}\n`)
-      // a run beside this one may have finished first: its host stays (it may be copying from it), ours goes
-      if (!existsSync(join(cached, '.lingxi-installed'))) {
-        if (existsSync(cached)) removeTree(cached) // left without its marker by an older harness
-        try { renameSync(building, cached) } catch { if (!existsSync(join(cached, '.lingxi-installed'))) throw new Error(`could not move ${building} to ${cached}`) }
-      }
-    } finally {
-      removeTree(building)
-    }
-  })
-  const marker = join(cached, '.lingxi-installed')
-  try { utimesSync(marker, new Date(), new Date()) } catch { /* read-only cache: pruning by age only */ }
-  await copyInstalled(cached, root)
-  removeTree(join(root, '.lingxi-installed'))
-  return { seconds: (Date.now() - t0) / 1000, cached: wasCached }
+function installMiaoHost (tc: MiaoToolchain, root: string): Promise<{ seconds: number; cached: boolean }> {
+  return installFromCache({
+    dir: CACHE_DIR,
+    key: installKey(tc),
+    keepDays: 7,
+    install: async (dir) => { await copySnapshot(dir); await pnpmInstallProd(tc, dir) }
+  }, root)
 }
 
 /** The plugin the fast way: this working tree copied to plugins/lingxi-plugin, the project's node_modules linked. */

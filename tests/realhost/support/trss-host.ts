@@ -7,10 +7,13 @@ import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, 
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { installFromCache } from './host-cache.js'
 import { REPO_ROOT, SNAPSHOT, type Toolchain } from './toolchain.js'
 
 const run = promisify(execFile)
 export const PLUGIN_KEY = 'lingxi-plugin'
+/** The installed TRSS hosts, one per install key (installHost). */
+const TRSS_CACHE = join(REPO_ROOT, 'node_modules', '.cache', 'lingxi-realhost-trss')
 
 export function freePort (): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,12 +96,34 @@ export function writeHostConfig (root: string, c: HostConfig): void {
     .replace(/^master:\n(\s+- .*\n)+/m, `master:\n  - "${c.botId}:${c.masterId}"\n`))
 }
 
+/** The host's own patch for compression does not apply to compression 1.8.2 (tests/realhost/README.md). */
+const OVERRIDES = '\noverrides:\n  compression: 1.8.1\n'
+
+/**
+ * What decides the installed host: the snapshot's package.json, workspace and lockfile, the override, Node's and
+ * pnpm's versions, where pnpm's store is. The snapshot has no lockfile: pnpm resolves the tree from the registry,
+ * so the day is in the key too (a cached host is at most a day behind what a user's install resolves).
+ */
+function installKey (tc: Toolchain): string {
+  const h = createHash('sha256')
+  let locked = false
+  for (const f of ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml']) {
+    const p = join(SNAPSHOT, f)
+    if (f === 'pnpm-lock.yaml') locked = existsSync(p)
+    h.update(`${f}\0`).update(existsSync(p) ? readFileSync(p) : '-').update('\0')
+  }
+  h.update(OVERRIDES)
+  const version = (pkg: string): string => { try { return (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string }).version } catch { return '?' } }
+  h.update(`node${version(join(tc.nodeBinDir, '..'))}-pnpm${version(join(dirname(tc.pnpm), '..'))}-${process.platform}-${process.arch}`)
+  for (const k of ['npm_config_store_dir', 'PNPM_HOME', 'XDG_DATA_HOME', 'HOME']) h.update(`\0${k}=${process.env[k] ?? ''}`)
+  if (!locked) h.update(`\0${new Date().toISOString().slice(0, 10)}`)
+  return h.digest('hex').slice(0, 16)
+}
+
 /** Copies the snapshot to `root` and installs it (the compression override, then `pnpm i`). */
-export async function installHost (tc: Toolchain, root: string): Promise<{ seconds: number }> {
-  const t0 = Date.now()
+async function installSnapshot (tc: Toolchain, root: string): Promise<void> {
   cpSync(SNAPSHOT, root, { recursive: true })
-  // The host's own patch for compression does not apply to compression 1.8.2 (tests/realhost/README.md).
-  appendFileSync(join(root, 'pnpm-workspace.yaml'), '\noverrides:\n  compression: 1.8.1\n')
+  appendFileSync(join(root, 'pnpm-workspace.yaml'), OVERRIDES)
   await run(tc.node, [tc.pnpm, 'install', '--no-frozen-lockfile', '--reporter=append-only'], {
     cwd: root,
     timeout: 600_000,
@@ -111,7 +136,14 @@ export async function installHost (tc: Toolchain, root: string): Promise<{ secon
     if (/ERR_PNPM_(META_)?FETCH|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ERR_SOCKET/.test(out)) Object.assign(failure, { unreachable: true })
     throw failure
   })
-  return { seconds: (Date.now() - t0) / 1000 }
+}
+
+/**
+ * The installed snapshot in `root`: installed once per install key into node_modules/.cache/lingxi-realhost-trss
+ * (support/host-cache.ts) and copied from there with its links, about 2 s instead of a `pnpm install` per suite.
+ */
+export async function installHost (tc: Toolchain, root: string): Promise<{ seconds: number; cached: boolean }> {
+  return installFromCache({ dir: TRSS_CACHE, key: installKey(tc), keepDays: 2, install: (dir) => installSnapshot(tc, dir) }, root)
 }
 
 export interface HostProcess {

@@ -21,6 +21,7 @@ import { LingxiQuota } from './apps/quota.js'
 import { LingxiWhy } from './apps/why.js'
 import { LingxiUpdate } from './apps/update.js'
 import { ensureStarted, running, stopRunning } from './lib/lifecycle.js'
+import { guobaSupport } from './lib/config/guoba.js'
 
 // The plugin starts (lib/plugin.ts, once per process through lib/lifecycle.ts) when the host calls
 // the first plugin class's init(), or the standalone host and the tests call lingxi.start().
@@ -29,5 +30,7 @@ export const apps = { LingxiPanel, LingxiPreset, LingxiDraw, LingxiGame, LingxiA
 export const lingxi = {
   start: () => ensureStarted(),
   running,
-  stop: stopRunning
+  stop: stopRunning,
+  /** What guoba-plugin's supportGuoba() returns (guoba.support.js; lib/config/guoba.ts). */
+  guoba: (dashboardUrl?: string) => guobaSupport(async () => (await ensureStarted()).rt.config, dashboardUrl)
 }

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { ChatHooks } from './chat/contracts.js'
-import { LoginTokens } from './auth/login-tokens.js'
+import { LOGIN_TOKEN_TTL_MS, LoginTokens } from './auth/login-tokens.js'
+import { TerminalLinks } from './auth/terminal-links.js'
 import { Sessions } from './auth/sessions.js'
 import { type Clock, systemClock } from './core/clock.js'
 import { AppError } from './core/errors.js'
@@ -126,7 +127,7 @@ export async function createRuntime (opts: RuntimeOptions = {}): Promise<Runtime
     bus,
     log,
     config,
-    loginTokens: new LoginTokens(clock, undefined, shared?.tokens),
+    loginTokens: new LoginTokens(clock, undefined, shared?.tokens, new TerminalLinks(paths.dataDir, clock, LOGIN_TOKEN_TTL_MS)),
     sessions,
     loginLimiter: new FailureLimiter(() => config.get().web.loginRateLimit, 60_000, clock, shared?.window('login')),
     instanceId,

@@ -3,6 +3,7 @@
 // owns a path in docs/api.md, Groups of routes, comes first).
 import type Router from '@koa/router'
 import { errorText } from '../lib/core/errors.js'
+import { publishAddress, withdrawAddress } from '../lib/auth/terminal-links.js'
 import type { Domain, Runtime } from '../lib/runtime.js'
 import { startWebServer, type WebServer } from './_http/server.js'
 import { openapiRoutes } from './_http/openapi.js'
@@ -102,6 +103,10 @@ async function startWeb (rt: Runtime): Promise<void> {
   }
   rt.provide('web', { server })
   rt.onStop.push(() => server.close())
+  // For `npm run login-link` (lib/auth/terminal-links.ts): the links it prints, and that a plugin runs.
+  await publishAddress(rt.paths.dataDir, { localUrl: server.localUrl, urls: server.baseUrls() })
+    .catch((err: unknown) => rt.log.warn(`The dashboard address for npm run login-link was not written (${errorText(err)})`))
+  rt.onStop.push(() => withdrawAddress(rt.paths.dataDir).catch(() => undefined))
 }
 
 /** After every domain whose routes it serves (each router reaches its service when it is used). */

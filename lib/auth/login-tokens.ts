@@ -4,6 +4,7 @@
 // instance works on another, once: the shared store answers a token to the first taker only.
 import { randomBytes } from 'node:crypto'
 import { type Clock, systemClock } from '../core/clock.js'
+import { TERMINAL_USER } from './terminal-links.js'
 
 export interface LoginGrant { userId: string; isMaster: boolean }
 
@@ -14,14 +15,17 @@ export interface SharedTokenStore {
   take(token: string): Promise<LoginGrant | undefined>
 }
 
-const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000
+/** Tokens written by `npm run login-link` (terminal-links.ts): taken once, by the plugin's clock. */
+export interface TerminalTokenSource { take(token: string): Promise<boolean> }
+
+export const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000
 
 export class LoginTokens {
   private readonly tokens = new Map<string, LoginGrant & { expiresAt: number }>()
   /** Shared writes still under way, by token (issue() stays synchronous for the bot command). */
   private readonly writing = new Map<string, Promise<void>>()
 
-  constructor (private readonly clock: Clock = systemClock, private readonly ttlMs = LOGIN_TOKEN_TTL_MS, private readonly shared?: SharedTokenStore) {}
+  constructor (private readonly clock: Clock = systemClock, private readonly ttlMs = LOGIN_TOKEN_TTL_MS, private readonly shared?: SharedTokenStore, private readonly terminal?: TerminalTokenSource) {}
 
   issue (grant: LoginGrant): { token: string; expiresAt: number } {
     const token = randomBytes(32).toString('base64url')
@@ -40,6 +44,12 @@ export class LoginTokens {
 
   /** Returns the grant and forgets the token; undefined when unknown, used or expired. */
   async consume (token: string): Promise<LoginGrant | undefined> {
+    const grant = await this.consumeIssued(token)
+    if (grant || !this.terminal) return grant
+    return (await this.terminal.take(token)) ? { userId: TERMINAL_USER, isMaster: true } : undefined
+  }
+
+  private async consumeIssued (token: string): Promise<LoginGrant | undefined> {
     if (this.shared) {
       await this.writing.get(token)
       return await this.shared.take(token)

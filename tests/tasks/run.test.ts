@@ -124,6 +124,23 @@ describe('tasks: a run through the plugin (standalone host, fake model, fake sea
     await tasks.remove(task.id, MASTER)
   })
 
+  it('in a group the account-risk guard is watching, a run is skipped (guarded) and nothing is asked or posted', async () => {
+    const tasks = rt.need('tasks')
+    const guard = rt.need('guard')
+    // the guard's own state machine is tested in tests/guard; here only its answer matters
+    const stub = sinon.stub(guard, 'pausesProactive').callsFake((g: string) => g === '8805')
+    try {
+      const task = await tasks.create(MASTER, { name: '受限', prompt: '说点什么', schedule: '0 9 * * *', target: { groupId: '8805' } })
+      fake.reset()
+      const since = p.host.transcript.length
+      const run = await tasks.runNow(task.id, MASTER)
+      expect(run).to.include({ status: 'skipped', skipReason: 'guarded' })
+      expect(fake.chatRequests()).to.have.length(0)
+      expect(p.host.transcript.slice(since).filter((e) => e.targetId === '8805')).to.deep.equal([])
+      await tasks.remove(task.id, MASTER)
+    } finally { stub.restore() }
+  })
+
   it('a model failure is a failed run with the error in words, nothing posted; a private task reaches the user privately', async () => {
     const tasks = rt.need('tasks')
     const failing = await tasks.create(MASTER, { name: '坏任务', prompt: '说点什么', schedule: '0 9 * * *', target: { groupId: '8803' } })

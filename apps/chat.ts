@@ -51,7 +51,8 @@ async function fail ({ rt, s, say }: BotContext, err: unknown): Promise<void> {
   const code = err instanceof AppError ? err.code : undefined
   rt.log.warn('Chat reply failed', { userId: s.userId, code, error: errorText(err) })
   const key: TextKey = code === 'RATE_LIMITED' ? 'chat.rateLimited'
-    : code === 'CHANNEL_UNAVAILABLE' ? 'chat.noChannel'
+    // "add a channel" only when there is none to use; a listed one that failed gets the true reply
+    : code === 'CHANNEL_UNAVAILABLE' ? (rt.optional('channels')?.service.list().some((c) => c.enabled) ? 'chat.channelDown' : 'chat.noChannel')
       : code === 'TIMEOUT' ? 'chat.timeout'
         : err instanceof ToolListRefused ? 'chat.toolsRefused'
           : code === 'MODEL_ERROR' ? 'chat.modelError' : 'error.generic'

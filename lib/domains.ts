@@ -24,8 +24,10 @@ import { whyDomain } from './why/index.js'
 import { updateDomain } from './update/index.js'
 import { inputDomain } from './input/index.js'
 import { deliveryDomain } from './delivery/index.js'
+import { backupDomain } from './backup/index.js'
 
 export const DOMAINS: readonly Domain[] = [
+  backupDomain, // first: a staged restore is applied before any store opens (lib/backup/README.md)
   channelsDomain,
   chatDomain,
   toolsDomain,

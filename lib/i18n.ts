@@ -11,6 +11,8 @@ const TEXTS = {
 
   // chat and poke (apps/chat.ts, apps/poke.ts)
   'chat.rateLimited': { 'zh-CN': '你发消息太快了，请稍后再试。', en: 'You are sending messages too fast, please wait a moment.' },
+  // a channel is configured but did not answer (unreachable, switched off, over its budget): never "add one"
+  'chat.channelDown': { 'zh-CN': '模型渠道暂时无法使用（连不上或已停用），请稍后再试；详情见管理面板的渠道页。', en: 'The model channel cannot be used right now (unreachable or switched off); please try again later. The dashboard\'s Channels page says why.' },
   'chat.noChannel': { 'zh-CN': '还没有可用的模型渠道，请在管理面板中添加渠道。', en: 'No model channel is available; add one in the dashboard.' },
   'chat.timeout': { 'zh-CN': '模型响应超时了，请稍后再试。', en: 'The model took too long to answer, please try again later.' },
   'chat.modelError': { 'zh-CN': '模型暂时无法回答，请稍后再试。', en: 'The model could not answer right now, please try again later.' },

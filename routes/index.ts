@@ -37,6 +37,7 @@ import { knowledgeBaseRoutes } from './knowledge-bases.js'
 import { knowledgeEmbeddingRoutes } from './knowledge-embedding.js'
 import { remindersRoutes } from './reminders.js'
 import { tasksRoutes } from './tasks.js'
+import { backupRoutes } from './backup.js'
 import { guardRoutes } from './guard.js'
 import { governanceRoutes } from './governance.js'
 
@@ -81,6 +82,7 @@ export function buildRouters (rt: Runtime): Router[] {
     knowledgeRoutes(rt),
     remindersRoutes(rt),
     tasksRoutes(rt),
+    backupRoutes(rt),
     guardRoutes(rt),
     governanceRoutes(rt)
   ]

@@ -2,6 +2,7 @@
 // from the sections each domain declares in its own config.ts (zod shape, defaults, texts). Sections are
 // strict so a misspelt key is reported with its path instead of being silently ignored.
 import { z } from 'zod'
+import { backupSection } from '../backup/config.js'
 import { chatSection, contextSection, triggerSection } from '../chat/config.js'
 import { channelSchema, channelsSection } from '../channels/config.js'
 import { deliverySection } from '../delivery/config.js'
@@ -66,7 +67,9 @@ export const configSchema = z.strictObject({
   guard: guardSection,
   game: gameSection,
   // optional shared engines for several instances (lib/storage)
-  storage: storageSection
+  storage: storageSection,
+  // full backups, scheduled ones and restore (lib/backup)
+  backup: backupSection
 })
 
 export type Config = z.infer<typeof configSchema>

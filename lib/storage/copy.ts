@@ -13,21 +13,22 @@ import type { RecordStore } from './records.js'
 
 type Rec = Record<string, unknown>
 type Meta = Record<string, unknown>
-type AnyStore = RecordStore<Rec, string | number, Meta>
+/** A ported store opened without its domain's types (lib/backup reads and writes them so too). */
+export type AnyStore = RecordStore<Rec, string | number, Meta>
 
 /** Records written per transaction by the copy. */
-const COPY_SLICE = 2_000
+export const COPY_SLICE = 2_000
 
 export interface StoreCount { store: string; read: number; written: number }
 export interface CopyOptions { force?: boolean; stores?: readonly PortedStore[] }
 
 // a store in a folder of the data folder (`group-log/groups`) gets its folder, as its domain makes it
-const openFiles = (dataDir: string, s: PortedStore): Promise<AnyStore> => {
+export const openFiles = (dataDir: string, s: PortedStore): Promise<AnyStore> => {
   const file = join(dataDir, `${s.name}.json`)
   ensurePrivateDirSync(dirname(file))
   return JournalStore.open<Rec, string | number, Meta>(file, { key: s.key, ...(s.upgrade ? { upgrade: s.upgrade } : {}) })
 }
-const openPg = (url: string, s: PortedStore): Promise<AnyStore> => PgRecordStore.open<Rec, string | number, Meta>(url, s.name, { key: s.key })
+export const openPg = (url: string, s: PortedStore): Promise<AnyStore> => PgRecordStore.open<Rec, string | number, Meta>(url, s.name, { key: s.key })
 
 /** Files of `dataDir` -> PostgreSQL at `url`. */
 export async function copyToPostgres (dataDir: string, url: string, opts: CopyOptions = {}): Promise<StoreCount[]> {

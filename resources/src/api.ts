@@ -124,20 +124,39 @@ const STATUS_CODE: Record<number, string> = {
  * codes whose message carries words worth showing in either language after the code's sentence: an
  * upstream's (a model, a script, a YAML parser), or a validation rule's that names the value
  */
-const DETAIL_CODES = new Set(['EXECUTION_ERROR', 'MODEL_ERROR', 'CONNECTION_FAILED', 'PARSE_ERROR', 'INVALID_ARGS', 'BAD_REQUEST', 'INVALID_CONFIG', 'INVALID_PRESET', 'CONFLICT'])
+const DETAIL_CODES = new Set(['CHANNEL_UNAVAILABLE', 'EXECUTION_ERROR', 'MODEL_ERROR', 'CONNECTION_FAILED', 'PARSE_ERROR', 'INVALID_ARGS', 'BAD_REQUEST', 'INVALID_CONFIG', 'INVALID_PRESET', 'CONFLICT'])
 /** exact server messages with a sentence of their own */
 const KNOWN: Array<[RegExp, string]> = [
   [/^Not authenticated$/, 'er.UNAUTHORIZED'], [/^Token is invalid$/, 'er.INVALID_TOKEN'], [/^Token has expired$/, 'er.TOKEN_EXPIRED'],
   [/^Preset not found$/, 'er.PRESET_NOT_FOUND'], [/^Conversation not found$/, 'er.CONVERSATION_NOT_FOUND'], [/^Server not found$/, 'er.SERVER_NOT_FOUND'],
   [/^Channel does not exist$/, 'er.channelMissing'], [/^No testable models$/, 'er.noTestableModels'], [/^Memory not found$/, 'er.memoryMissing'],
-  [/^(No model channel is available|No available channels)$/, 'er.CHANNEL_UNAVAILABLE'], [/^Cannot (update|delete) builtin server$/, 'er.builtinServer'],
+  [/^(No model channel is available|No available channels)( for \w+)?$/, 'er.noChannel'], [/^Cannot (update|delete) builtin server$/, 'er.builtinServer'],
   [/^Too many failed attempts/, 'er.loginLimited'], [/^Request body is too large$/, 'er.PAYLOAD_TOO_LARGE'], [/^Malformed JSON body/, 'er.badJson'],
   [/^The model did not answer in time$/, 'er.TIMEOUT'], [/^Internal server error$/, 'er.INTERNAL_ERROR'], [/^Failed to fetch$|^NetworkError|^Load failed$/, 'er.network']
+]
+
+/**
+ * The channel gateway's failures of one named channel (lib/channels): the sentence names the channel and
+ * says what happened to it. Only "no channel" asks for a new one: a channel that is listed but down, off
+ * or over its budget is not missing.
+ */
+const CHANNEL: Array<[RegExp, string]> = [
+  [/^Channel (.+?) does not exist$/, 'er.channelNamedMissing'], [/^Channel (.+?) is disabled$/, 'er.channelDisabled'],
+  [/^Channel (.+?) has spent its monthly budget$/, 'er.channelBudget'], [/^Channel (.+?) has no model configured$/, 'er.channelNoModel'],
+  [/^Every channel has spent its monthly budget$/, 'er.allBudgets'],
+  // the gateway's connection failure: `Channel <name>: Channel unreachable: <cause>`
+  [/^Channel (.+?): (?:Channel unreachable: )?(.+)$/, 'er.channelDown']
 ]
 
 /** The sentence for a failure; `detail` false leaves out the upstream text (used where the fields are listed). */
 function sentence (e: ApiError): string {
   for (const [re, key] of KNOWN) if (re.test(e.message)) return t(key)
+  if (e.code === 'CHANNEL_UNAVAILABLE') {
+    for (const [re, key] of CHANNEL) {
+      const m = e.message.match(re)
+      if (m) return tv(key, { name: m[1]!, reason: m[2] ?? '' })
+    }
+  }
   // style B validation: "path: message" (several joined by "; ")
   const parts = e.status === 400 ? e.message.split('; ').map(x => x.match(/^([\w.[\]-]+): (.+)$/)) : []
   if (parts.length && parts.every(Boolean)) return `${t('er.fields')}${parts.map(m => `${pathLabel(m![1]!)}${t('bs.colon')}${fieldMessage(m![2]!)}`).join(t('er.sep'))}`

@@ -1,5 +1,6 @@
-// Texts of the chat page (pages/chat.tsx: talk to the bot, tool calls as they happen, the answer's "why"),
-// in zh-CN and en. Merged into i18n.ts's dictionaries.
+// Texts of the chat page (pages/chat.tsx: talk to the bot, tool calls as they happen, the answer's "why")
+// and of rendered markdown (markdown.tsx, also the conversation viewer), in zh-CN and en. Merged into
+// i18n.ts's dictionaries.
 type Dict = Record<string, string>
 
 export const chatPageZh: Dict = {
@@ -18,7 +19,11 @@ export const chatPageZh: Dict = {
   'cp.w.preset': '预设', 'cp.w.channel': '渠道 / 模型', 'cp.w.memories': '放入提示词的记忆', 'cp.w.knowledge': '知识库资料',
   'cp.w.skills': '启用的技能', 'cp.w.tools': '调用的工具', 'cp.w.tokens': 'Tokens', 'cp.w.time': '用时', 'cp.w.none': '无',
   'cp.w.owner': '属于用户 {id}', 'cp.w.removed': '（已删除）', 'cp.w.tokensValue': '输入 {prompt} · 输出 {completion} · 合计 {total}', 'cp.w.cached': '（其中缓存 {cached}，{share}）', 'cp.w.prefix': '沿用上次请求', 'cp.w.prefixValue': '开头 {chars} 个字符（{share}），服务商的提示缓存可命中', 'cp.w.seconds': '{s} 秒',
-  'cp.w.question': '问题'
+  'cp.w.question': '问题',
+  'cp.qqView': '按 QQ 显示', 'cp.qqHint': 'QQ 不显示 markdown：这是机器人在 QQ 里发送的纯文本（图片另作图片消息发送）。',
+  'cp.qqKeep': '聊天设置“回复方式 → Markdown 处理”为“按原样发送”：机器人在 QQ 里按原样发送这段文字。',
+  'cp.newBelow': '有新消息 ↓', 'cp.toNewest': '回到最新 ↓',
+  'md.copy': '复制', 'md.copied': '已复制', 'md.copyFailed': '复制失败，请手动选择', 'md.image': '图片'
 }
 
 export const chatPageEn: Dict = {
@@ -37,5 +42,9 @@ export const chatPageEn: Dict = {
   'cp.w.preset': 'Preset', 'cp.w.channel': 'Channel / model', 'cp.w.memories': 'Memories put into the prompt', 'cp.w.knowledge': 'Knowledge passages',
   'cp.w.skills': 'Active skills', 'cp.w.tools': 'Tools called', 'cp.w.tokens': 'Tokens', 'cp.w.time': 'Time', 'cp.w.none': 'none',
   'cp.w.owner': 'of user {id}', 'cp.w.removed': '(erased)', 'cp.w.tokensValue': '{prompt} in · {completion} out · {total} total', 'cp.w.cached': '({cached} of the input from cache, {share})', 'cp.w.prefix': 'Reused from the last request', 'cp.w.prefixValue': 'its first {chars} characters ({share}), which the provider\'s prompt cache can serve', 'cp.w.seconds': '{s} s',
-  'cp.w.question': 'Question'
+  'cp.w.question': 'Question',
+  'cp.qqView': 'As QQ shows it', 'cp.qqHint': 'QQ does not show markdown: this is the plain text the bot sends in QQ (images go as image messages).',
+  'cp.qqKeep': 'Chat settings, "How answers go out → Markdown" is "as written": the bot sends this text in QQ as it is.',
+  'cp.newBelow': 'New messages ↓', 'cp.toNewest': 'Back to the newest ↓',
+  'md.copy': 'Copy', 'md.copied': 'Copied', 'md.copyFailed': 'Copy failed; select the text instead', 'md.image': 'Image'
 }

@@ -4,6 +4,7 @@ import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, BASE, errText, session, setUnauthorizedHandler } from './api'
 import { lang, t, toggleLang } from './i18n'
+import { ThemeSwitch } from './theme'
 import { signal, useSignal } from './state'
 import { ConfirmHost, ErrorBox, Loading, Toasts, clearErrorToasts, setNavigator } from './ui'
 import { MenuButton, SideNav } from './nav'
@@ -88,7 +89,7 @@ function Login () {
     <h1>灵犀 Lingxi</h1>
     {state.busy ? <Loading /> : <p data-testid="login-hint">{t('loginHint')}</p>}
     {state.error && <ErrorBox error={state.error} />}
-    <button class="link" data-testid="lang" onClick={toggleLang}>{t('language')}</button>
+    <div class="row"><button class="link" data-testid="lang" onClick={toggleLang}>{t('language')}</button><ThemeSwitch /></div>
   </main>
 }
 
@@ -127,6 +128,7 @@ function App () {
       <strong>{t('title')}</strong>
       <span class="grow" />
       <span class="muted">{user}</span>
+      <ThemeSwitch />
       <button class="link" data-testid="lang" onClick={toggleLang}>{t('language')}</button>
       <button class="link" data-testid="logout" onClick={logout}>{t('logout')}</button>
     </header>

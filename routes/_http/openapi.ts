@@ -126,7 +126,7 @@ function successes (style: Style | undefined, doc: RouteDoc | undefined): Record
       continue
     }
     if (doc?.contentType) {
-      out[status] = { description: `${what}: a YAML file`, content: { [doc.contentType]: { schema: { type: 'string' } } } }
+      out[status] = { description: `${what}: ${doc.contentType === 'application/gzip' ? 'a gzip file' : 'a YAML file'}`, content: { [doc.contentType]: { schema: { type: 'string', ...(doc.contentType === 'application/gzip' ? { format: 'binary' } : {}) } } } }
       continue
     }
     if (!style || doc?.bare) {

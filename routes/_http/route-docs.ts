@@ -27,8 +27,8 @@ export interface RouteDoc {
   status?: number | number[]
   /** Success statuses answered without any body besides 204 (202 of the MCP endpoint: a notification taken). */
   noBody?: number[]
-  /** The success answer's media type when it is not the JSON envelope: a YAML file, an SSE stream or a short text (its `data` the text's schema). */
-  contentType?: 'text/yaml' | 'application/x-yaml' | 'text/event-stream' | 'text/plain'
+  /** The success answer's media type when it is not the JSON envelope: a YAML file, an SSE stream, a short text (its `data` the text's schema) or a gzip file (a backup). */
+  contentType?: 'text/yaml' | 'application/x-yaml' | 'text/event-stream' | 'text/plain' | 'application/gzip'
   /** For a stream: the events it sends, one line each (`name: what it carries`). */
   events?: string[]
   /** Error statuses this route answers besides the shared ones (409 exists, 429 rate limited, 503 unavailable...). */

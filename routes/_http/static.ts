@@ -16,6 +16,8 @@ export const DASHBOARD_CSP = [
   "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'"
 ].join('; ')
 
+const CACHE_HASHED = 'public, max-age=31536000, immutable'
+
 function dashboardRoot (pluginDir: string): string {
   const dist = join(pluginDir, 'resources', 'dist')
   return existsSync(join(dist, 'index.html')) ? dist : join(pluginDir, 'resources', 'public')
@@ -49,15 +51,22 @@ export function staticMiddleware (pluginDir: string) {
       ctx.body = 'The dashboard is unavailable: the package koa-send is not installed (the bot\'s log says how to install it).'
       return
     }
+    // Vite names the files under assets/ by their content hash (resources/vite.config.ts): a changed file is a
+    // new URL, so these are cached for a year; index.html (and the fallback page's files) is checked each time.
+    const hashed = isAsset && ctx.path.startsWith('/assets/')
     try {
-      // koa-send resolves inside root and refuses traversal.
+      // koa-send resolves inside root and refuses traversal. It sends the build's `.br` or `.gz` twin as
+      // Accept-Encoding allows (brotli first, the plain file when the twin is missing), with that file's
+      // length and the original's type; setHeaders runs on every answer before koa-send's own Cache-Control.
       await send(ctx, isAsset ? ctx.path : '/index.html', {
         root,
-        maxage: isAsset && ctx.path.startsWith('/assets/') ? 31536000000 : 0,
-        immutable: isAsset && ctx.path.startsWith('/assets/'),
-        gzip: true
+        brotli: true,
+        gzip: true,
+        setHeaders: (res) => {
+          res.setHeader('Vary', 'Accept-Encoding')
+          res.setHeader('Cache-Control', hashed ? CACHE_HASHED : 'no-cache')
+        }
       })
-      if (!isAsset) ctx.set('Cache-Control', 'no-cache')
     } catch (err) {
       const status = (err as { status?: number }).status
       if (status !== 404) throw err

@@ -57,8 +57,8 @@ export function requireFields (body: unknown, fields: string[]): void {
 
 /** Paths whose POST accepts multipart/form-data uploads (koa-body `ctx.request.files`). */
 const MULTIPART_PATHS = new Set(['/api/presets/import'])
-/** Paths whose route reads its own multipart upload, with limits of its own (routes/knowledge.ts: knowledge.maxFileBytes). */
-const OWN_MULTIPART_PATHS = new Set(['/api/knowledge/files'])
+/** Paths whose route reads its own multipart upload, with limits of its own (routes/knowledge.ts: knowledge.maxFileBytes; routes/backup.ts: backup.maxUploadMB). */
+const OWN_MULTIPART_PATHS = new Set(['/api/knowledge/files', '/api/backup/preview', '/api/backup/restore'])
 /** Paths whose POST reads a YAML (or plain) text body: the config and preset imports. */
 const TEXT_PATHS = new Set(['/api/config/import', '/api/presets/import'])
 const TEXT_TYPES = ['text/yaml', 'text/x-yaml', 'application/yaml', 'application/x-yaml', 'text/plain']

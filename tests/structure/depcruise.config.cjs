@@ -41,6 +41,7 @@ const libParts = (parts) => `^lib/(${parts.map((p) => p.endsWith('.ts') ? esc(p)
  */
 const MAY_IMPORT = {
   auth: { readme: 'lib/auth/README.md', parts: [] },
+  backup: { readme: 'lib/backup/README.md', parts: ['config', 'storage/settings.ts', 'storage/ported.ts', 'storage/copy.ts', 'storage/pg/migrate.ts', 'storage/pg/pool.ts'] },
   config: { readme: 'lib/config/README.md ("imports only lib/core") and lib/config/schema.ts (the one schema, composed from the section each domain declares in its config.ts, governance\'s in its schema.ts)', parts: ['governance/schema.ts'], pathNot: ['^lib/[^/]+/config\\.ts$'] },
   delivery: { readme: 'lib/delivery/README.md', parts: ['config', 'i18n.ts', 'chat/reasoning.ts', 'chat/contracts.ts', 'tts/voice.ts'] },
   drawing: { readme: 'lib/drawing/README.md; the remote preset source is a caller of the outbound fetcher (lib/web/README.md)', parts: ['config', 'templates', 'chat/contracts.ts', 'web/outbound.ts'] },

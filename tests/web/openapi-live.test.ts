@@ -67,6 +67,7 @@ describe('OpenAPI document against live answers', function () {
     const tools = await s.api('/api/tools/builtin/list')
     params['tool.name'] = String((tools.body.data as Array<{ name: string }>)[0]!.name)
     params.section = 'web'
+    params['backup.name'] = (await s.lx.rt.need('backup').create({ kind: 'auto' })).name
     params.chat = 'g20002'
     const res = await fetch(`${s.base}/api/openapi.json`)
     doc = await res.json() as OpenApiDocument
@@ -78,7 +79,7 @@ describe('OpenAPI document against live answers', function () {
   function filled (path: string): string | undefined {
     const group = path.startsWith('/api/conversations/') ? 'conversation' : path.startsWith('/api/chat/why/') ? 'why' : path.startsWith('/api/config/channels/') || path.startsWith('/api/test-panel/') ? 'channel' : path.startsWith('/api/knowledge') ? 'knowledge' : path.startsWith('/api/memory/') ? 'memory'
       : path.startsWith('/api/tasks/') ? 'task' : path.startsWith('/api/game') ? 'game' : /^\/api\/presets?\//.test(path) ? 'preset' : path.startsWith('/api/tools/custom/') ? 'custom'
-        : path.startsWith('/api/tools/js/') ? 'js' : /^\/api\/(skills\/)?mcp\//.test(path) ? 'mcp' : /^\/api\/(tools|skills)\//.test(path) ? 'tool' : ''
+        : path.startsWith('/api/tools/js/') ? 'js' : path.startsWith('/api/backup/') ? 'backup' : /^\/api\/(skills\/)?mcp\//.test(path) ? 'mcp' : /^\/api\/(tools|skills)\//.test(path) ? 'tool' : ''
     let missing = false
     const out = path.replace(/\{(\w+)\}/g, (_m, p: string) => {
       const v = params[`${group}.${p}`] ?? (p === 'name' ? undefined : params[p])

@@ -2,16 +2,23 @@
 // model the bot would choose (GET /api/chat/defaults) or others; tool calls, their approvals and results as
 // they happen; the conversations are kept in the bot's own store (they appear on the Conversations page)
 // under ids `web:<user>:<time>`, and every answer has its "why" (lib/why, pages/chat-why.tsx).
-// Streamed text is appended to the live message's DOM node directly: a token costs no render at all, and
+// Streamed text is rendered into the live message's DOM node by a render of its own, at most once a frame
+// (markdown.tsx re-parses the text so far; unchanged nodes stay): a token costs no render of the page, and
 // the history is only re-rendered when a message is added or finished (Msg skips unchanged messages).
-import { Component } from 'preact'
+// Answers are shown as markdown (markdown.tsx), or, on request, as the text the bot sends in QQ: the
+// delivery's own converter (lib/delivery/markdown.ts, pure and free of Node APIs) when the global
+// `delivery.markdown` is `plain`, the text as written when it is `keep`.
+import { Component, render } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiError, errText, sse, type SseFrame } from '../api'
 import type { ChannelView, StoredMessage } from '../contracts'
 import type { TurnEvent } from '../../../lib/chat/contracts'
 import type { WhyRecord } from '../../../lib/why/types'
+import { markdownToPlain } from '../../../lib/delivery/markdown'
 import { lang, locale, t, tv } from '../i18n'
+import { Markdown } from '../markdown'
 import { Card, EmptyState, ErrorBox, PageButton } from '../ui'
+import { useFollow } from './chat-follow'
 import { ToolCalls, WhyPanel, type ToolView } from './chat-why'
 import './chat.css'
 
@@ -24,18 +31,28 @@ interface ChatDefaults { preset: { id: string, name: string }, channel: string, 
 let seq = 0
 const keyOf = (): string => `m${++seq}`
 
+/** How an answer is shown: markdown rendered, or the text QQ gets (`keep`: as written). */
+type View = 'md' | 'plain' | 'keep'
+const qqText = (text: string, view: View): string => (view === 'plain' ? markdownToPlain(text) : text)
+
+/** A message's text: the user's as typed, an answer as markdown or as QQ shows it. */
+function MsgText ({ m, view }: { m: Msg, view: View }) {
+  if (m.role === 'assistant' && view === 'md') return <div class="chat-text" data-testid="chat-text"><Markdown text={m.content} /></div>
+  return <div class="chat-text plain" data-testid="chat-text">{m.role === 'assistant' ? qqText(m.content, view) : m.content}</div>
+}
+
 /** One message; re-rendered only when its own object (or its panel) changed, not per token or per other message. */
-class MessageRow extends Component<{ m: Msg, open: boolean, lang: string, onWhy: (key: string) => void, liveRef?: (el: HTMLElement | null) => void }> {
-  override shouldComponentUpdate (next: MessageRow['props']): boolean { return next.m !== this.props.m || next.open !== this.props.open || next.lang !== this.props.lang }
+class MessageRow extends Component<{ m: Msg, open: boolean, lang: string, view: View, onWhy: (key: string) => void, liveRef?: (el: HTMLElement | null) => void }> {
+  override shouldComponentUpdate (next: MessageRow['props']): boolean { return next.m !== this.props.m || next.open !== this.props.open || next.lang !== this.props.lang || next.view !== this.props.view }
   override render () {
-    const { m, open, onWhy, liveRef } = this.props
+    const { m, open, view, onWhy, liveRef } = this.props
     const panelId = `why-${m.key}`
     return <li class={`chat-msg ${m.role}`} data-testid="chat-msg" data-role={m.role} data-live={m.live ? 'true' : undefined}>
       <div class="chat-who">{m.role === 'user' ? t('cp.you') : t('cp.bot')}</div>
       <ToolCalls tools={m.tools} />
       {m.live
-        ? <div key="live" class="chat-text" data-testid="chat-live-text" ref={liveRef} aria-live="polite" />
-        : <div key="done" class="chat-text" data-testid="chat-text">{m.content}</div>}
+        ? <div key="live" class={view === 'md' ? 'chat-text' : 'chat-text plain'} data-testid="chat-live-text" ref={liveRef} aria-live="polite" />
+        : <MsgText key="done" m={m} view={view} />}
       {m.error && <ErrorBox error={m.error} />}
       {m.role === 'assistant' && !m.live && !m.error && <div class="row">
         <button type="button" class="link" data-testid="chat-why-button" aria-expanded={open} aria-controls={panelId} onClick={() => onWhy(m.key)}>{open ? t('cp.whyHide') : t('cp.why')}</button>
@@ -45,22 +62,39 @@ class MessageRow extends Component<{ m: Msg, open: boolean, lang: string, onWhy:
   }
 }
 
-/** The assistant message of one turn as it streams: text straight into the DOM, events into the state. */
-function liveTurn (el: () => HTMLElement | null, update: (fn: (m: Msg) => Msg) => void) {
+/**
+ * The assistant message of one turn as it streams: the text rendered into the live node once a frame (its
+ * own render root, not the page's), events into the state; `grew` after each paint (the list follows).
+ */
+function liveTurn (el: () => HTMLElement | null, update: (fn: (m: Msg) => Msg) => void, view: () => View, grew: () => void) {
   let text = ''
-  let node: Text | null = null
+  let queued = false
+  let over = false
+  let painted: HTMLElement | null = null
+  const paint = (): void => {
+    queued = false
+    const host = el()
+    if (over || !host) return
+    painted = host
+    render(view() === 'md' ? <Markdown text={text} /> : qqText(text, view()), host)
+    grew()
+  }
   return {
     text: () => text,
+    paint,
+    /** the turn ended: no more paints; the live node's own render root is unmounted once the page replaced it */
+    end (): void {
+      over = true
+      const host = painted
+      if (host) requestAnimationFrame(() => render(null, host))
+    },
     frame (f: SseFrame): void {
       const d = f.data as { type: string, text?: string }
       if (d.type === 'content') {
-        const piece = d.text ?? ''
-        text += piece
-        const host = el()
-        if (host) {
-          if (!node || node.parentNode !== host) { node = document.createTextNode(''); host.appendChild(node) }
-          node.appendData(piece)
-        }
+        text += d.text ?? ''
+        // the first text at once (the first token is what the reader waits for), then once a frame
+        if (!painted) paint()
+        else if (!queued) { queued = true; requestAnimationFrame(paint) }
         return
       }
       const ev = f.data as TurnEvent
@@ -84,9 +118,16 @@ export default function ChatPage () {
   const [input, setInput] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  // QQ view: off, or the global delivery.markdown (how the bot sends answers in a private chat)
+  const [qq, setQq] = useState(false)
+  const [qqMarkdown, setQqMarkdown] = useState<'plain' | 'keep'>('plain')
+  const view: View = qq ? qqMarkdown : 'md'
+  const viewRef = useRef<View>(view)
+  viewRef.current = view
   const live = useRef<HTMLElement | null>(null)
+  const liveTurnRef = useRef<ReturnType<typeof liveTurn> | null>(null)
   const abort = useRef<AbortController | null>(null)
-  const listEnd = useRef<HTMLDivElement>(null)
+  const follow = useFollow()
 
   const loadConvs = (user: string): void => {
     api<{ conversations: ConvItem[] }>(`/api/conversations?userId=${encodeURIComponent(user)}&limit=100`)
@@ -97,12 +138,16 @@ export default function ChatPage () {
     api<ChatDefaults>('/api/chat/defaults').then(setDefaults, e => setError(errText(e)))
     api<PresetItem[]>('/api/config/presets').then(setPresets, () => {})
     api<ChannelView[]>('/api/config/channels').then(setChannels, () => {})
+    api<{ markdown?: string }>('/api/config/delivery').then(d => setQqMarkdown(d.markdown === 'keep' ? 'keep' : 'plain'), () => {})
     return () => abort.current?.abort()
   }, [])
-  useEffect(() => { listEnd.current?.scrollIntoView?.({ block: 'nearest' }) }, [msgs.length])
+  // a message added, finished or changed (a tool call): the list follows when the reader is at its bottom
+  useEffect(follow.grew, [msgs])
+  // the live answer is painted by its own render: shown again in the other view at once
+  useEffect(() => { liveTurnRef.current?.paint() }, [view])
 
   const openConv = async (id: string): Promise<void> => {
-    setError(null); setOpen(null); setConv(id)
+    setError(null); setOpen(null); setConv(id); follow.jump()
     try {
       const [c, w] = await Promise.all([api<{ messages: StoredMessage[] }>(`/api/conversations/${encodeURIComponent(id)}`), api<{ records: WhyRecord[] }>(`/api/chat/why?conversationId=${encodeURIComponent(id)}`)])
       setMsgs(c.messages.map(m => {
@@ -119,9 +164,10 @@ export default function ChatPage () {
     if (!conv) setConv(id)
     const answer: Msg = { key: keyOf(), role: 'assistant', content: '', live: true, tools: [] }
     setMsgs(list => [...list, { key: keyOf(), role: 'user', content: message, tools: [] }, answer])
-    setInput(''); setBusy(true); setError(null)
+    setInput(''); setBusy(true); setError(null); follow.jump()
     const update = (fn: (m: Msg) => Msg): void => setMsgs(list => list.map(m => m.key === answer.key ? fn(m) : m))
-    const turn = liveTurn(() => live.current, update)
+    const turn = liveTurn(() => live.current, update, () => viewRef.current, follow.grew)
+    liveTurnRef.current = turn
     const ctl = new AbortController()
     abort.current = ctl
     let ended = false
@@ -141,6 +187,8 @@ export default function ChatPage () {
     } catch (e) {
       update(m => ({ ...m, live: false, content: turn.text(), error: ctl.signal.aborted ? t('cp.stopped') : errText(e) }))
     } finally {
+      turn.end()
+      liveTurnRef.current = null
       abort.current = null
       setBusy(false)
       loadConvs(me)
@@ -149,8 +197,10 @@ export default function ChatPage () {
 
   const defChannel = channels.find(c => c.name === (pick.channel || defaults?.channel))
   const models = defChannel ? [...new Set([defChannel.model, ...(defChannel.models ?? [])].filter(Boolean))] : []
-  const newConv = (): void => { setConv(null); setMsgs([]); setOpen(null); setError(null) }
+  const newConv = (): void => { setConv(null); setMsgs([]); setOpen(null); setError(null); follow.jump() }
   const toggleWhy = (key: string): void => setOpen(o => (o === key ? null : key))
+  // the last message without its markdown syntax, as the list's name of the conversation
+  const preview = (c: ConvItem): string => markdownToPlain(c.lastMessage.slice(0, 200)).replace(/\s+/g, ' ').slice(0, 40) || c.id
 
   return <div class="chat-page">
     <Card title={t('cp.settings')} testid="chat-settings">
@@ -179,19 +229,23 @@ export default function ChatPage () {
           ? <p class="muted">{t('cp.noConvs')}</p>
           : <ul class="chat-convs">{convs.map(c => <li key={c.id}>
             <button type="button" class={c.id === conv ? 'link on' : 'link'} data-testid={`chat-conv-${c.id}`} aria-current={c.id === conv ? 'true' : undefined}
-              aria-label={tv('cp.openConv', { id: c.lastMessage.slice(0, 40) || c.id })} onClick={() => { void openConv(c.id) }}>
-              {c.lastMessage.slice(0, 40) || c.id}</button>
+              aria-label={tv('cp.openConv', { id: preview(c) })} onClick={() => { void openConv(c.id) }}>
+              {preview(c)}</button>
             <span class="muted"> · {new Date(c.updatedAt).toLocaleString(locale())}</span></li>)}</ul>}
       </Card>
-      <Card title={t('cp.messages')} testid="chat-conversation">
+      <Card title={t('cp.messages')} testid="chat-conversation" extra={<label class="chat-qq" title={t(qqMarkdown === 'plain' ? 'cp.qqHint' : 'cp.qqKeep')}>
+        <input type="checkbox" data-testid="chat-qq-view" checked={qq} onChange={e => setQq((e.target as HTMLInputElement).checked)} />{t('cp.qqView')}</label>}>
+        {qq && <small class="help" data-testid="chat-qq-hint">{t(qqMarkdown === 'plain' ? 'cp.qqHint' : 'cp.qqKeep')}</small>}
         {error && <ErrorBox error={error} />}
         {msgs.length === 0 ? (defaults && !defaults.channel
           ? <EmptyState text={t('cp.noChannel')} action={<PageButton page="channels" testid="chat-to-channels">{t('cp.toChannels')}</PageButton>} />
           : <p class="muted" data-testid="chat-empty">{t('cp.empty')}</p>)
-          : <ol class="chat-list" data-testid="chat-messages">
-            {msgs.map(m => <MessageRow key={m.key} m={m} open={open === m.key} lang={lang.get()} onWhy={toggleWhy} {...(m.live ? { liveRef: (el: HTMLElement | null) => { live.current = el } } : {})} />)}
-          </ol>}
-        <div ref={listEnd} />
+          : <div class="chat-scroll">
+            <ol class="chat-list" data-testid="chat-messages" ref={el => { follow.list.current = el }} onScroll={follow.onScroll}>
+              {msgs.map(m => <MessageRow key={m.key} m={m} open={open === m.key} lang={lang.get()} view={view} onWhy={toggleWhy} {...(m.live ? { liveRef: (el: HTMLElement | null) => { live.current = el } } : {})} />)}
+            </ol>
+            {follow.away && <button type="button" class="chat-below" data-testid="chat-new-below" onClick={follow.jump}>{t(follow.unseen ? 'cp.newBelow' : 'cp.toNewest')}</button>}
+          </div>}
         <form class="chat-input" onSubmit={e => { e.preventDefault(); void send() }}>
           <label for="chat-input" class="sr-only">{t('cp.input')}</label>
           <textarea id="chat-input" data-testid="chat-input" rows={3} value={input} placeholder={t('cp.placeholder')}

@@ -1,15 +1,24 @@
+// The conversations in the bot's store: the list with clear and delete, and one conversation's messages
+// (the bot's answers as markdown, safely: markdown.tsx; the others as written, line breaks kept).
 import { useState } from 'preact/hooks'
 import { api } from '../api'
 import { locale, t, tv } from '../i18n'
+import { Markdown } from '../markdown'
 import { Pager, usePage } from '../paging'
 import type { ConversationItem, StoredMessage } from '../contracts'
 import { Act, Card, EmptyState, PageButton, Table, View, confirmDanger, useLoad } from '../ui'
+import './conversations.css'
 
 function Messages ({ id }: { id: string }) {
   const msgs = useLoad<StoredMessage[]>(`/api/conversations/${encodeURIComponent(id)}/messages?limit=200`)
   return <Card title={id} testid="conv-messages">
-    <View load={msgs} isEmpty={d => d.length === 0}>{d => <div>{d.map((m, i) =>
-      <p key={i}><b>{t(`role.${m.role}`) === `role.${m.role}` ? m.role : t(`role.${m.role}`)}</b> <span class="muted">{m.timestamp ? new Date(m.timestamp).toLocaleString(locale()) : ''}</span><br />{typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}</p>)}</div>}</View>
+    <View load={msgs} isEmpty={d => d.length === 0}>{d => <div class="conv-msgs">{d.map((m, i) => {
+      const text = typeof m.content === 'string' ? m.content : JSON.stringify(m.content)
+      return <article key={i} class="conv-msg" data-testid="conv-msg" data-role={m.role}>
+        <div><b>{t(`role.${m.role}`) === `role.${m.role}` ? m.role : t(`role.${m.role}`)}</b> <span class="muted">{m.timestamp ? new Date(m.timestamp).toLocaleString(locale()) : ''}</span></div>
+        {m.role === 'assistant' ? <Markdown text={text} testid="conv-text" /> : <div class="conv-plain" data-testid="conv-text">{text}</div>}
+      </article>
+    })}</div>}</View>
   </Card>
 }
 

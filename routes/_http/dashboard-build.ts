@@ -22,7 +22,8 @@ function newest (path: string): number {
 
 function dashboardSources (pluginDir: string): string[] {
   const res = join(pluginDir, 'resources')
-  return [join(res, 'src'), join(res, 'index.html'), join(res, 'vite.config.ts')]
+  // lib/ files the pages import as code, not only as types (the chat page's "as QQ shows it": the delivery's own rule)
+  return [join(res, 'src'), join(res, 'index.html'), join(res, 'vite.config.ts'), join(pluginDir, 'lib', 'delivery', 'markdown.ts')]
 }
 
 /** True when resources/dist is missing or older than any source file. */

@@ -13,6 +13,7 @@ import { openRecords, type RecordsDeps } from '../storage/open.js'
 import { openDueClaims, type DueClaims } from '../storage/pg/claims.js'
 import type { RecordStore } from '../storage/records.js'
 import { skipped, type RunOutcome } from './run.js'
+import { TaskRuns } from './runs.js'
 import { loadCron, nextRun, parseSchedule, runAfter, ScheduleError, type ScheduleReason } from './schedule.js'
 import type { MissedPolicy, Task, TaskRun } from './types.js'
 
@@ -74,15 +75,14 @@ const CONCURRENCY = 4
 
 export class TaskService {
   private readonly runner: DueRunner<Task>
-  /** runs by task, newest last (built from the store; the store is the truth) */
-  private readonly byTask = new Map<string, TaskRun[]>()
   /** the month whose spent budget the masters were told of (once a month; a restart may tell again) */
   private toldBudget = ''
   private readonly manual = new Set<Promise<unknown>>()
 
-  private constructor (private readonly tasks: RecordStore<Task, string>, private readonly runs: RecordStore<TaskRun, string>, private readonly o: TaskServiceOptions, private readonly claims?: DueClaims<Task>) {
-    for (const r of runs.values()) this.index(r)
-    runs.onRemote((id, r) => { if (r) this.index(r); else this.unindex(id) })
+  private readonly runs: TaskRuns
+
+  private constructor (private readonly tasks: RecordStore<Task, string>, runs: RecordStore<TaskRun, string>, private readonly o: TaskServiceOptions, private readonly claims?: DueClaims<Task>) {
+    this.runs = new TaskRuns(runs)
     this.runner = new DueRunner<Task>({
       store: tasks,
       claims,
@@ -115,7 +115,7 @@ export class TaskService {
 
   /** Calls `listener` when another instance changed a task or a run (shared storage only); answers the unsubscribe. */
   onRemote (listener: () => void): () => void {
-    const offs = [this.tasks.onRemote(() => { listener() }), this.runs.onRemote(() => { listener() })]
+    const offs = [this.tasks.onRemote(() => { listener() }), this.runs.onRemote(listener)]
     return () => { for (const off of offs) off() }
   }
 
@@ -149,18 +149,10 @@ export class TaskService {
   }
 
   /** A task's runs, newest first. */
-  runsOf (taskId: string, limit = 50): TaskRun[] {
-    return [...(this.byTask.get(taskId) ?? [])].reverse().slice(0, limit)
-  }
+  runsOf (taskId: string, limit = 50): TaskRun[] { return this.runs.of(taskId, limit) }
 
   /** What the tasks' runs cost in the month of `at` (all tasks, or one), in the price table's currency. */
-  spent (at: number, taskId?: string): number {
-    const month = monthKey(at, this.timeZone)
-    let sum = 0
-    const lists = taskId !== undefined ? [this.byTask.get(taskId) ?? []] : this.byTask.values()
-    for (const list of lists) for (const r of list) if (r.cost && monthKey(r.startedAt, this.timeZone) === month) sum += r.cost
-    return Math.round(sum * 1e6) / 1e6
-  }
+  spent (at: number, taskId?: string): number { return this.runs.spent(at, this.timeZone, taskId) }
 
   /** The next `count` times of each active task within `days` from now (the dashboard's calendar). */
   upcoming (days: number, count = 20): Array<{ taskId: string; at: number }> {
@@ -217,9 +209,7 @@ export class TaskService {
     const task = this.owned(id, actor)
     await this.tasks.delete(id)
     this.runner.changed(id)
-    // its runs go with it
-    for (const r of this.byTask.get(id) ?? []) await this.runs.delete(r.id)
-    this.byTask.delete(id)
+    await this.runs.removeAll(id)
     return task
   }
 
@@ -360,13 +350,7 @@ export class TaskService {
   }
 
   private async record (task: Task, at: { trigger: TaskRun['trigger']; scheduledFor: number; late: boolean; startedAt: number }, outcome: RunOutcome): Promise<TaskRun> {
-    const finishedAt = this.o.clock.now()
-    let id = `${task.id}-${at.startedAt.toString(36)}`
-    for (let n = 2; this.runs.has(id); n++) id = `${task.id}-${at.startedAt.toString(36)}-${n}`
-    const run: TaskRun = { id, taskId: task.id, scheduledFor: at.scheduledFor, startedAt: at.startedAt, finishedAt, trigger: at.trigger, late: at.late, ...outcome }
-    await this.runs.put(run)
-    this.index(run)
-    await this.trim(task.id)
+    const run = await this.runs.add(task, { scheduledFor: at.scheduledFor, startedAt: at.startedAt, finishedAt: this.o.clock.now(), trigger: at.trigger, late: at.late, ...outcome }, this.o.settings().runsKept)
     await this.afterRun(task.id, run)
     return run
   }
@@ -387,33 +371,5 @@ export class TaskService {
       return
     }
     await this.tasks.put(updated)
-  }
-
-  /** Keeps the newest tasks.runsKept runs of a task. */
-  private async trim (taskId: string): Promise<void> {
-    const list = this.byTask.get(taskId) ?? []
-    const over = list.length - this.o.settings().runsKept
-    for (const r of list.slice(0, Math.max(0, over))) { await this.runs.delete(r.id); this.unindex(r.id) }
-  }
-
-  private index (r: TaskRun): void {
-    let list = this.byTask.get(r.taskId)
-    if (!list) this.byTask.set(r.taskId, (list = []))
-    const at = list.findIndex((x) => x.id === r.id)
-    if (at >= 0) list[at] = r
-    else {
-      list.push(r)
-      if (list.length > 1 && (list[list.length - 2] as TaskRun).startedAt > r.startedAt) list.sort((a, b) => a.startedAt - b.startedAt)
-    }
-  }
-
-  private unindex (runId: string): void {
-    // a run's id starts with its task's (`t` + base36, no hyphen)
-    const taskId = runId.slice(0, runId.indexOf('-'))
-    const list = this.byTask.get(taskId)
-    const at = list ? list.findIndex((x) => x.id === runId) : -1
-    if (!list || at < 0) return
-    list.splice(at, 1)
-    if (!list.length) this.byTask.delete(taskId)
   }
 }

@@ -10,7 +10,7 @@ import { sentMessages } from '../chat/helpers.js'
 import { startFakeOpenAI, defaultBehavior, type FakeOpenAI } from '../support/fake-openai.js'
 import { splitUserContent } from '../support/user-text.js'
 import { FakeOneBot, worldOf } from './support/onebot.js'
-import { endHostSuite, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
+import { endHostSuite, masterSession, prepareHost, startHostWith, writePluginConfig, type PreparedHost } from './support/prepare.js'
 import type { HostProcess } from './support/trss-host.js'
 
 const BOT = 3000000001
@@ -54,16 +54,7 @@ describe('real TRSS-Yunzai host: a file in the knowledge base, cited in an answe
   const own = (): string => `http://127.0.0.1:${p!.lingxiPort}`
 
   /** A session on the plugin's own port, from the master's `#lx面板` link. */
-  async function session (): Promise<string> {
-    const since = Date.now()
-    await bot!.privateMessage(MASTER, '#lx面板')
-    const reply = await bot!.waitForSent((s) => s.userId === String(MASTER) && s.text.includes('login#token='), 20_000, since)
-    const token = /#token=([\w-]+)/.exec(reply.text)?.[1]
-    expect(token, reply.text).to.be.a('string')
-    const res = await fetch(`${own()}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
-    expect(res.status, await res.clone().text()).to.equal(200)
-    return ((await res.json()) as { data: { token: string } }).data.token
-  }
+  const session = async (): Promise<string> => await masterSession(bot!, MASTER, own())
 
   it('a PDF uploaded over HTTP becomes ready; a friend\'s question gets its passage with the source, and the answer cites it', async () => {
     const auth = { Authorization: `Bearer ${await session()}` }

@@ -95,3 +95,15 @@ export async function endHostSuite (ctx: Mocha.Context, p: Pick<PreparedHost, 'r
   if (failed && !process.env.CI) console.log(`    kept for inspection: ${p.work}`)
   else removeTree(p.work)
 }
+
+/** A dashboard session on the plugin's own port (`base`), from the login link `#lx面板` sends the master. */
+export async function masterSession (bot: FakeOneBot, masterId: number, base: string): Promise<string> {
+  const since = Date.now()
+  await bot.privateMessage(masterId, '#lx面板')
+  const reply = await bot.waitForSent((s) => s.userId === String(masterId) && s.text.includes('login#token='), 20_000, since)
+  const token = /#token=([\w-]+)/.exec(reply.text)?.[1]
+  if (!token) throw new Error(`no login link in: ${reply.text}`)
+  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { data: { token: string } }).data.token
+}

@@ -41,6 +41,11 @@ export async function runTask (rt: Runtime, task: Task, o: { timeZone: string; s
   // the group (or the user of a private task) is not refused by the access rules; the account-risk guard pauses the bot's own posts
   if (!mayReact(rt, session)) return skipped('refused', 'The access rules refuse this chat')
   if (groupId !== undefined && rt.optional('guard')?.pausesProactive(groupId)) return skipped('guarded', 'The group is guarded against account risk (lib/guard): the bot does not post on its own there now')
+  // the group's daily quota (lib/governance): a task's tokens count against it (below), and a spent one skips the run
+  if (groupId !== undefined) {
+    const left = (await rt.optional('governance')?.quotaLeft({ userId: TASK_USER, groupId, isMaster: false, isGroupAdmin: false }))?.group
+    if (left && (left.tokens === 0 || left.messages === 0)) return skipped('quota', 'The group\'s daily quota is spent (quotas.group)')
+  }
   const conversations = rt.need('conversations')
   const conversationId = taskConversation(task)
   if (!task.keepHistory) {

@@ -72,7 +72,7 @@ export interface TaskRun {
   answer?: string
   /** why it failed or was skipped, in plain words */
   error?: string
-  /** `budget`, `night`, `missed`, `guarded`, `refused`, `disabled` for a skipped run */
+  /** `budget`, `night`, `missed`, `guarded`, `quota`, `refused`, `disabled` for a skipped run */
   skipReason?: string
   delivered: boolean
   tokens: { input: number; output: number; cached: number }

@@ -141,6 +141,23 @@ describe('tasks: a run through the plugin (standalone host, fake model, fake sea
     } finally { stub.restore() }
   })
 
+  it('a group whose daily token quota is spent (by the task\'s own runs too) skips the next run (quota)', async () => {
+    const tasks = rt.need('tasks')
+    await rt.config.update({ quotas: { ...rt.config.get().quotas, group: { ...rt.config.get().quotas.group, tokensPerDay: 50 } } })
+    try {
+      const task = await tasks.create(MASTER, { name: '配额', prompt: '说点什么', schedule: '0 9 * * *', target: { groupId: '8806' } })
+      fake.reset()
+      fake.enqueue({ content: '第一次', usage: { prompt_tokens: 40, completion_tokens: 20 } })
+      expect(await tasks.runNow(task.id, MASTER)).to.include({ status: 'ok' })
+      const second = await tasks.runNow(task.id, MASTER)
+      expect(second).to.include({ status: 'skipped', skipReason: 'quota' })
+      expect(fake.chatRequests()).to.have.length(1)
+      await tasks.remove(task.id, MASTER)
+    } finally {
+      await rt.config.update({ quotas: { ...rt.config.get().quotas, group: { ...rt.config.get().quotas.group, tokensPerDay: 0 } } })
+    }
+  })
+
   it('a model failure is a failed run with the error in words, nothing posted; a private task reaches the user privately', async () => {
     const tasks = rt.need('tasks')
     const failing = await tasks.create(MASTER, { name: '坏任务', prompt: '说点什么', schedule: '0 9 * * *', target: { groupId: '8803' } })

@@ -8,13 +8,11 @@ import { conversationIdOf } from '../chat/store.js'
 import type { ChatScope } from '../chat/contracts.js'
 import type { Config } from '../config/schema.js'
 import { groupEntry, initiativeFor } from '../config/group-settings.js'
-import { startDelivery } from '../delivery/answer.js'
-import { moderateAnswer } from '../governance/gate.js'
-import { recordBotAnswer } from '../grouplog/record.js'
 import type { GroupLogEntry } from '../grouplog/types.js'
 import { chatSession, type HostSession } from '../host/session.js'
 import { t } from '../i18n.js'
 import { logLines, proactiveAnswer } from '../proactive/prompt.js'
+import { sayUnasked } from '../proactive/unasked.js'
 import { resolveTimeZone } from '../reminders/zoned.js'
 import type { Runtime } from '../runtime.js'
 import { openRecords } from '../storage/open.js'
@@ -192,11 +190,7 @@ export class InitiativeService {
         toolsEnabled: false,
         onAnswer: async (answer, media) => {
           const said = proactiveAnswer(answer)
-          const text = said && await moderateAnswer(rt, s, said, true) // banned words: masked, or dropped (lib/governance)
-          if (!text) return
-          recordBotAnswer(rt, s, text)
-          await startDelivery(rt, s, { quote: false, thinkingNotice: false }).answer(text, media)
-          sent = true
+          sent = said !== undefined && await sayUnasked(rt, s, said, media) !== undefined
         }
       })
     } catch (err) {

@@ -6,15 +6,13 @@ import { proactiveFor, groupEntry } from '../config/group-settings.js'
 import type { ChatScope } from '../chat/contracts.js'
 import { looksLikeCommand } from '../chat/trigger.js'
 import { conversationIdOf } from '../chat/store.js'
-import { recordBotAnswer } from '../grouplog/record.js'
 import type { HostSession } from '../host/session.js'
-import { startDelivery } from '../delivery/answer.js'
-import { moderateAnswer } from '../governance/gate.js'
 import { t } from '../i18n.js'
 import type { Runtime } from '../runtime.js'
 import { ProactiveCounters } from './counters.js'
 import { ACTIVITY_WINDOW_MS, decideProactive, type ProactiveDecision } from './decide.js'
 import { logLines, proactiveAnswer, PROACTIVE_LOG_ENTRIES } from './prompt.js'
+import { sayUnasked } from './unasked.js'
 
 /**
  * The participant a proactive turn is stored under (conversation `group:<id>:proactive`, statistics,
@@ -90,11 +88,7 @@ export class ProactiveReplies {
         toolsEnabled: false,
         onAnswer: async (answer, media) => {
           const said = proactiveAnswer(answer)
-          const text = said && await moderateAnswer(this.rt, s, said, true) // banned words: masked, or dropped (lib/governance)
-          if (!text) return
-          recordBotAnswer(this.rt, s, text)
-          // as chat answers go out (lib/delivery), never quoting: nobody asked (delivery.atSender still applies)
-          await startDelivery(this.rt, s, { quote: false, thinkingNotice: false }).answer(text, media)
+          if (said) await sayUnasked(this.rt, s, said, media)
         }
       })
     } catch (err) {

@@ -4,10 +4,9 @@
 import { AppError, errorText } from '../core/errors.js'
 import { conversationIdOf } from '../chat/store.js'
 import type { ChatScope } from '../chat/contracts.js'
-import { startDelivery } from '../delivery/answer.js'
-import { mayReact, moderateAnswer, recordTurnTokens } from '../governance/gate.js'
-import { recordBotAnswer } from '../grouplog/record.js'
+import { mayReact, recordTurnTokens } from '../governance/gate.js'
 import { chatSession, type HostSession } from '../host/session.js'
+import { sayUnasked } from '../proactive/unasked.js'
 import { t } from '../i18n.js'
 import { formatWall } from '../reminders/zoned.js'
 import type { Runtime } from '../runtime.js'
@@ -81,12 +80,10 @@ export async function runTask (rt: Runtime, task: Task, o: { timeZone: string; s
       onlyTools: task.tools,
       ...(o.signal ? { signal: o.signal } : {}),
       onAnswer: async (response, media) => {
-        // banned words masked, or the answer dropped (lib/governance): nobody asked, so no refusal notice
-        const text = await moderateAnswer(rt, session, response, true)
-        if (!text) { blocked = true; return }
-        answer = text
-        recordBotAnswer(rt, session, text)
-        await startDelivery(rt, session, { quote: false, thinkingNotice: false }).answer(text, media)
+        // the text as it went out (banned words masked); undefined: withheld by the moderation gate
+        const sent = await sayUnasked(rt, session, response, media)
+        if (sent === undefined) { blocked = true; return }
+        answer = sent
         delivered = true
       }
     })
